@@ -1,0 +1,69 @@
+// swift-tools-version:6.1
+// rtc-h264: a real-time H.264 sender (OpenH264 -> RFC 6184 RTP -> SRTP -> UDP) for Linux.
+import PackageDescription
+
+let package = Package(
+    name: "rtc-h264",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "H264", targets: ["H264"]),
+        .library(name: "RTP", targets: ["RTP"]),
+        .library(name: "SRTP", targets: ["SRTP"]),
+        .library(name: "Video", targets: ["Video"]),
+        .library(name: "Codec", targets: ["Codec"]),
+        .executable(name: "rtc-h264", targets: ["rtc-h264"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // MARK: C wrappers (the only places C is visible)
+        .systemLibrary(
+            name: "COpenH264",
+            pkgConfig: "openh264",
+            providers: [.apt(["libopenh264-dev"])]
+        ),
+        // Why a shim: OpenH264 2.3.1's C vtable declares ForceIntraFrame(ISVCEncoder*, bool) while the C++ method is
+        // ForceIntraFrame(bool, int iLayerId = -1); through the C vtable iLayerId is garbage. The shim calls the C++ method.
+        .target(
+            name: "COpenH264Shim",
+            dependencies: ["COpenH264"],
+            linkerSettings: [.linkedLibrary("stdc++")]
+        ),
+        .systemLibrary(
+            name: "CSRTP",
+            pkgConfig: "libsrtp2",
+            providers: [.apt(["libsrtp2-dev"])]
+        ),
+        // libyuv ships no pkg-config file on Debian; the module map links -lyuv.
+        .systemLibrary(
+            name: "CYUV",
+            providers: [.apt(["libyuv-dev"])]
+        ),
+
+        // MARK: Pure Swift core (no I/O, no clock, no C)
+        .target(name: "H264"),
+        .target(name: "RTP", dependencies: ["H264"]),
+
+        // MARK: Owners of C handles
+        .target(name: "SRTP", dependencies: ["CSRTP"]),
+        .target(name: "Video", dependencies: ["CYUV"]),
+        .target(name: "Codec", dependencies: ["H264", "Video", "COpenH264", "COpenH264Shim"]),
+
+        // MARK: Tool
+        .executableTarget(
+            name: "rtc-h264",
+            dependencies: [
+                "H264", "RTP", "SRTP", "Video", "Codec",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "H264Tests", dependencies: ["H264"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "RTPTests", dependencies: ["RTP", "H264"]),
+        .testTarget(name: "SRTPTests", dependencies: ["SRTP"]),
+        .testTarget(name: "VideoTests", dependencies: ["Video"]),
+        .testTarget(name: "CodecTests", dependencies: ["Codec", "H264", "Video"]),
+    ]
+)

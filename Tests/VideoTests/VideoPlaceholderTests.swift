@@ -1,0 +1,6 @@
+import Testing
+@testable import Video
+
+@Suite struct VideoModuleTests {
+    @Test func moduleBuilds() { #expect(Bool(true)) }
+}

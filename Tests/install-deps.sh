@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs every system package rtc-h264 needs to build, test and run its interop checks (Debian 12).
+# Safe to run again: apt skips what is already there.
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+PACKAGES=(
+    pkg-config
+    libopenh264-dev   # the encoder and decoder (pkg-config openh264)
+    libsrtp2-dev      # SRTP (pkg-config libsrtp2)
+    libyuv-dev        # pixel format conversion and scaling
+    ffmpeg            # fixtures and interop peer
+    gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav
+    tshark            # dissects captures in Interop
+)
+missing=()
+for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "install-deps: installing ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    echo "wireshark-common wireshark-common/install-setuid boolean false" | $SUDO debconf-set-selections
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
