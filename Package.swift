@@ -11,10 +11,13 @@ let package = Package(
         .library(name: "SRTP", targets: ["SRTP"]),
         .library(name: "Video", targets: ["Video"]),
         .library(name: "Codec", targets: ["Codec"]),
+        .library(name: "SDP", targets: ["SDP"]),
+        .library(name: "Sender", targets: ["Sender"]),
         .executable(name: "rtc-h264", targets: ["rtc-h264"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         // MARK: C wrappers (the only places C is visible)
@@ -44,17 +47,26 @@ let package = Package(
         // MARK: Pure Swift core (no I/O, no clock, no C)
         .target(name: "H264"),
         .target(name: "RTP", dependencies: ["H264"]),
+        .target(name: "SDP"),
 
         // MARK: Owners of C handles
         .target(name: "SRTP", dependencies: ["CSRTP"]),
         .target(name: "Video", dependencies: ["CYUV"]),
         .target(name: "Codec", dependencies: ["H264", "Video", "COpenH264", "COpenH264Shim"]),
 
+        // MARK: The component: stages wired together, networking on SwiftNIO
+        .target(name: "Sender", dependencies: [
+            "H264", "RTP", "SRTP", "Video", "Codec", "SDP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+
         // MARK: Tool
         .executableTarget(
             name: "rtc-h264",
             dependencies: [
-                "H264", "RTP", "SRTP", "Video", "Codec",
+                "H264", "RTP", "SRTP", "Video", "Codec", "SDP", "Sender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -65,5 +77,7 @@ let package = Package(
         .testTarget(name: "SRTPTests", dependencies: ["SRTP"]),
         .testTarget(name: "VideoTests", dependencies: ["Video"]),
         .testTarget(name: "CodecTests", dependencies: ["Codec", "H264", "Video"]),
+        .testTarget(name: "SDPTests", dependencies: ["SDP"]),
+        .testTarget(name: "SenderTests", dependencies: ["Sender", "H264", "RTP", "SRTP", "SDP", "Codec", "Video"]),
     ]
 )

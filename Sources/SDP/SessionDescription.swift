@@ -1,0 +1,133 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The SDP (RFC 8866) that describes one H.264 RTP stream as its receiver sees it: what `rtc-h264 send --sdp` writes
+/// and `rtc-h264 receive --sdp` reads, and what ffmpeg, GStreamer and Janus are given to play the stream.
+///
+/// ```
+/// v=0
+/// o=- 1 1 IN IP4 127.0.0.1
+/// s=rtc-h264
+/// c=IN IP4 127.0.0.1
+/// t=0 0
+/// m=video 5004 RTP/SAVP 96
+/// a=rtpmap:96 H264/90000
+/// a=fmtp:96 packetization-mode=1;profile-level-id=42e01f;sprop-parameter-sets=Z0LgH...,aM4...
+/// a=rtcp-mux
+/// a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:...
+/// a=ssrc:305419896 cname:rtc-h264
+/// a=recvonly
+/// ```
+/// Pure: no I/O. The key inside `crypto` is never part of `description`-style logging; callers write it only to files.
+public struct SessionDescription: Sendable, Equatable {
+    /// An `a=crypto` line (RFC 4568 section 9.1).
+    public struct Crypto: Sendable, Equatable {
+        /// The tag (1 when only one is offered).
+        public var tag: Int
+        /// The suite name, e.g. `AES_CM_128_HMAC_SHA1_80`.
+        public var suite: String
+        /// The key parameters, e.g. `inline:BASE64` (secret: write only to files).
+        public var keyParameters: String
+
+        /// Creates a crypto attribute.
+        /// - Parameters:
+        ///   - tag: the attribute tag.
+        ///   - suite: the SRTP suite name.
+        ///   - keyParameters: `inline:` key parameters.
+        public init(tag: Int = 1, suite: String, keyParameters: String) {
+            self.tag = tag
+            self.suite = suite
+            self.keyParameters = keyParameters
+        }
+    }
+
+    /// The address of the receiver (the `c=` line); IPv4 or IPv6 literal.
+    public var connectionAddress: String
+    /// The receiver's RTP port (the `m=` line).
+    public var port: Int
+    /// Whether RTCP shares the RTP port (RFC 5761); otherwise RTCP is on `port + 1`.
+    public var rtcpMux: Bool
+    /// The RTP payload type (96...127 for dynamic types).
+    public var payloadType: UInt8
+    /// The RFC 6184 `profile-level-id`, six hex digits.
+    public var profileLevelID: String
+    /// The RFC 6184 packetization mode (0 or 1).
+    public var packetizationMode: Int
+    /// SPS and PPS NAL units for `sprop-parameter-sets`.
+    public var parameterSets: [[UInt8]]
+    /// The SRTP crypto attribute, or nil for plain RTP (`RTP/AVP`).
+    public var crypto: Crypto?
+    /// The sender's SSRC, if known.
+    public var ssrc: UInt32?
+    /// The sender's RTCP CNAME.
+    public var cname: String?
+    /// The nominal frame rate (`a=framerate`), if known.
+    public var frameRate: Double?
+    /// The session name (`s=`).
+    public var sessionName: String
+
+    /// Creates a description.
+    /// - Parameters: see the properties of the same names.
+    public init(
+        connectionAddress: String, port: Int, rtcpMux: Bool = true, payloadType: UInt8 = 96,
+        profileLevelID: String, packetizationMode: Int = 1, parameterSets: [[UInt8]] = [],
+        crypto: Crypto? = nil, ssrc: UInt32? = nil, cname: String? = nil, frameRate: Double? = nil,
+        sessionName: String = "rtc-h264"
+    ) {
+        self.connectionAddress = connectionAddress
+        self.port = port
+        self.rtcpMux = rtcpMux
+        self.payloadType = payloadType
+        self.profileLevelID = profileLevelID
+        self.packetizationMode = packetizationMode
+        self.parameterSets = parameterSets
+        self.crypto = crypto
+        self.ssrc = ssrc
+        self.cname = cname
+        self.frameRate = frameRate
+        self.sessionName = sessionName
+    }
+
+    /// The SDP text, lines ended by CRLF as RFC 8866 section 5 requires.
+    public func serialize() -> String {
+        let ipVersion = connectionAddress.contains(":") ? "IP6" : "IP4"
+        let proto = crypto == nil ? "RTP/AVP" : "RTP/SAVP"
+        var lines: [String] = [
+            "v=0",
+            "o=- \(ssrc ?? 0) 1 IN \(ipVersion) \(connectionAddress)",
+            "s=\(sessionName)",
+            "c=IN \(ipVersion) \(connectionAddress)",
+            "t=0 0",
+            "m=video \(port) \(proto) \(payloadType)",
+            "a=rtpmap:\(payloadType) H264/90000",
+        ]
+        var fmtp = "a=fmtp:\(payloadType) packetization-mode=\(packetizationMode);profile-level-id=\(profileLevelID)"
+        if !parameterSets.isEmpty {
+            fmtp += ";sprop-parameter-sets=" + parameterSets.map { Data($0).base64EncodedString() }.joined(separator: ",")
+        }
+        lines.append(fmtp)
+        if rtcpMux {
+            lines.append("a=rtcp-mux")
+        } else {
+            lines.append("a=rtcp:\(port + 1)")
+        }
+        if let frameRate {
+            lines.append("a=framerate:\(Self.format(frameRate))")
+        }
+        if let crypto {
+            lines.append("a=crypto:\(crypto.tag) \(crypto.suite) \(crypto.keyParameters)")
+        }
+        if let ssrc {
+            lines.append("a=ssrc:\(ssrc) cname:\(cname ?? "rtc-h264")")
+        }
+        lines.append("a=recvonly")
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
