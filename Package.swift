@@ -78,6 +78,11 @@ let package = Package(
         .testTarget(name: "VideoTests", dependencies: ["Video"]),
         .testTarget(name: "CodecTests", dependencies: ["Codec", "H264", "Video"]),
         .testTarget(name: "SDPTests", dependencies: ["SDP"]),
-        .testTarget(name: "SenderTests", dependencies: ["Sender", "H264", "RTP", "SRTP", "SDP", "Codec", "Video"]),
+        .testTarget(name: "SenderTests", dependencies: [
+            "Sender", "H264", "RTP", "SRTP", "SDP", "Codec", "Video",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ]),
     ]
 )
