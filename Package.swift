@@ -68,6 +68,8 @@ let package = Package(
             dependencies: [
                 "H264", "RTP", "SRTP", "Video", "Codec", "SDP", "Sender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
 

@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The `rtc-h264` command: a real-time H.264 sender (OpenH264 -> RFC 6184 RTP -> SRTP -> UDP) and its tools.
 @main
-struct RTCH264: ParsableCommand {
+struct RTCH264: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rtc-h264",
         abstract: "Real-time H.264 over RTP/SRTP: encode, packetize, protect, send, receive, inspect.",
@@ -12,6 +12,6 @@ struct RTCH264: ParsableCommand {
             See Docs/Guide.md for examples.
             """,
         version: "0.1.0",
-        subcommands: [InspectCommand.self, EncodeCommand.self]
+        subcommands: [InspectCommand.self, EncodeCommand.self, ControlCLI.self]
     )
 }

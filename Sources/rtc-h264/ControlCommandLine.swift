@@ -1,0 +1,44 @@
+import ArgumentParser
+import NIOPosix
+import Sender
+
+struct ControlCLI: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "control",
+        abstract: "Send a command to a running sender's control endpoint.",
+        discussion: """
+            The sender must run with --control 127.0.0.1:PORT. Examples:
+              rtc-h264 control --to 127.0.0.1:8090 bitrate 800k
+              rtc-h264 control --to 127.0.0.1:8090 framerate 15
+              rtc-h264 control --to 127.0.0.1:8090 keyframe
+              rtc-h264 control --to 127.0.0.1:8090 stats
+            The same API answers curl: curl -s -XPOST -d 800k http://127.0.0.1:8090/bitrate
+            """
+    )
+
+    @Option(name: .customLong("to"), help: "The control endpoint, HOST:PORT.")
+    var endpoint: HostPort
+
+    @Argument(help: "bitrate RATE | framerate FPS | keyframe | stats")
+    var words: [String]
+
+    func run() async throws {
+        let command = try Self.parse(words)
+        let reply = try await ControlClient.send(
+            command, host: endpoint.host, port: endpoint.port, group: MultiThreadedEventLoopGroup.singleton)
+        print(reply.body)
+        if reply.status != 200 { throw ExitCode(1) }
+    }
+
+    static func parse(_ words: [String]) throws -> ControlCommand {
+        switch (words.first, words.count) {
+        case ("bitrate", 2):
+            do { return .setBitrate(try RateParser.bitrate(words[1])) } catch { throw ValidationError("bitrate: \(error)") }
+        case ("framerate", 2):
+            do { return .setFrameRate(try RateParser.frameRate(words[1])) } catch { throw ValidationError("framerate: \(error)") }
+        case ("keyframe", 1): return .requestKeyframe
+        case ("stats", 1): return .stats
+        default: throw ValidationError("expected: bitrate RATE | framerate FPS | keyframe | stats")
+        }
+    }
+}
