@@ -1,0 +1,76 @@
+/// What the sender has done, named after WebRTC's `RTCOutboundRtpStreamStats` (W3C webrtc-stats) where a name fits,
+/// plus the counters of everything dropped or refused. Returned by `GET /stats`, written by `--stats FILE` as JSON
+/// lines, and summarised in the progress line. Contains no key material.
+public struct SenderStats: Codable, Sendable, Equatable {
+    /// Seconds since the sender started.
+    public var timestamp: Double = 0
+    /// `ssrc` of the stream.
+    public var ssrc: UInt32 = 0
+    /// `encoderImplementation`.
+    public var encoderImplementation: String = "OpenH264"
+    /// `frameWidth`.
+    public var frameWidth: Int = 0
+    /// `frameHeight`.
+    public var frameHeight: Int = 0
+    /// `framesPerSecond`: frames encoded in the last second.
+    public var framesPerSecond: Double = 0
+    /// `framesEncoded`.
+    public var framesEncoded: Int = 0
+    /// `keyFramesEncoded`.
+    public var keyFramesEncoded: Int = 0
+    /// Frames the encoder's rate control dropped (reported, never a silent gap).
+    public var framesSkipped: Int = 0
+    /// `framesSent`.
+    public var framesSent: Int = 0
+    /// `packetsSent`.
+    public var packetsSent: Int = 0
+    /// `bytesSent`: RTP payload bytes, headers and SRTP tags excluded.
+    public var bytesSent: Int = 0
+    /// `headerBytesSent`: RTP header bytes.
+    public var headerBytesSent: Int = 0
+    /// `targetBitrate` in bit/s: what the encoder is asked for now.
+    public var targetBitrate: Int = 0
+    /// The encoder's hard ceiling in bit/s (1.5x the target).
+    public var maxBitrate: Int = 0
+    /// The operator's bitrate in bit/s (command line or control endpoint).
+    public var operatorBitrate: Int = 0
+    /// The bitrate actually produced over the last second, in bit/s (payload bytes).
+    public var actualBitrate: Int = 0
+    /// `totalEncodeTime` in seconds.
+    public var totalEncodeTime: Double = 0
+    /// `qpSum`.
+    public var qpSum: Int = 0
+    /// `pliCount`.
+    public var pliCount: Int = 0
+    /// `firCount` (repeated FIR sequence numbers are not counted).
+    public var firCount: Int = 0
+    /// `nackCount`.
+    public var nackCount: Int = 0
+    /// Keyframe requests from the control endpoint.
+    public var keyframeRequests: Int = 0
+    /// The latest REMB limit from the peer, bit/s.
+    public var rembBitrate: Int?
+    /// The latest TMMBR limit from the peer, bit/s.
+    public var tmmbrBitrate: Int?
+    /// `roundTripTime` in seconds, from the latest RR (LSR/DLSR).
+    public var roundTripTime: Double?
+    /// `fractionLost` from the latest RR (0...1).
+    public var fractionLost: Double?
+    /// `packetsLost` (cumulative) from the latest RR.
+    public var packetsLost: Int?
+    /// RTCP packets (compound) received from the peer.
+    public var rtcpPacketsReceived: Int = 0
+    /// RTCP compound packets sent (SR, BYE, TMMBN).
+    public var rtcpPacketsSent: Int = 0
+    /// RTCP that did not parse.
+    public var rtcpMalformed: Int = 0
+    /// SRTCP packets that failed authentication or replay checks.
+    public var srtcpUnprotectFailures: Int = 0
+    /// Datagrams from an address other than the peer's.
+    public var packetsFromStrangers: Int = 0
+    /// Socket errors while sending (e.g. ICMP port unreachable); the sender goes on.
+    public var sendErrors: Int = 0
+
+    /// Creates empty statistics.
+    public init() {}
+}
