@@ -1,0 +1,147 @@
+import Codec
+import H264
+import NIOCore
+import RTP
+import SRTP
+import Video
+
+extension H264Sender {
+    /// Monotonic time in nanoseconds (the clock frames are paced by).
+    static func uptime() -> Int64 { Int64(NIODeadline.now().uptimeNanoseconds) }
+
+    /// Starts the frame ticks and the report timer. On the event loop.
+    func start() {
+        eventLoop.assertInEventLoop()
+        guard !state.running else { return }
+        state.running = true
+        let now = Self.uptime()
+        state.startUptime = now
+        state.nextFrameUptime = now
+        state.lastReportUptime = now
+        let interval = TimeAmount.nanoseconds(configuration.reportInterval)
+        state.reportTask = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { [weak self] _ in
+            self?.report()
+        }
+        scheduleTick()
+    }
+
+    /// Schedules the next frame: at its deadline in real time, or right away (behind pending I/O) otherwise.
+    func scheduleTick() {
+        guard state.running else { return }
+        switch configuration.pacing {
+        case .asFastAsPossible:
+            // `execute` lets RTCP reads and control requests already queued on the loop run between frames.
+            eventLoop.execute { [weak self] in self?.tick() }
+        case .realTime:
+            let deadline = NIODeadline.uptimeNanoseconds(UInt64(max(0, state.nextFrameUptime)))
+            state.tickTask = eventLoop.scheduleTask(deadline: deadline) { [weak self] in self?.tick() }
+        }
+    }
+
+    /// One frame: take it from the source, encode it, packetize, protect and send it.
+    func tick() {
+        guard state.running else { return }
+        let now = Self.uptime()
+        if let limit = configuration.frameLimit, state.sourceFrameIndex >= limit {
+            return finish(error: nil)
+        }
+        // Media time: from the monotonic clock in real time, from the frame count otherwise (90 kHz).
+        switch configuration.pacing {
+        case .realTime:
+            state.mediaTime = (now - state.startUptime) * 90_000 / 1_000_000_000
+        case .asFastAsPossible:
+            if state.sourceFrameIndex > 0 {
+                state.mediaTime += Int64((90_000 / state.frameRate).rounded())
+            }
+        }
+        if let duration = configuration.duration, Double(state.mediaTime) / 90_000 >= duration {
+            return finish(error: nil)
+        }
+        do {
+            guard try state.source.nextFrame(into: &state.sourceFrame) else { return finish(error: nil) }
+            let index = state.sourceFrameIndex
+            state.sourceFrameIndex += 1
+            if var converter = state.converter {
+                try converter.convert(.i420(state.sourceFrame), into: &state.convertedFrame)
+                state.converter = converter
+                try encodeAndSend(.i420(state.convertedFrame), sourceIndex: index, now: now)
+            } else {
+                try encodeAndSend(.i420(state.sourceFrame), sourceIndex: index, now: now)
+            }
+        } catch {
+            return finish(error: error)
+        }
+        // Next deadline: one interval later; when behind by more than a frame, restart the grid from now
+        // instead of bursting to catch up.
+        state.nextFrameUptime += state.frameInterval
+        if state.nextFrameUptime < now - state.frameInterval { state.nextFrameUptime = now }
+        scheduleTick()
+    }
+
+    private func encodeAndSend(_ frame: VideoFrame, sourceIndex: Int, now: Int64) throws {
+        let force = state.throttle.shouldForceKeyframe(at: now)
+        let result = try state.encoder.encode(frame, timestamp: state.mediaTime, forceKeyframe: force)
+        switch result {
+        case .skipped:
+            state.stats.framesSkipped += 1
+            if force { state.throttle.request() }  // the request stays pending: the next frame serves it
+        case .frame(let encoded, let statistics):
+            state.stats.framesEncoded += 1
+            state.stats.totalEncodeTime += Double(statistics.encodeDuration.components.attoseconds) / 1e18
+                + Double(statistics.encodeDuration.components.seconds)
+            if let qp = statistics.averageQP { state.stats.qpSum += qp }
+            if encoded.isKeyframe {
+                state.stats.keyFramesEncoded += 1
+                state.throttle.keyframeEncoded(at: now)
+            }
+            onFrameSent?(encoded, sourceIndex)
+            try send(encoded)
+        }
+    }
+
+    /// Packetizes one access unit into the reusable packet buffer, protects each packet in place, gathers the
+    /// packets in one wire buffer and writes them as slices of it (no allocation per packet), then flushes once:
+    /// NIO sends the batch with `sendmmsg`.
+    func send(_ frame: EncodedFrame) throws {
+        let timestamp = state.timestampMapper.timestamp(for: frame.timestamp)
+        state.lastRTPTimestamp = timestamp.rawValue
+        state.wireBuffer.clear()
+        let srtp = state.srtpOut
+        var packets = 0
+        var payloadBytes = 0
+        let headerSize = state.packetizer.limit.rtpHeaderSize
+        try state.packetizer.packetize(frame, timestamp: timestamp, into: &state.packetBuffer) { packet in
+            payloadBytes += packet.count - headerSize
+            if let srtp {
+                try packet.withUnsafeMutableBytes { raw, length in
+                    length = try srtp.protectRTP(raw, length: length)
+                }
+            }
+            let start = state.wireBuffer.writerIndex
+            packet.withUnsafeBytes { _ = state.wireBuffer.writeBytes($0) }
+            let slice = state.wireBuffer.getSlice(at: start, length: packet.count)!
+            rtpEndpoint.write(slice, to: peerRTP)
+            packets += 1
+        }
+        rtpEndpoint.flush()
+        state.stats.framesSent += 1
+        state.stats.packetsSent += packets
+        state.stats.bytesSent += payloadBytes
+        state.stats.headerBytesSent += packets * headerSize
+    }
+
+    /// Ends the stream: BYE, sockets closed, `run()` returns. On the event loop; idempotent.
+    func finish(error: Error?) {
+        guard !state.finished else { return }
+        state.finished = true
+        let wasRunning = state.running
+        state.running = false
+        state.tickTask?.cancel()
+        state.reportTask?.cancel()
+        if wasRunning { sendGoodbye() }
+        let final = snapshot()
+        rtpEndpoint.channel.close(promise: nil)
+        rtcpEndpoint?.channel.close(promise: nil)
+        if let error { finished.fail(error) } else { finished.succeed(final) }
+    }
+}
