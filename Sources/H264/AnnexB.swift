@@ -1,7 +1,7 @@
 /// Annex-B byte streams (ITU-T H.264 Annex B): NAL units separated by 3-byte (`00 00 01`) or 4-byte (`00 00 00 01`)
 /// start codes, possibly followed by `trailing_zero_8bits`.
 public enum AnnexB {
-    /// The 4-byte start code this package writes.
+    /// The 4-byte start code this package writes (`zero_byte` + `start_code_prefix_one_3bytes`, H.264 B.1.1).
     public static let startCode: [UInt8] = [0, 0, 0, 1]
 
     /// Finds the NAL units of an Annex-B stream without copying.
@@ -15,37 +15,56 @@ public enum AnnexB {
     }
 
     /// Finds the NAL units of an Annex-B stream held in raw memory.
+    ///
+    /// Why it is fast: a start code begins with a zero byte, and inside NAL units zero bytes are rare (emulation
+    /// prevention forbids `00 00 0x`, x <= 3), so the scan tests eight bytes at a time for a zero byte and only
+    /// looks closer at words that hold one.
     /// - Parameter buffer: the stream.
     /// - Returns: the NAL units in order, with offsets into `buffer`.
     public static func nalUnitLocations(in buffer: UnsafeRawBufferPointer) -> [NALUnitLocation] {
         var result: [NALUnitLocation] = []
         let count = buffer.count
-        guard count >= 3, let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return result }
+        guard count >= 3, let raw = buffer.baseAddress else { return result }
+        let base = raw.assumingMemoryBound(to: UInt8.self)
         var nalStart = -1
         var i = 0
-        // Skip-scan: a start code's `01` is preceded by two zeros; look at every third byte for a candidate zero.
-        while i + 2 < count {
-            let b2 = base[i + 2]
-            if b2 > 1 {
-                i += 3
+        // Invariant: every start code beginning before `i` has been handled.
+        while i + 8 <= count {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let zeros = (word &- lowBits) & ~word & highBits
+            if zeros == 0 {
+                i += 8
                 continue
             }
-            if b2 == 1 && base[i] == 0 && base[i + 1] == 0 {
-                // Start code 00 00 01 at i.
-                if nalStart >= 0 {
-                    append(&result, base, start: nalStart, end: i)
-                }
+            // The first zero byte in the word; bytes before it cannot begin a start code.
+            let j = i + zeros.trailingZeroBitCount >> 3
+            if j + 2 < count && base[j + 1] == 0 && base[j + 2] == 1 {
+                if nalStart >= 0 { append(&result, base, start: nalStart, end: j) }
+                nalStart = j + 3
+                i = j + 3
+            } else {
+                i = j + 1
+            }
+        }
+        while i + 2 < count {
+            if base[i] == 0 && base[i + 1] == 0 && base[i + 2] == 1 {
+                if nalStart >= 0 { append(&result, base, start: nalStart, end: i) }
                 nalStart = i + 3
                 i += 3
-                continue
+            } else {
+                i += 1
             }
-            i += 1
         }
         if nalStart >= 0 {
             append(&result, base, start: nalStart, end: count)
         }
         return result
     }
+
+    /// `0x01` in every byte of a word (the SWAR zero-byte test, "Bit Twiddling Hacks: haszero").
+    private static let lowBits: UInt64 = 0x0101_0101_0101_0101
+    /// `0x80` in every byte of a word.
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
 
     @inline(__always)
     private static func append(_ result: inout [NALUnitLocation], _ base: UnsafePointer<UInt8>, start: Int, end: Int) {
@@ -68,9 +87,17 @@ public enum AnnexB {
         var out: [UInt8] = []
         out.reserveCapacity(nalUnits.reduce(0) { $0 + $1.count + 4 })
         for nal in nalUnits {
-            out.append(contentsOf: startCode)
-            out.append(contentsOf: nal)
+            append(nal, to: &out)
         }
         return out
+    }
+
+    /// Appends one NAL unit with a 4-byte start code to a caller's buffer.
+    /// - Parameters:
+    ///   - nalUnit: the NAL unit, starting with its header byte.
+    ///   - buffer: where to append.
+    public static func append<S: Collection>(_ nalUnit: S, to buffer: inout [UInt8]) where S.Element == UInt8 {
+        buffer.append(contentsOf: startCode)
+        buffer.append(contentsOf: nalUnit)
     }
 }
