@@ -10,6 +10,13 @@ extension RTPHeader {
         let size = serializedSize
         guard buffer.count >= size else { throw .bufferTooSmall(needed: size, available: buffer.count) }
         var w = ByteWriter(buffer)
+        write(to: &w, hasPadding: hasPadding)
+        return w.offset
+    }
+
+    /// Writes the header without checks; callers have validated the CSRC count and the buffer size.
+    @inline(__always)
+    func write(to w: inout ByteWriter, hasPadding: Bool) {
         w.u8(Self.version << 6 | (hasPadding ? 0x20 : 0) | (headerExtension != nil ? 0x10 : 0) | UInt8(csrcs.count))
         w.u8((marker ? 0x80 : 0) | payloadType.rawValue)
         w.u16(sequenceNumber.rawValue)
@@ -21,7 +28,6 @@ extension RTPHeader {
             w.u16(UInt16(ext.data.count / 4))
             w.bytes(ext.data)
         }
-        return w.offset
     }
 
     /// Writes a whole packet (header, payload, padding) into the caller's buffer, leaving `reservedTrailer` bytes
