@@ -1,0 +1,19 @@
+internal import CSRTP
+
+/// Process-wide libsrtp state: `srtp_init` must run exactly once before any session is created.
+enum SRTPLibrary {
+    /// The status of the one `srtp_init()` call. Swift initializes globals lazily and thread-safely (`swift_once`),
+    /// so the first session to need the library runs `srtp_init` and every later one reuses its result.
+    private static let initializationStatus: UInt32 = srtp_init().rawValue
+
+    /// Runs `srtp_init()` on first use; later calls return at once.
+    ///
+    /// - Throws: `SRTPError.library` with the status of `srtp_init` when it failed.
+    static func initializeOnce() throws(SRTPError) {
+        try SRTPError.check(srtp_err_status_t(rawValue: initializationStatus))
+    }
+
+    /// The libsrtp version string, such as `libsrtp2 2.5.0`. The corresponding C function is
+    /// `srtp_get_version_string`.
+    static var versionString: String { String(cString: srtp_get_version_string()) }
+}
