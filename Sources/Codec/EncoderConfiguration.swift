@@ -1,0 +1,85 @@
+/// Everything the real-time H.264 encoder needs, validated up front (`validate()`), as WebRTC configures a hardware
+/// encoder: real-time camera usage, CBR with a ceiling, no B-frames, Constrained Baseline or High at a given level,
+/// IDR frames on a frame count or a time interval, whichever comes first.
+public struct EncoderConfiguration: Sendable, Equatable {
+    /// Picture width in pixels (even, at least `minimumDimension`).
+    public var width: Int
+    /// Picture height in pixels (even, at least `minimumDimension`).
+    public var height: Int
+    /// Nominal input frame rate, frames per second (OpenH264 `fMaxFrameRate`).
+    public var frameRate: Double
+    /// The profile written in the SPS.
+    public var profile: H264Profile
+    /// The level written in the SPS and checked against Table A-1.
+    public var level: H264Level
+    /// CBR target in bits per second (OpenH264 `iTargetBitrate` / `iSpatialBitrate`).
+    public var targetBitrate: Int
+    /// Hard ceiling in bits per second (OpenH264 `iMaxBitrate` / `iMaxSpatialBitrate`); nil means
+    /// `defaultMaxBitrateRatio` x target, clamped to the level's MaxBR.
+    public var maxBitrate: Int?
+    /// An IDR at least every this many frames.
+    public var keyframeInterval: Int
+    /// An IDR at least this often, measured on the frames' own timestamps.
+    public var keyframeIntervalDuration: Duration
+    /// Encoder threads (OpenH264 `iMultipleThreadIdc`; 1 = single-threaded).
+    public var threads: Int
+    /// When set, every NAL unit is kept within this many bytes (OpenH264 size-limited slices), for RTP
+    /// packetization-mode 0 where each NAL must fit one packet (RFC 6184 section 6.2). Nil: one slice per picture.
+    public var maxNALUnitSize: Int?
+    /// Whether OpenH264's rate control may skip frames to hold the bitrate (`bEnableFrameSkip`); skipped frames are
+    /// reported as `EncodeResult.skipped`. See Docs/Encoder.md for the measurements behind the default.
+    public var frameSkipping: Bool
+
+    /// Default ceiling as a multiple of the target.
+    public static let defaultMaxBitrateRatio = 1.5
+    /// Default keyframe interval in frames.
+    public static let defaultKeyframeInterval = 7200
+    /// Default keyframe interval in time.
+    public static let defaultKeyframeIntervalDuration = Duration.seconds(240)
+    /// Smallest width or height accepted (one macroblock).
+    public static let minimumDimension = 16
+    /// Frame rates OpenH264 2.3 accepts (`MIN_FRAME_RATE` 1 ... `MAX_FRAME_RATE` 60 in its `wels_const.h`).
+    public static let supportedFrameRates: ClosedRange<Double> = 1...60
+    /// Most threads OpenH264 uses (`MAX_THREADS_NUM` 4 in its `wels_const.h`).
+    public static let maximumThreads = 4
+    /// Smallest maximum NAL unit size accepted for size-limited slices: OpenH264 reserves headroom per slice, and a
+    /// single macroblock of an IDR must fit.
+    public static let minimumMaxNALUnitSize = 300
+    /// Whether frame skipping is on by default (decided by measurement, Docs/Encoder.md).
+    public static let defaultFrameSkipping = true
+
+    /// Creates a configuration with the package defaults (Constrained Baseline, level 3.1, ceiling 1.5 x target,
+    /// IDR every 7200 frames or 240 s, single-threaded, one slice per picture).
+    /// - Parameters:
+    ///   - width: picture width.
+    ///   - height: picture height.
+    ///   - frameRate: frames per second.
+    ///   - targetBitrate: bits per second.
+    public init(width: Int, height: Int, frameRate: Double = 30, targetBitrate: Int = 1_500_000) {
+        self.width = width
+        self.height = height
+        self.frameRate = frameRate
+        self.profile = .constrainedBaseline
+        self.level = .level3_1
+        self.targetBitrate = targetBitrate
+        self.maxBitrate = nil
+        self.keyframeInterval = EncoderConfiguration.defaultKeyframeInterval
+        self.keyframeIntervalDuration = EncoderConfiguration.defaultKeyframeIntervalDuration
+        self.threads = 1
+        self.maxNALUnitSize = nil
+        self.frameSkipping = EncoderConfiguration.defaultFrameSkipping
+    }
+
+    /// The ceiling actually used: `maxBitrate`, or 1.5 x target clamped to the level's MaxBR (never below target).
+    public var effectiveMaxBitrate: Int {
+        if let maxBitrate { return maxBitrate }
+        let levelLimit = level.maxBitrate(for: profile)
+        let scaled = Int((Double(targetBitrate) * EncoderConfiguration.defaultMaxBitrateRatio).rounded())
+        return max(targetBitrate, min(scaled, levelLimit))
+    }
+
+    /// Width in macroblocks (16x16 luma samples), rounded up.
+    public var widthInMacroblocks: Int { (width + 15) / 16 }
+    /// Height in macroblocks, rounded up.
+    public var heightInMacroblocks: Int { (height + 15) / 16 }
+}

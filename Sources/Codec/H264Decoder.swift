@@ -1,0 +1,89 @@
+internal import COpenH264
+import Video
+
+/// An H.264 decoder over OpenH264 (`DecodeFrameNoDelay`), for tests and the receiver: one access unit in, one I420
+/// picture out.
+///
+/// The class owns one `ISVCDecoder` (created and initialised in `init`, uninitialised and destroyed in `deinit`).
+/// Not thread-safe.
+public final class H264Decoder {
+    private let decoder: UnsafeMutablePointer<ISVCDecoder?>
+    private var bufferInfo = SBufferInfo()
+    /// Access units decoded so far.
+    public private(set) var accessUnitsDecoded = 0
+
+    /// Creates a decoder for plain AVC streams.
+    /// - Throws: `OpenH264Error` if OpenH264 cannot create or initialise it.
+    public init() throws {
+        var created: UnsafeMutablePointer<ISVCDecoder?>?
+        try OpenH264Error.check(WelsCreateDecoder(&created), "WelsCreateDecoder")
+        guard let handle = created else { throw OpenH264Error(operation: "WelsCreateDecoder", status: -1) }
+        let api = handle.pointee!.pointee
+        var traceLevel = Int32(WELS_LOG_ERROR)
+        _ = api.SetOption(handle, DECODER_OPTION_TRACE_LEVEL, &traceLevel)
+        var parameters = SDecodingParam()
+        parameters.sVideoProperty.eVideoBsType = VIDEO_BITSTREAM_AVC
+        parameters.eEcActiveIdc = ERROR_CON_DISABLE
+        let status = api.Initialize(handle, &parameters)
+        guard status == 0 else {
+            WelsDestroyDecoder(handle)
+            throw OpenH264Error(operation: "Initialize", status: Int(status))
+        }
+        decoder = handle
+    }
+
+    deinit {
+        _ = decoder.pointee!.pointee.Uninitialize(decoder)
+        WelsDestroyDecoder(decoder)
+    }
+
+    /// Decodes one access unit (Annex-B) into `frame`, reusing its storage when the size matches.
+    /// - Parameters:
+    ///   - accessUnit: the access unit's Annex-B bytes.
+    ///   - frame: the destination.
+    /// - Returns: true if a picture was produced (false for parameter sets alone).
+    /// - Throws: `OpenH264Error` with the raw `DECODING_STATE` if the decoder reports an error.
+    public func decode(_ accessUnit: [UInt8], into frame: inout I420Frame) throws -> Bool {
+        var planes: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?) =
+            (nil, nil, nil)
+        bufferInfo = SBufferInfo()
+        let state = accessUnit.withUnsafeBufferPointer { bytes in
+            withUnsafeMutablePointer(to: &planes) { planesPointer in
+                planesPointer.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 3) { dst in
+                    decoder.pointee!.pointee.DecodeFrameNoDelay(decoder, bytes.baseAddress, Int32(bytes.count), dst,
+                                                                &bufferInfo)
+                }
+            }
+        }
+        try OpenH264Error.check(state.rawValue, "DecodeFrameNoDelay")
+        accessUnitsDecoded += 1
+        guard bufferInfo.iBufferStatus == 1, let y = planes.0, let u = planes.1, let v = planes.2 else { return false }
+        let system = bufferInfo.UsrData.sSystemBuffer
+        let width = Int(system.iWidth), height = Int(system.iHeight)
+        let strideY = Int(system.iStride.0), strideUV = Int(system.iStride.1)
+        if frame.width != width || frame.height != height {
+            frame = I420Frame(width: width, height: height)
+        }
+        let dstY = frame.strideY, dstUV = frame.strideUV, chromaWidth = frame.chromaWidth
+        let chromaHeight = frame.chromaHeight
+        frame.withUnsafeMutablePlanes { dy, du, dv in
+            for row in 0..<height {
+                (dy + row * dstY).update(from: y + row * strideY, count: width)
+            }
+            for row in 0..<chromaHeight {
+                (du + row * dstUV).update(from: u + row * strideUV, count: chromaWidth)
+                (dv + row * dstUV).update(from: v + row * strideUV, count: chromaWidth)
+            }
+        }
+        return true
+    }
+
+    /// Decodes one access unit into a new frame.
+    /// - Parameter accessUnit: the access unit's Annex-B bytes.
+    /// - Returns: the picture, or nil if none was produced.
+    /// - Throws: `OpenH264Error` with the raw `DECODING_STATE`.
+    public func decode(_ accessUnit: [UInt8]) throws -> I420Frame? {
+        var frame = I420Frame(width: 16, height: 16)
+        return try decode(accessUnit, into: &frame) ? frame : nil
+    }
+}

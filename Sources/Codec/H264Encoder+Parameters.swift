@@ -1,0 +1,68 @@
+internal import COpenH264
+
+extension H264Encoder {
+    /// OpenH264 `uiIntraPeriod` 0: no periodic IDR from OpenH264; `KeyframeScheduler` forces them so that both the
+    /// frame and the time rule are exact.
+    static let openH264IntraPeriod: UInt32 = 0
+    /// Reference frames: one, as real-time encoders use (lowest latency, smallest DPB).
+    static let referenceFrames: Int32 = 1
+
+    /// Maps a validated configuration onto OpenH264's `SEncParamExt` (starting from its `GetDefaultParams` values
+    /// as WebRTC's `H264EncoderImpl` does, then overriding what matters).
+    static func parameters(for configuration: EncoderConfiguration) -> SEncParamExt {
+        var p = SEncParamExt()
+        // GetDefaultParams needs an encoder instance; use a short-lived one.
+        var temporary: UnsafeMutablePointer<ISVCEncoder?>?
+        if WelsCreateSVCEncoder(&temporary) == 0, let temporary {
+            _ = temporary.pointee!.pointee.GetDefaultParams(temporary, &p)
+            WelsDestroySVCEncoder(temporary)
+        }
+        let maxBitrate = configuration.effectiveMaxBitrate
+        p.iUsageType = CAMERA_VIDEO_REAL_TIME
+        p.iPicWidth = Int32(configuration.width)
+        p.iPicHeight = Int32(configuration.height)
+        p.iTargetBitrate = Int32(configuration.targetBitrate)
+        p.iMaxBitrate = Int32(maxBitrate)
+        p.iRCMode = RC_BITRATE_MODE
+        p.fMaxFrameRate = Float(configuration.frameRate)
+        p.bEnableFrameSkip = configuration.frameSkipping
+        p.iTemporalLayerNum = 1
+        p.iSpatialLayerNum = 1
+        p.uiIntraPeriod = openH264IntraPeriod
+        p.iNumRefFrame = referenceFrames
+        p.eSpsPpsIdStrategy = CONSTANT_ID
+        p.bPrefixNalAddingCtrl = false
+        p.bEnableSSEI = false
+        p.bSimulcastAVC = false
+        p.iPaddingFlag = 0
+        p.iEntropyCodingModeFlag = configuration.profile.entropyCodingModeFlag
+        p.iMultipleThreadIdc = UInt16(configuration.threads)
+        p.bEnableLongTermReference = false
+        p.bEnableDenoise = false
+        // Scene-change IDRs would break the exact keyframe schedule; the caller requests IDRs when it needs them.
+        p.bEnableSceneChangeDetect = false
+        p.bEnableBackgroundDetection = true
+        p.bEnableAdaptiveQuant = true
+        p.iLoopFilterDisableIdc = 0
+
+        var layer = p.sSpatialLayers.0
+        layer.iVideoWidth = Int32(configuration.width)
+        layer.iVideoHeight = Int32(configuration.height)
+        layer.fFrameRate = Float(configuration.frameRate)
+        layer.iSpatialBitrate = Int32(configuration.targetBitrate)
+        layer.iMaxSpatialBitrate = Int32(maxBitrate)
+        layer.uiProfileIdc = EProfileIdc(rawValue: UInt32(configuration.profile.profileIdc))
+        layer.uiLevelIdc = ELevelIdc(rawValue: UInt32(configuration.level.levelIdc))
+        if let maxNAL = configuration.maxNALUnitSize {
+            layer.sSliceArgument.uiSliceMode = SM_SIZELIMITED_SLICE
+            layer.sSliceArgument.uiSliceSizeConstraint = UInt32(maxNAL)
+            p.uiMaxNalSize = UInt32(maxNAL)
+        } else {
+            layer.sSliceArgument.uiSliceMode = SM_SINGLE_SLICE
+            layer.sSliceArgument.uiSliceNum = 1
+            p.uiMaxNalSize = 0
+        }
+        p.sSpatialLayers.0 = layer
+        return p
+    }
+}

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one place the Video module calls `open`, `read`, `write` and `close`: EINTR is retried and errno becomes
+/// `Y4MError.system` with the raw code kept.
+enum FileDescriptorIO {
+    /// Opens `path` and returns the descriptor.
+    /// - Parameters:
+    ///   - path: file path.
+    ///   - forWriting: create/truncate for writing instead of opening for reading.
+    /// - Throws: `Y4MError.system`.
+    static func open(_ path: String, forWriting: Bool) throws(Y4MError) -> Int32 {
+        while true {
+            let fd = forWriting ? Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                                : Glibc.open(path, O_RDONLY | O_CLOEXEC)
+            if fd >= 0 { return fd }
+            if errno != EINTR { throw .system(operation: "open \(path)", errno: errno) }
+        }
+    }
+
+    /// Reads up to `count` bytes; returns 0 at end of file.
+    /// - Throws: `Y4MError.system`.
+    static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) throws(Y4MError) -> Int {
+        while true {
+            let n = Glibc.read(fd, buffer, count)
+            if n >= 0 { return n }
+            if errno != EINTR { throw .system(operation: "read", errno: errno) }
+        }
+    }
+
+    /// Reads until `count` bytes or end of file; returns the number read.
+    /// - Throws: `Y4MError.system`.
+    static func readFully(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) throws(Y4MError) -> Int {
+        var done = 0
+        while done < count {
+            let n = try read(fd, buffer + done, count - done)
+            if n == 0 { break }
+            done += n
+        }
+        return done
+    }
+
+    /// Writes all `count` bytes.
+    /// - Throws: `Y4MError.system`.
+    static func writeAll(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) throws(Y4MError) {
+        var done = 0
+        while done < count {
+            let n = Glibc.write(fd, buffer + done, count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .system(operation: "write", errno: errno)
+            }
+            done += n
+        }
+    }
+
+    /// Closes `fd`, ignoring errors (used from deinit).
+    static func close(_ fd: Int32) {
+        _ = Glibc.close(fd)
+    }
+}
