@@ -30,7 +30,8 @@ final class DatagramEndpoint: Sendable {
         onDatagram: @escaping (SocketAddress, inout ByteBuffer) -> Void,
         onError: @escaping (Error) -> Void
     ) async throws {
-        let callbacks = NIOLoopBound((onDatagram, onError), eventLoop: eventLoop)
+        // The closures are only ever called on `eventLoop` (the channel's loop).
+        let callbacks = UncheckedSendable((onDatagram, onError))
         channel = try await DatagramBootstrap(group: eventLoop)
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
             .channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(receiveBufferSize))
@@ -84,4 +85,10 @@ final class DatagramHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         onError(error)
     }
+}
+
+/// Carries a value that is only used on one event loop across an isolation boundary the compiler cannot see.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
 }

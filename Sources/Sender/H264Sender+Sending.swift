@@ -99,35 +99,17 @@ extension H264Sender {
         }
     }
 
-    /// Packetizes one access unit into the reusable packet buffer, protects each packet in place, gathers the
-    /// packets in one wire buffer and writes them as slices of it (no allocation per packet), then flushes once:
-    /// NIO sends the batch with `sendmmsg`.
+    /// Sends one access unit through the packetizer and SRTP stages, then flushes the batch once: NIO sends the
+    /// datagrams written together with one `sendmmsg`.
     func send(_ frame: EncodedFrame) throws {
         let timestamp = state.timestampMapper.timestamp(for: frame.timestamp)
         state.lastRTPTimestamp = timestamp.rawValue
-        state.wireBuffer.clear()
-        let srtp = state.srtpOut
-        var packets = 0
-        var payloadBytes = 0
-        let headerSize = state.packetizer.limit.rtpHeaderSize
-        try state.packetizer.packetize(frame, timestamp: timestamp, into: &state.packetBuffer) { packet in
-            payloadBytes += packet.count - headerSize
-            if let srtp {
-                try packet.withUnsafeMutableBytes { raw, length in
-                    length = try srtp.protectRTP(raw, length: length)
-                }
-            }
-            let start = state.wireBuffer.writerIndex
-            packet.withUnsafeBytes { _ = state.wireBuffer.writeBytes($0) }
-            let slice = state.wireBuffer.getSlice(at: start, length: packet.count)!
-            rtpEndpoint.write(slice, to: peerRTP)
-            packets += 1
-        }
+        let sent = try state.sendPath.send(frame, timestamp: timestamp) { rtpEndpoint.write($0, to: peerRTP) }
         rtpEndpoint.flush()
         state.stats.framesSent += 1
-        state.stats.packetsSent += packets
-        state.stats.bytesSent += payloadBytes
-        state.stats.headerBytesSent += packets * headerSize
+        state.stats.packetsSent += sent.packets
+        state.stats.bytesSent += sent.payloadBytes
+        state.stats.headerBytesSent += sent.headerBytes
     }
 
     /// Ends the stream: BYE, sockets closed, `run()` returns. On the event loop; idempotent.

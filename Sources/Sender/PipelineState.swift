@@ -18,14 +18,11 @@ struct PipelineState {
     let encoder: H264Encoder
     var frameRate: Double
 
-    // Packetizer stage (owns sequence numbers) and its buffers.
-    var packetizer: H264Packetizer
-    var packetBuffer: PacketBuffer
-    var wireBuffer: ByteBuffer
+    // Packetizer and SRTP stages, with their reusable buffers.
+    let sendPath: SendPath
     let timestampMapper: RTPTimestampMapper
 
-    // SRTP stage.
-    let srtpOut: SRTPSession?
+    // SRTCP for the peer's feedback.
     let srtcpIn: SRTPSession?
     var rtcpBuffer: [UInt8]
 
@@ -77,12 +74,10 @@ struct PipelineState {
         let trailer = configuration.security?.suite.rtpTrailerLength ?? 0
         let ipVersion: RTPPayloadLimit.IPVersion = configuration.peerHost.contains(":") ? .v6 : .v4
         let mode: H264PacketizationMode = configuration.packetizationMode == 0 ? .singleNALUnit : .nonInterleaved
-        packetizer = try H264Packetizer(
+        let packetizer = try H264Packetizer(
             ssrc: SSRC(ssrc), payloadType: PayloadType(configuration.payloadType),
             firstSequenceNumber: SequenceNumber(configuration.firstSequenceNumber ?? UInt16.random(in: 0..<0x8000, using: &generator)),
             mode: mode, mtu: configuration.mtu, ipVersion: ipVersion, srtpTrailerSize: trailer)
-        packetBuffer = packetizer.makePacketBuffer()
-        wireBuffer = ByteBufferAllocator().buffer(capacity: 256 * 1024)
         timestampMapper = RTPTimestampMapper(using: &generator)
 
         var encoderConfiguration = enc
@@ -92,10 +87,12 @@ struct PipelineState {
         encoder = try H264Encoder(configuration: encoderConfiguration)
 
         if let security = configuration.security {
-            srtpOut = try SRTPSession(direction: .outbound, suite: security.suite, key: security.key)
+            sendPath = SendPath(
+                packetizer: packetizer,
+                srtp: try SRTPSession(direction: .outbound, suite: security.suite, key: security.key))
             srtcpIn = try SRTPSession(direction: .inbound, suite: security.suite, key: security.key)
         } else {
-            srtpOut = nil
+            sendPath = SendPath(packetizer: packetizer, srtp: nil)
             srtcpIn = nil
         }
         rtcpBuffer = [UInt8](repeating: 0, count: 1500 + SRTPSuite.maxRTCPTrailer)

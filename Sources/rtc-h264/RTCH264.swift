@@ -12,6 +12,6 @@ struct RTCH264: AsyncParsableCommand {
             See Docs/Guide.md for examples.
             """,
         version: "0.1.0",
-        subcommands: [InspectCommand.self, EncodeCommand.self, ControlCLI.self]
+        subcommands: [SendCommand.self, ReceiveCommand.self, SDPCommand.self, ControlCLI.self, EncodeCommand.self, InspectCommand.self, DemoCommand.self]
     )
 }

@@ -1,0 +1,65 @@
+import H264
+import NIOCore
+import RTP
+import SRTP
+
+/// The packetizer and SRTP stages of the send path, with the buffers they reuse for every packet.
+///
+/// Each packet is written by the packetizer into one reusable `PacketBuffer` (with room for the SRTP tag), protected
+/// there in place, and appended to one wire buffer per frame; the datagrams handed to the socket are slices of that
+/// wire buffer, sharing its storage. Nothing is allocated per packet; the wire buffer's storage is reused from frame
+/// to frame once the socket has released the previous frame's slices.
+final class SendPath {
+    /// The packetizer: owner of the sequence numbers.
+    private(set) var packetizer: H264Packetizer
+    /// SRTP for outgoing RTP, or nil for plain RTP.
+    let srtp: SRTPSession?
+    private var packetBuffer: PacketBuffer
+    private var wireBuffer: ByteBuffer
+
+    /// What one frame cost on the wire.
+    struct Sent {
+        var packets = 0
+        var payloadBytes = 0
+        var headerBytes = 0
+    }
+
+    init(packetizer: H264Packetizer, srtp: SRTPSession?) {
+        self.packetizer = packetizer
+        self.srtp = srtp
+        self.packetBuffer = packetizer.makePacketBuffer()
+        self.wireBuffer = ByteBufferAllocator().buffer(capacity: 256 * 1024)
+    }
+
+    /// Packetizes and protects one frame, handing each datagram to `write`.
+    /// - Parameters:
+    ///   - frame: the access unit.
+    ///   - timestamp: its RTP timestamp.
+    ///   - write: queues one datagram (a slice of the wire buffer).
+    /// - Returns: packet and byte counts.
+    /// - Throws: packetizer or SRTP errors (the rest of the frame is then not sent).
+    func send(_ frame: EncodedFrame, timestamp: RTPTimestamp, write: (ByteBuffer) -> Void) throws -> Sent {
+        var sent = Sent()
+        let headerSize = packetizer.limit.rtpHeaderSize
+        let srtp = self.srtp
+        // Moved out for the duration of the frame so the closure below can touch it while the packetizer runs.
+        var wire = ByteBuffer()
+        swap(&wire, &wireBuffer)
+        defer { swap(&wire, &wireBuffer) }
+        wire.clear()
+        try packetizer.packetize(frame, timestamp: timestamp, into: &packetBuffer) { packet in
+            sent.payloadBytes += packet.count - headerSize
+            sent.headerBytes += headerSize
+            sent.packets += 1
+            if let srtp {
+                try packet.withUnsafeMutableBytes { raw, length in
+                    length = try srtp.protectRTP(raw, length: length)
+                }
+            }
+            let start = wire.writerIndex
+            packet.withUnsafeBytes { _ = wire.writeBytes($0) }
+            write(wire.getSlice(at: start, length: packet.count)!)
+        }
+        return sent
+    }
+}

@@ -1,0 +1,104 @@
+import Dispatch
+import Foundation
+import Sender
+
+/// Writes a file readable only by its owner (SDPs hold SRTP keys).
+enum PrivateFile {
+    static func write(_ text: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { throw CLIError("cannot create \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        fchmod(fd, 0o600)
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes[written...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+            written += n
+        }
+    }
+}
+
+/// An output file written from the event loop (Annex-B tee, stats lines).
+final class OutputFile: @unchecked Sendable {
+    private let handle: FileHandle
+
+    init(path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil) || FileManager.default.isWritableFile(atPath: path),
+              let handle = FileHandle(forWritingAtPath: path)
+        else { throw CLIError("cannot create \(path)") }
+        handle.truncateFile(atOffset: 0)
+        self.handle = handle
+    }
+
+    func write(_ bytes: [UInt8]) { handle.write(Data(bytes)) }
+    func close() { try? handle.close() }
+}
+
+/// An error with a message for the user.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// SIGINT and SIGTERM run a handler (once) instead of killing the process.
+final class SignalTrap: @unchecked Sendable {
+    private var sources: [DispatchSourceSignal] = []
+
+    init(_ handler: @escaping @Sendable () -> Void) {
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler(handler: handler)
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}
+
+enum JSONLine {
+    static func encode<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+    }
+}
+
+/// The one-line progress report and the summary at exit.
+enum ProgressLine {
+    static func format(_ s: SenderStats) -> String {
+        var parts = [
+            String(format: "%6.1fs", s.timestamp),
+            "frames \(s.framesEncoded) (\(String(format: "%.1f", s.framesPerSecond)) fps)",
+            "target \(RateParser.format(bitrate: s.targetBitrate))",
+            "actual \(RateParser.format(bitrate: s.actualBitrate))",
+            "key \(s.keyFramesEncoded)",
+            "PLI \(s.pliCount) FIR \(s.firCount)",
+        ]
+        if s.framesSkipped > 0 { parts.append("skipped \(s.framesSkipped)") }
+        if let rtt = s.roundTripTime { parts.append(String(format: "RTT %.1f ms", rtt * 1000)) }
+        if let loss = s.fractionLost { parts.append(String(format: "loss %.1f%%", loss * 100)) }
+        if s.sendErrors > 0 { parts.append("send errors \(s.sendErrors)") }
+        return parts.joined(separator: "  ")
+    }
+
+    static func summary(_ s: SenderStats) -> String {
+        let seconds = max(s.timestamp, 1e-9)
+        return """
+            sent \(s.framesSent) frames (\(s.keyFramesEncoded) keyframes, \(s.framesSkipped) skipped) in \(s.packetsSent) packets, \
+            \(s.bytesSent) payload bytes over \(String(format: "%.2f", s.timestamp)) s \
+            (\(RateParser.format(bitrate: Int(Double(s.bytesSent * 8) / seconds)))); \
+            PLI \(s.pliCount), FIR \(s.firCount), encode \(String(format: "%.1f", s.totalEncodeTime * 1000 / Double(max(1, s.framesEncoded)))) ms/frame
+
+            """
+    }
+}

@@ -1,0 +1,172 @@
+import ArgumentParser
+import Codec
+import Foundation
+import SRTP
+import Sender
+
+/// The options that shape the stream and its SDP, shared by `send` and `sdp` so both describe the same stream.
+struct StreamOptions: ParsableArguments {
+    @Option(name: .customLong("to"), help: "The receiver's RTP address, HOST:PORT (an IP literal; [::1]:PORT for IPv6).")
+    var peer: HostPort
+
+    @Option(help: "Frame size WxH (default: the input's size, or 1280x720 for the pattern).")
+    var size: FrameSize?
+
+    @Option(help: "Frames per second (default: the input's rate, or 30).")
+    var fps: Double?
+
+    @Option(help: "H.264 profile: baseline (Constrained Baseline) or high. Level 3.1.")
+    var profile: ProfileArgument = .baseline
+
+    @Option(help: "Target bitrate (CBR), e.g. 1.5M, 800k, 1500000.")
+    var bitrate: RateArgument = RateArgument(bps: 1_500_000)
+
+    @Option(name: .customLong("max-bitrate"), help: "Hard ceiling (default: 1.5x the target).")
+    var maxBitrate: RateArgument?
+
+    @Option(name: .customLong("min-bitrate"), help: "Lowest target the peer's REMB/TMMBR may impose.")
+    var minBitrate: RateArgument = RateArgument(bps: 50_000)
+
+    @Option(name: .customLong("keyframe-interval"), help: "Frames between periodic IDRs.")
+    var keyframeInterval: Int = EncoderConfiguration.defaultKeyframeInterval
+
+    @Option(name: .customLong("keyframe-interval-duration"), help: "Seconds between periodic IDRs (whichever comes first).")
+    var keyframeIntervalDuration: Double = 240
+
+    @Option(name: .customLong("keyframe-throttle"), help: "Minimum milliseconds between keyframes sent on request (PLI/FIR).")
+    var keyframeThrottleMs: Int = 300
+
+    @Option(help: "IP-level MTU the packets must fit.")
+    var mtu: Int = 1200
+
+    @Option(name: .customLong("packetization-mode"), help: "RFC 6184 packetization mode: 0 (single NAL) or 1 (STAP-A, FU-A).")
+    var packetizationMode: Int = 1
+
+    @Option(name: .customLong("pt"), help: "RTP payload type (96-127).")
+    var payloadType: UInt8 = 96
+
+    @Option(help: "RTP SSRC (default: random).")
+    var ssrc: UInt32?
+
+    @Option(help: "SRTP suite: \(SRTPSuite.allCases.map(\.sdpName).joined(separator: ", ")).")
+    var suite: String = SRTPSuite.default.sdpName
+
+    @Option(help: "SRTP master key and salt, base64 (30 bytes for AES-128 suites, 46 for AES_256_CM, 44 for AEAD_AES_256_GCM).")
+    var key: String?
+
+    @Option(name: .customLong("key-file"), help: "A file holding the base64 key (or an inline: key parameter).")
+    var keyFile: String?
+
+    @Flag(name: .customLong("no-srtp"), help: "Send plain RTP (RTP/AVP).")
+    var noSRTP = false
+
+    @Flag(name: .customLong("no-rtcp-mux"), help: "RTCP on port+1 on both sides instead of multiplexed (RFC 5761).")
+    var noRTCPMux = false
+
+    @Option(help: "Encoder threads (1 gives a deterministic bitstream).")
+    var threads: Int = 1
+
+    @Option(help: "RTCP CNAME.")
+    var cname: String = "rtc-h264"
+
+    func validate() throws {
+        if noSRTP && (key != nil || keyFile != nil) { throw ValidationError("--no-srtp cannot be used with --key or --key-file") }
+        if key != nil && keyFile != nil { throw ValidationError("give --key or --key-file, not both") }
+        guard SRTPSuite(sdpName: suite) != nil else {
+            throw ValidationError("unknown --suite \(suite); use one of \(SRTPSuite.allCases.map(\.sdpName).joined(separator: ", "))")
+        }
+        guard (0...1).contains(packetizationMode) else { throw ValidationError("--packetization-mode must be 0 or 1") }
+        guard (96...127).contains(payloadType) else { throw ValidationError("--pt must be 96-127 (a dynamic payload type)") }
+        guard (1...65535).contains(peer.port) else { throw ValidationError("--to needs a port between 1 and 65535") }
+        guard mtu >= 200 && mtu <= 65_000 else { throw ValidationError("--mtu must be between 200 and 65000") }
+        guard keyframeThrottleMs >= 0 else { throw ValidationError("--keyframe-throttle must not be negative") }
+    }
+
+    /// The SRTP settings: the given key, or a random one.
+    func security() throws -> SenderConfiguration.Security? {
+        if noSRTP { return nil }
+        let suite = SRTPSuite(sdpName: self.suite)!
+        var text = key
+        if let keyFile {
+            do {
+                text = try String(contentsOfFile: keyFile, encoding: .utf8)
+            } catch {
+                throw ValidationError("cannot read --key-file \(keyFile): \(error.localizedDescription)")
+            }
+        }
+        guard let text else { return .init(suite: suite, key: SRTPMasterKey.random(for: suite)) }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        do {
+            if trimmed.hasPrefix("inline:") {
+                return .init(suite: suite, key: try SDESInlineKey(parsing: trimmed, for: suite).masterKey)
+            }
+            guard let bytes = Data(base64Encoded: trimmed) else {
+                throw ValidationError("the SRTP key is not valid base64")
+            }
+            return .init(suite: suite, key: try SRTPMasterKey(keyAndSalt: [UInt8](bytes), for: suite))
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw ValidationError("SRTP key: \(error)")
+        }
+    }
+
+    /// The sender configuration for a source of the given native size and rate.
+    func configuration(sourceWidth: Int?, sourceHeight: Int?, sourceFrameRate: Double?) throws -> SenderConfiguration {
+        let width = size?.width ?? sourceWidth ?? 1280
+        let height = size?.height ?? sourceHeight ?? 720
+        var encoder = EncoderConfiguration(
+            width: width, height: height, frameRate: fps ?? sourceFrameRate ?? 30, targetBitrate: bitrate.bps)
+        encoder.profile = profile.encoderProfile
+        encoder.maxBitrate = maxBitrate?.bps
+        encoder.keyframeInterval = keyframeInterval
+        encoder.keyframeIntervalDuration = .milliseconds(Int64((keyframeIntervalDuration * 1000).rounded()))
+        encoder.threads = threads
+        do {
+            try encoder.validate()
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        var configuration = SenderConfiguration(peerHost: peer.host, peerPort: peer.port, encoder: encoder)
+        configuration.rtcpMux = !noRTCPMux
+        configuration.minimumBitrate = minBitrate.bps
+        configuration.mtu = mtu
+        configuration.packetizationMode = packetizationMode
+        configuration.payloadType = payloadType
+        configuration.ssrc = ssrc
+        configuration.security = try security()
+        configuration.cname = cname
+        configuration.keyframeThrottle = Int64(keyframeThrottleMs) * 1_000_000
+        return configuration
+    }
+}
+
+/// `WxH`.
+struct FrameSize: ExpressibleByArgument {
+    var width: Int
+    var height: Int
+
+    init?(argument: String) {
+        let parts = argument.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+        width = w
+        height = h
+    }
+}
+
+/// A bitrate such as `1.5M`.
+struct RateArgument: ExpressibleByArgument {
+    var bps: Int
+    init(bps: Int) { self.bps = bps }
+    init?(argument: String) {
+        guard let bps = try? RateParser.bitrate(argument) else { return nil }
+        self.bps = bps
+    }
+    var defaultValueDescription: String { RateParser.format(bitrate: bps) }
+}
+
+/// `baseline` or `high`.
+enum ProfileArgument: String, ExpressibleByArgument, CaseIterable {
+    case baseline, high
+    var encoderProfile: Codec.H264Profile { self == .baseline ? .constrainedBaseline : .high }
+}
