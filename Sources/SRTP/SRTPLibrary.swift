@@ -8,9 +8,14 @@ enum SRTPLibrary {
 
     /// Runs `srtp_init()` on first use; later calls return at once.
     ///
+    /// libsrtp 2.5 answers a second `srtp_init()` in the same process with `srtp_err_status_bad_param` (its debug
+    /// module is already registered). That status therefore means another component of the process initialized the
+    /// library first, and is accepted: were the library really unusable, `srtp_create` would fail with its own status.
+    ///
     /// - Throws: `SRTPError.library` with the status of `srtp_init` when it failed.
     static func initializeOnce() throws(SRTPError) {
-        try SRTPError.check(srtp_err_status_t(rawValue: initializationStatus))
+        let status = SRTPStatus(rawValue: initializationStatus)
+        guard status == .ok || status == .badParam else { throw .library(status) }
     }
 
     /// The libsrtp version string, such as `libsrtp2 2.5.0`. The corresponding C function is

@@ -23,7 +23,7 @@ extension SRTPSession {
         try perform(.protectRTP, on: &buffer, length: length)
     }
 
-    /// Protects an RTP packet in place in raw memory; see ``protectRTP(_:length:)-([UInt8],_)``.
+    /// Protects an RTP packet in place in raw memory; see the array form.
     ///
     /// - Parameters:
     ///   - buffer: Memory holding the packet at its start, with room for the trailer after it.

@@ -96,6 +96,10 @@ public final class SRTPSession {
         self.direction = direction
     }
 
+    /// The version of the libsrtp library in use, such as `libsrtp2 2.5.0`. The corresponding C function is
+    /// `srtp_get_version_string`.
+    public static var libraryVersion: String { SRTPLibrary.versionString }
+
     deinit {
         // srtp_dealloc only fails on a NULL session, which cannot happen here.
         _ = srtp_dealloc(session)
