@@ -7,6 +7,11 @@ import NIOPosix
 /// Errors from the socket (ICMP port unreachable surfaces as `ECONNREFUSED`) are counted through `onError` and never
 /// close the channel: an absent peer must not stop a live sender.
 final class DatagramEndpoint: Sendable {
+    /// Datagrams read per `recvmmsg` call.
+    static let messagesPerRead = 16
+    /// The largest datagram accepted whole (above any path MTU we send or accept).
+    static let maximumDatagramSize = 2048
+
     /// The channel; all reads and writes happen on its event loop.
     let channel: Channel
 
@@ -35,7 +40,10 @@ final class DatagramEndpoint: Sendable {
         channel = try await DatagramBootstrap(group: eventLoop)
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
             .channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(receiveBufferSize))
-            .channelOption(.datagramVectorReadMessageCount, value: 32)
+            // Vector reads (recvmmsg) split the receive buffer evenly between the messages: give each message room for
+            // a full datagram, or NIO truncates them (2048 bytes / 32 messages would leave 64 bytes each).
+            .channelOption(.datagramVectorReadMessageCount, value: Self.messagesPerRead)
+            .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: Self.messagesPerRead * Self.maximumDatagramSize))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let (onDatagram, onError) = callbacks.value
