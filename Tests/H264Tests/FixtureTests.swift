@@ -87,6 +87,7 @@ import H264
 
     @Test(arguments: expectations.map(\.file)) func avccRoundTripOfARealStream(_ file: String) throws {
         let bytes = try Self.load(file)
+        #expect(AnnexB.nalUnitLocations(in: bytes) == AnnexBTests.referenceScan(bytes))
         let fourByteStartCodes = AnnexB.serialize(AnnexB.nalUnits(in: bytes))
         for lengthSize in [2, 4] {
             let avcc = try AVCC.fromAnnexB(bytes, lengthSize: lengthSize)
