@@ -99,4 +99,13 @@ import H264
         AnnexB.append([0x09, 0xF0] as [UInt8], to: &dirty)
         #expect(dirty == [0xFF, 0, 0, 0, 1, 0x09, 0xF0])
     }
+
+    /// The raw-memory entry point at an odd, unaligned address: offsets are relative to the buffer handed in.
+    @Test func scansUnalignedMemory() {
+        let storage: [UInt8] = [0xFF, 0, 0, 0, 1, 0x67, 0x42, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 1, 0x68, 0xCE]
+        let units = storage.withUnsafeBytes { AnnexB.nalUnitLocations(in: UnsafeRawBufferPointer(rebasing: $0[1...])) }
+        #expect(units.map(\.offset) == [4, 18])
+        #expect(units.map(\.length) == [11, 2])
+        #expect(units.map(\.type) == [.sps, .pps])
+    }
 }
