@@ -1,4 +1,7 @@
 extension AnnexB {
+    /// Length of `start_code_prefix_one_3bytes` (H.264 B.1.1), the part of a start code every NAL unit has.
+    static let startCodePrefixLength = 3
+
     /// Splits an Annex-B stream into access units, checking each NAL unit on the way.
     ///
     /// A new access unit starts at an access unit delimiter, or, once the current one holds a picture, at an SPS,
@@ -16,8 +19,8 @@ extension AnnexB {
             if let nonZero = bytes.firstIndex(where: { $0 != 0 }) { throw .dataBeforeFirstStartCode(offset: nonZero) }
             throw .noNALUnits
         }
-        // Only leading_zero_8bits may precede the first start code (H.264 B.1.1); its offset is the header's - 3.
-        if let nonZero = bytes[0..<max(0, first.offset - 3)].firstIndex(where: { $0 != 0 }) {
+        // Only leading_zero_8bits may precede the first start code (H.264 B.1.1).
+        if let nonZero = bytes[0..<max(0, first.offset - startCodePrefixLength)].firstIndex(where: { $0 != 0 }) {
             throw .dataBeforeFirstStartCode(offset: nonZero)
         }
 
@@ -29,7 +32,7 @@ extension AnnexB {
             guard !current.isEmpty else { return }
             let end = current[current.count - 1].range.upperBound
             // The next access unit starts at its start code; trailing zeros stay with the unit that ends.
-            var next = location.offset - 3
+            var next = location.offset - startCodePrefixLength
             if next > end && bytes[next - 1] == 0 { next -= 1 }
             units.append(AccessUnit(byteRange: start..<next, nalUnits: current))
             start = next

@@ -31,20 +31,25 @@ public enum AnnexB {
         // Invariant: every start code beginning before `i` has been handled.
         while i + 8 <= count {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            let zeros = (word &- lowBits) & ~word & highBits
+            var zeros = (word &- lowBits) & ~word & highBits
             if zeros == 0 {
                 i += 8
                 continue
             }
-            // The first zero byte in the word; bytes before it cannot begin a start code.
-            let j = i + zeros.trailingZeroBitCount >> 3
-            if j + 2 < count && base[j + 1] == 0 && base[j + 2] == 1 {
-                if nalStart >= 0 { append(&result, base, start: nalStart, end: j) }
-                nalStart = j + 3
-                i = j + 3
-            } else {
-                i = j + 1
+            // Every zero byte of the word is flagged, so testing each flagged position finds every start code that
+            // begins in the word. A 01 byte right after a zero byte may be flagged too (a borrow artefact): hence the
+            // check of base[j] itself.
+            var next = i  // positions below `next` lie inside a start code already taken
+            while zeros != 0 {
+                let j = i + zeros.trailingZeroBitCount >> 3
+                zeros &= zeros &- 1
+                if j >= next && j + 2 < count && base[j] == 0 && base[j + 1] == 0 && base[j + 2] == 1 {
+                    if nalStart >= 0 { append(&result, base, start: nalStart, end: j) }
+                    nalStart = j + 3
+                    next = j + 3
+                }
             }
+            i = max(i + 8, next)
         }
         while i + 2 < count {
             if base[i] == 0 && base[i + 1] == 0 && base[i + 2] == 1 {

@@ -22,7 +22,8 @@ public enum H264Error: Error, Hashable, Sendable, CustomStringConvertible {
     case nalUnitLengthNotRepresentable(index: Int, length: Int, lengthSize: Int)
     /// A NAL unit of type `found` was given where `expected` is required.
     case unexpectedNALUnitType(offset: Int, expected: NALUnitType, found: NALUnitType)
-    /// The RBSP ends before a syntax element does (`offset`: the byte where more bits were needed).
+    /// The data ends before a syntax element does; `offset` is where the data ends (for a NAL unit, its size,
+    /// emulation-prevention bytes included), the first byte that would have been needed.
     case endOfData(offset: Int)
     /// An Exp-Golomb code has more than 31 leading zero bits (its value does not fit 32 bits; H.264 9.1).
     case expGolombTooLong(offset: Int)

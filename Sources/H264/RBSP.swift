@@ -41,7 +41,7 @@ public struct RBSP: Hashable, Sendable {
     }
 
     /// Inserts emulation prevention so that the payload can be written into a NAL unit (H.264 7.4.1): an `03` after
-    /// every `00 00` followed by a byte 0...3, and after a final `00` (a `cabac_zero_word` ending the payload).
+    /// every `00 00` followed by a byte 0...3, and after a final `00 00` (a `cabac_zero_word` ending the payload).
     /// - Parameter rbsp: the payload bytes.
     /// - Returns: the escaped bytes.
     public static func addingEmulationPrevention<S: Collection>(_ rbsp: S) -> [UInt8] where S.Element == UInt8 {
@@ -56,7 +56,7 @@ public struct RBSP: Hashable, Sendable {
             out.append(byte)
             zeros = byte == 0 ? zeros + 1 : 0
         }
-        if out.last == 0 {
+        if zeros >= 2 {
             out.append(emulationPreventionByte)
         }
         return out
