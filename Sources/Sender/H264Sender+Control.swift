@@ -34,7 +34,7 @@ extension H264Sender {
             return .ok(["\"framesPerSecond\":\(fps)"])
         case .requestKeyframe:
             state.stats.keyframeRequests += 1
-            state.throttle.request()
+            requestKeyframe()
             return .ok()
         case .stats:
             let encoder = JSONEncoder()

@@ -50,7 +50,7 @@ extension H264Sender {
         switch packet {
         case .pli(let pli) where pli.mediaSSRC == ours:
             state.stats.pliCount += 1
-            state.throttle.request()
+            requestKeyframe()
         case .fir(let fir):
             // RFC 5104 section 4.3.1: a FIR whose sequence number repeats the last one from that sender is a
             // retransmission of the same request and must not produce another keyframe.
@@ -59,7 +59,7 @@ extension H264Sender {
                 if state.lastFIRSequenceNumber[key] == entry.sequenceNumber { continue }
                 state.lastFIRSequenceNumber[key] = entry.sequenceNumber
                 state.stats.firCount += 1
-                state.throttle.request()
+                requestKeyframe()
             }
         case .remb(let remb) where remb.ssrcs.isEmpty || remb.ssrcs.contains(ours):
             var controller = state.bitrate
@@ -82,6 +82,12 @@ extension H264Sender {
         default:
             break
         }
+    }
+
+    /// Records a keyframe request for the throttle, and when it arrived.
+    func requestKeyframe() {
+        if state.keyframeRequestUptime == nil { state.keyframeRequestUptime = Self.uptime() }
+        state.throttle.request()
     }
 
     private func readReportBlocks(_ blocks: [ReportBlock], arrival: NTPTimestamp) {

@@ -104,6 +104,10 @@ extension H264Sender {
     func send(_ frame: EncodedFrame) throws {
         let timestamp = state.timestampMapper.timestamp(for: frame.timestamp)
         state.lastRTPTimestamp = timestamp.rawValue
+        if frame.isKeyframe, let requested = state.keyframeRequestUptime {
+            state.stats.keyframeRequestLatency = Double(Self.uptime() - requested) / 1e9
+            state.keyframeRequestUptime = nil
+        }
         let sent = try state.sendPath.send(frame, timestamp: timestamp) { rtpEndpoint.write($0, to: peerRTP) }
         rtpEndpoint.flush()
         state.stats.framesSent += 1

@@ -102,6 +102,12 @@ public final class H264Sender: @unchecked Sendable {
         eventLoop.submit { self.apply(command) }
     }
 
+    /// The RTP timestamp a frame was (or will be) sent with. On the event loop.
+    /// - Parameter frame: an access unit from this sender (`onFrameSent`).
+    public func rtpTimestamp(of frame: EncodedFrame) -> UInt32 {
+        state.timestampMapper.timestamp(for: frame.timestamp).rawValue
+    }
+
     /// The latest statistics.
     public func statistics() -> EventLoopFuture<SenderStats> {
         eventLoop.submit { self.snapshot() }

@@ -30,6 +30,8 @@ struct PipelineState {
     var throttle: KeyframeRequestThrottle
     var bitrate: BitrateController
     var lastFIRSequenceNumber: [UInt32: UInt8] = [:]
+    /// When the oldest unserved keyframe request arrived (monotonic ns), for the keyframe latency.
+    var keyframeRequestUptime: Int64?
 
     // Timing.
     var startUptime: Int64 = 0

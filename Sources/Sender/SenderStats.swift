@@ -46,6 +46,9 @@ public struct SenderStats: Codable, Sendable, Equatable {
     public var firCount: Int = 0
     /// `nackCount`.
     public var nackCount: Int = 0
+    /// Seconds from the arrival of the latest served keyframe request (PLI, FIR, control) to the first packet of the
+    /// IDR that answered it being handed to the socket: the keyframe latency.
+    public var keyframeRequestLatency: Double?
     /// Keyframe requests from the control endpoint.
     public var keyframeRequests: Int = 0
     /// The latest REMB limit from the peer, bit/s.

@@ -1,6 +1,213 @@
 import ArgumentParser
+import Codec
+import Foundation
+import H264
+import NIOCore
+import NIOPosix
+import SRTP
+import Sender
+import Video
 
 struct DemoCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "demo", abstract: "Sender and receiver over loopback with SRTP: ten seconds of 720p30, a PLI, a bitrate change.")
-    func run() async throws { throw CLIError("demo: not written yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Sender and receiver over loopback with SRTP: a PLI at 3 s, a bitrate change at 6 s, then checks.",
+        discussion: """
+            Runs the receiver and the sender in one process over loopback UDP with SRTP (AES_CM_128_HMAC_SHA1_80):
+            the test pattern, 1280x720 at 30 fps, Constrained Baseline 3.1, CBR. At 3 s the receiver asks for a
+            keyframe with a PLI; at 6 s the bitrate is lowered through the control endpoint. Prints the bitrate of each
+            second against the target, the keyframes, the PSNR of the decoded frames against the source, and exits 0
+            only when every check holds.
+            """
+    )
+
+    @Option(help: "Seconds to run.") var duration: Double = 10
+    @Option(help: "Frame size WxH.") var size: FrameSize = FrameSize(argument: "1280x720")!
+    @Option(help: "Frames per second.") var fps: Double = 30
+    @Option(help: "Initial bitrate.") var bitrate: RateArgument = RateArgument(bps: 1_500_000)
+    @Option(name: .customLong("lowered-bitrate"), help: "The bitrate set through the control endpoint at 6 s.")
+    var loweredBitrate: RateArgument = RateArgument(bps: 800_000)
+    @Option(help: "H.264 profile: baseline or high.") var profile: ProfileArgument = .baseline
+
+    func validate() throws {
+        guard duration >= 8 else { throw ValidationError("--duration must be at least 8 s (PLI at 3 s, bitrate change at 6 s)") }
+    }
+
+    func run() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let senderLoop = group.next()
+        let receiverLoop = group.next()
+        let suite = SRTPSuite.default
+        let key = SRTPMasterKey.random(for: suite)
+        let pattern = try TestPattern(width: size.width, height: size.height)
+        let log = DemoLog()
+
+        var receiverConfiguration = ReceiverConfiguration(listenHost: "127.0.0.1", listenPort: 0)
+        receiverConfiguration.security = .init(suite: suite, key: key)
+        receiverConfiguration.stopOnBye = true
+        let receiver = try await H264Receiver(configuration: receiverConfiguration, eventLoop: receiverLoop)
+
+        var encoder = EncoderConfiguration(width: size.width, height: size.height, frameRate: fps, targetBitrate: bitrate.bps)
+        encoder.profile = profile.encoderProfile
+        do { try encoder.validate() } catch { throw ValidationError("\(error)") }
+        var configuration = SenderConfiguration(
+            peerHost: "127.0.0.1", peerPort: receiver.localAddress!.port!, encoder: encoder)
+        configuration.localHost = "127.0.0.1"
+        configuration.security = .init(suite: suite, key: key)
+        configuration.duration = duration
+        let sender = try await H264Sender(
+            configuration: configuration, source: try PatternSource(width: size.width, height: size.height),
+            eventLoop: senderLoop)
+        let control = try await ControlServer(host: "127.0.0.1", port: 0, group: group) { sender.handle($0) }
+
+        sender.onFrameSent = { frame, index in
+            log.sent(rtpTimestamp: sender.rtpTimestamp(of: frame), index: index, keyframe: frame.isKeyframe)
+        }
+        sender.onReport = { stats in log.report(stats) }
+        var reference = I420Frame(width: size.width, height: size.height)
+        receiver.onFrameDecoded = { picture, received in
+            guard let index = log.sourceIndex(rtpTimestamp: received.rtpTimestamp.rawValue) else { return }
+            pattern.render(frameIndex: index, into: &reference)
+            if let psnr = try? PSNR(reference: reference, distorted: picture) { log.decoded(psnr: psnr.y) }
+        }
+
+        print("rtc-h264 demo: \(size.width)x\(size.height) at \(fps) fps, \(profile == .baseline ? "Constrained Baseline" : "High") 3.1, " +
+              "CBR \(RateParser.format(bitrate: bitrate.bps)), SRTP \(suite.sdpName), loopback UDP, \(Int(duration)) s")
+        async let receiverStats = receiver.run()
+        async let senderStats = sender.run()
+        let start = ContinuousClock.now
+        try await Task.sleep(until: start + .seconds(3))
+        receiver.requestKeyframe()
+        log.mark("PLI sent by the receiver")
+        try await Task.sleep(until: start + .seconds(6))
+        let reply = try await ControlClient.send(
+            .setBitrate(loweredBitrate.bps), host: "127.0.0.1", port: control.localAddress!.port!, group: group)
+        log.mark("bitrate set to \(RateParser.format(bitrate: loweredBitrate.bps)) through the control endpoint (HTTP \(reply.status))")
+        let sent = try await senderStats
+        let received = try await receiverStats
+        await control.close()
+        try? await group.shutdownGracefully()
+
+        let report = DemoReport(
+            log: log, sent: sent, received: received, initialBitrate: bitrate.bps, loweredBitrate: loweredBitrate.bps,
+            frameInterval: 1 / fps)
+        print(report.table())
+        if !report.passed { throw ExitCode(1) }
+    }
+}
+
+/// What the demo saw, written from both event loops.
+final class DemoLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var indexByTimestamp: [UInt32: Int] = [:]
+    private(set) var keyframeIndices: [Int] = []
+    private(set) var reports: [SenderStats] = []
+    private(set) var psnr: [Double] = []
+    private(set) var marks: [(Double, String)] = []
+    private let start = ContinuousClock.now
+
+    func sent(rtpTimestamp: UInt32, index: Int, keyframe: Bool) {
+        lock.withLock {
+            indexByTimestamp[rtpTimestamp] = index
+            if keyframe { keyframeIndices.append(index) }
+        }
+    }
+    func sourceIndex(rtpTimestamp: UInt32) -> Int? { lock.withLock { indexByTimestamp[rtpTimestamp] } }
+    func report(_ stats: SenderStats) { lock.withLock { reports.append(stats) } }
+    func decoded(psnr value: Double) { lock.withLock { psnr.append(value) } }
+    func mark(_ text: String) {
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        lock.withLock { marks.append((seconds, text)) }
+    }
+}
+
+/// The demo's table and checks.
+struct DemoReport {
+    let log: DemoLog
+    let sent: SenderStats
+    let received: ReceiverStats
+    let initialBitrate: Int
+    let loweredBitrate: Int
+    let frameInterval: Double
+
+    /// (description, passed)
+    var checks: [(String, Bool)] {
+        var result: [(String, Bool)] = []
+        result.append(("every frame sent was decoded (\(received.framesDecoded)/\(sent.framesSent))",
+                       sent.framesSent > 0 && received.framesDecoded == sent.framesSent))
+        result.append(("the PLI was received and answered by a keyframe (PLI \(sent.pliCount), keyframes \(sent.keyFramesEncoded))",
+                       sent.pliCount >= 1 && sent.keyFramesEncoded >= 2))
+        if let latency = sent.keyframeRequestLatency {
+            let encode = sent.totalEncodeTime / Double(max(1, sent.framesEncoded))
+            let bound = frameInterval + 3 * encode + 0.005
+            result.append((String(format: "keyframe latency %.1f ms <= one frame interval + encode time (%.1f ms)", latency * 1000, bound * 1000),
+                           latency <= bound))
+        } else {
+            result.append(("keyframe latency measured", false))
+        }
+        let windows = steadyWindows
+        let before = windows.filter { $0.second >= 3 && $0.second <= 6 && $0.target == initialBitrate }
+        let after = windows.filter { $0.second >= 8 && $0.target == loweredBitrate }
+        let within = { (w: [Window], target: Int) in
+            !w.isEmpty && w.allSatisfy { abs(Double($0.actual - target)) <= 0.15 * Double(target) }
+        }
+        result.append(("seconds without a keyframe within 15% of \(RateParser.format(bitrate: initialBitrate)) before the change",
+                       within(before, initialBitrate)))
+        result.append(("seconds without a keyframe within 15% of \(RateParser.format(bitrate: loweredBitrate)) after the change",
+                       within(after, loweredBitrate)))
+        result.append(("no second above the 1.5x ceiling", log.reports.allSatisfy { Double($0.actualBitrate) <= 1.5 * Double($0.targetBitrate) * 1.02 }))
+        let minPSNR = log.psnr.min() ?? 0
+        result.append((String(format: "PSNR of every decoded frame above 30 dB (min %.1f dB)", minPSNR), !log.psnr.isEmpty && minPSNR > 30))
+        result.append(("no SRTP failures, no malformed packets", received.srtpUnprotectFailures == 0 && received.malformedPackets == 0))
+        return result
+    }
+
+    struct Window {
+        var second: Int
+        var target: Int
+        var actual: Int
+        var keyframe: Bool
+    }
+
+    var windows: [Window] {
+        var out: [Window] = []
+        var previousKeyframes = 0
+        for (i, r) in log.reports.enumerated() {
+            out.append(Window(second: i + 1, target: r.targetBitrate, actual: r.actualBitrate, keyframe: r.keyFramesEncoded > previousKeyframes))
+            previousKeyframes = r.keyFramesEncoded
+        }
+        return out
+    }
+
+    /// Windows after the first two seconds with no keyframe and no target change inside them.
+    var steadyWindows: [Window] {
+        var previousTarget = initialBitrate
+        return windows.compactMap { w in
+            defer { previousTarget = w.target }
+            return w.second > 2 && !w.keyframe && w.target == previousTarget ? w : nil
+        }
+    }
+
+    var passed: Bool { checks.allSatisfy(\.1) }
+
+    func table() -> String {
+        var lines = ["", "second  target        actual        keyframe"]
+        for w in windows {
+            lines.append(String(format: "%6d  %-12@  %-12@  %@", w.second, RateParser.format(bitrate: w.target) as NSString,
+                                RateParser.format(bitrate: w.actual) as NSString, w.keyframe ? "yes" : ""))
+        }
+        lines.append("")
+        for (t, text) in log.marks { lines.append(String(format: "%6.2f s  %@", t, text as NSString)) }
+        let keyframeTimes = log.keyframeIndices.map { String(format: "frame %d (%.2f s)", $0, Double($0) * frameInterval) }
+        lines.append("frames sent \(sent.framesSent), decoded \(received.framesDecoded); keyframes: \(keyframeTimes.joined(separator: ", "))")
+        if !log.psnr.isEmpty {
+            lines.append(String(format: "PSNR (Y) decoded vs source: min %.2f dB, mean %.2f dB over %d frames",
+                                log.psnr.min()!, log.psnr.reduce(0, +) / Double(log.psnr.count), log.psnr.count))
+        }
+        lines.append("")
+        for (text, ok) in checks { lines.append("\(ok ? "[ok]  " : "[FAIL]") \(text)") }
+        lines.append(passed ? "demo: all checks passed" : "demo: some checks FAILED")
+        return lines.joined(separator: "\n")
+    }
 }
