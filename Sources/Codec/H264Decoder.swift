@@ -57,6 +57,31 @@ public final class H264Decoder {
         }
         try OpenH264Error.check(state.rawValue, "DecodeFrameNoDelay")
         accessUnitsDecoded += 1
+        return copyPicture(planes, into: &frame)
+    }
+
+    /// Returns a picture the decoder still holds. OpenH264 holds back one picture of a non-Baseline stream (High)
+    /// until it is sure of the display order; call this at the end of a stream to get it.
+    /// - Parameter frame: the destination.
+    /// - Returns: true if a picture was produced.
+    /// - Throws: `OpenH264Error` with the raw `DECODING_STATE`.
+    public func flush(into frame: inout I420Frame) throws -> Bool {
+        var planes: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?) =
+            (nil, nil, nil)
+        bufferInfo = SBufferInfo()
+        let state = withUnsafeMutablePointer(to: &planes) { planesPointer in
+            planesPointer.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 3) { dst in
+                decoder.pointee!.pointee.FlushFrame(decoder, dst, &bufferInfo)
+            }
+        }
+        try OpenH264Error.check(state.rawValue, "DecodeFlushFrame")
+        return copyPicture(planes, into: &frame)
+    }
+
+    private func copyPicture(
+        _ planes: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?),
+        into frame: inout I420Frame
+    ) -> Bool {
         guard bufferInfo.iBufferStatus == 1, let y = planes.0, let u = planes.1, let v = planes.2 else { return false }
         let system = bufferInfo.UsrData.sSystemBuffer
         let width = Int(system.iWidth), height = Int(system.iHeight)

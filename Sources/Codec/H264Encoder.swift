@@ -117,8 +117,9 @@ public final class H264Encoder {
         let isKeyframe = frameType == videoFrameTypeIDR
         let encoded = collectAccessUnit(isKeyframe: isKeyframe, timestamp: timestamp)
         keyframeScheduler.record(timestamp: timestamp, wasKeyframe: isKeyframe)
+        // OpenH264 2.3.1 leaves uiAverageFrameQP at 0 (measured: Docs/Encoder.md); 0 is reported as unavailable.
         let qp: Int? = encoder.pointee!.pointee.GetOption(encoder, ENCODER_OPTION_GET_STATISTICS, &statistics) == 0
-            ? Int(statistics.uiAverageFrameQP) : nil
+            && statistics.uiAverageFrameQP > 0 ? Int(statistics.uiAverageFrameQP) : nil
         let stats = EncodeStatistics(size: encoded.bytes.count, averageQP: qp, encodeDuration: clock.now - start,
                                      keyframeRequested: keyframeRequested)
         return .frame(encoded, stats)
