@@ -18,7 +18,6 @@ enum EncoderTestSupport {
     /// Encodes `count` pattern frames.
     static func run(_ configuration: EncoderConfiguration, frames count: Int, forceAt: Set<Int> = [],
                     timestamps: ((Int) -> Int64)? = nil,
-                    noise: Bool = false,
                     beforeFrame: ((Int, H264Encoder) throws -> Void)? = nil) throws -> [Output] {
         let encoder = try H264Encoder(configuration: configuration)
         let pattern = try TestPattern(width: configuration.width, height: configuration.height)
@@ -27,26 +26,11 @@ enum EncoderTestSupport {
         for index in 0..<count {
             try beforeFrame?(index, encoder)
             pattern.render(frameIndex: index, into: &picture)
-            if noise { addNoise(&picture, seed: index) }
             let ts = timestamps?(index) ?? ticks(frame: index, fps: configuration.frameRate)
             let result = try encoder.encode(.i420(picture), timestamp: ts, forceKeyframe: forceAt.contains(index))
             outputs.append(Output(index: index, timestamp: ts, result: result))
         }
         return outputs
-    }
-
-    /// Replaces the picture's luma with full-frame random noise: content no encoder can predict.
-    static func addNoise(_ picture: inout I420Frame, seed: Int) {
-        var state = UInt32(truncatingIfNeeded: seed &* 747_796_405) | 1
-        let count = picture.strideY * picture.height
-        picture.withUnsafeMutablePlanes { y, _, _ in
-            for i in 0..<count {
-                state ^= state << 13
-                state ^= state >> 17
-                state ^= state << 5
-                y[i] = UInt8(truncatingIfNeeded: state)
-            }
-        }
     }
 
     /// Bits per one-second window `[start, start + 1 s)` of input frames, and whether the window holds an IDR.

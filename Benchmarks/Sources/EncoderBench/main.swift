@@ -3,6 +3,7 @@
 // Benchmarks/run-encoder.sh, which prints both figures and their ratio.
 //
 // Usage: EncoderBench [--y4m FILE] [--frames N] [--runs R]
+//        EncoderBench --rate-control     (the frame-skip measurements of Docs/Encoder.md)
 // Prints one "fps=..." line per run, then the test pattern's render cost.
 import Codec
 import Foundation
@@ -18,6 +19,9 @@ while let argument = arguments.popFirst() {
     case "--y4m": y4mPath = arguments.popFirst()
     case "--frames": frameCount = Int(arguments.popFirst() ?? "") ?? frameCount
     case "--runs": runs = Int(arguments.popFirst() ?? "") ?? runs
+    case "--rate-control":
+        try RateControlMeasurement.run()
+        exit(0)
     default:
         FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
         exit(2)
