@@ -26,6 +26,8 @@ public final class H264Encoder {
     /// SPS and PPS of the last IDR that carried them, in Annex-B form, to put ahead of an IDR that lacks them.
     private var parameterSets: [UInt8] = []
     private let clock = ContinuousClock()
+    /// How many IDRs lacked SPS/PPS from OpenH264 and got the cached ones (0 with OpenH264 2.3: it emits them itself).
+    private(set) var parameterSetsPrepended = 0
 
     /// Milliseconds per 90 kHz tick divisor: OpenH264 timestamps are in milliseconds (`SSourcePicture.uiTimeStamp`).
     static let ticksPerMillisecond: Int64 = 90
@@ -178,6 +180,7 @@ public final class H264Encoder {
                 cacheParameterSets(bytes: bytes, nalUnits: nalUnits)
             } else if !parameterSets.isEmpty {
                 prependParameterSets(to: &bytes, nalUnits: &nalUnits)
+                parameterSetsPrepended += 1
             }
         }
         return EncodedFrame(bytes: bytes, nalUnits: nalUnits, isKeyframe: isKeyframe, timestamp: timestamp)

@@ -70,8 +70,16 @@ import Video
     @Test func parameterSetsPrecedeEveryIDRWithConstantIds() throws {
         var config = EncoderConfiguration(width: 320, height: 240, targetBitrate: 300_000)
         config.keyframeInterval = 10
-        let outputs = try EncoderTestSupport.run(config, frames: 45, forceAt: [13, 14, 27])
-        let keyframes = outputs.compactMap(\.frame).filter(\.isKeyframe)
+        let encoder = try H264Encoder(configuration: config)
+        let pattern = try TestPattern(width: 320, height: 240)
+        var outputs: [EncodeResult] = []
+        for index in 0..<45 {
+            outputs.append(try encoder.encode(.i420(pattern.frame(index)), timestamp: Int64(index) * 3000,
+                                              forceKeyframe: [13, 14, 27].contains(index)))
+        }
+        // OpenH264 itself writes SPS and PPS with each IDR: the encoder never had to prepend its cached copies.
+        #expect(encoder.parameterSetsPrepended == 0)
+        let keyframes = outputs.compactMap(\.encodedFrame).filter(\.isKeyframe)
         #expect(keyframes.count >= 6)
         var firstSPS: [UInt8]?
         var firstPPS: [UInt8]?
@@ -85,7 +93,7 @@ import Video
             #expect(pps == firstPPS, "PPS changed between IDRs (CONSTANT_ID)")
         }
         // Non-IDR frames carry only non-IDR slices.
-        for frame in outputs.compactMap(\.frame) where !frame.isKeyframe {
+        for frame in outputs.compactMap(\.encodedFrame) where !frame.isKeyframe {
             #expect(frame.nalUnits.allSatisfy { $0.type == .nonIDRSlice })
         }
     }
