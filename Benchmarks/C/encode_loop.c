@@ -108,10 +108,13 @@ int main(int argc, char **argv) {
             pic.pData[1] = frames[i] + (size_t)width * height;
             pic.pData[2] = pic.pData[1] + (size_t)((width + 1) / 2) * ((height + 1) / 2);
             pic.uiTimeStamp = (long long)(i * 1000 / 30);
-            if (i == 0) (*encoder)->ForceIntraFrame(encoder, true);
+            /* H264Encoder forces the first IDR through its C++ shim, ForceIntraFrame(true, -1); the C vtable entry
+             * lacks iLayerId, so call it with the C++ method's full signature (same ABI) to do the same work. */
+            if (i == 0) ((int (*)(ISVCEncoder *, bool, int))(*encoder)->ForceIntraFrame)(encoder, true, -1);
             if ((*encoder)->EncodeFrame(encoder, &pic, &info) != 0) { fprintf(stderr, "EncodeFrame failed\n"); return 1; }
+            /* A skipped frame leaves the previous iFrameSizeInBytes in place: count only encoded frames. */
             if (info.eFrameType == videoFrameTypeSkip) skipped++;
-            total_bytes += info.iFrameSizeInBytes;
+            else total_bytes += info.iFrameSizeInBytes;
         }
         double elapsed = now_seconds() - start;
         printf("fps=%.2f frames=%zu bytes=%lld skipped=%d\n", count / elapsed, count, total_bytes, skipped);
