@@ -23,8 +23,11 @@ public final class H264Encoder {
     private var statistics = SEncoderStatistics()
     private var converter: FrameConverter
     private var converted: I420Frame
-    /// SPS and PPS of the last IDR that carried them, in Annex-B form, to put ahead of an IDR that lacks them.
-    private var parameterSets: [UInt8] = []
+    /// SPS and PPS of the last IDR, in Annex-B form (empty before the first IDR): for out-of-band signalling
+    /// (`sprop-parameter-sets`), and put ahead of an IDR that would lack them.
+    public private(set) var parameterSets: [UInt8] = []
+    /// An IDR was asked for (by `requestKeyframe()` or `forceKeyframe`) and not produced yet.
+    public private(set) var keyframePending = false
     private let clock = ContinuousClock()
     /// How many IDRs lacked SPS/PPS from OpenH264 and got the cached ones (0 with OpenH264 2.3: it emits them itself).
     private(set) var parameterSetsPrepended = 0
@@ -85,12 +88,14 @@ public final class H264Encoder {
     /// - Parameters:
     ///   - frame: the picture.
     ///   - timestamp: its presentation time in 90 kHz units (monotonic); also drives the time-based IDR rule.
-    ///   - forceKeyframe: produce an IDR (with SPS and PPS) for this frame.
+    ///   - forceKeyframe: produce an IDR (with SPS and PPS) for this frame (or, if rate control skips this frame, for
+    ///     the next one encoded).
     /// - Returns: `.frame` with the access unit and statistics, or `.skipped` with the reason.
     /// - Throws: `OpenH264Error` if OpenH264 fails, `VideoError` if the conversion fails.
     public func encode(_ frame: VideoFrame, timestamp: Int64, forceKeyframe: Bool = false) throws -> EncodeResult {
         let start = clock.now
-        let keyframeRequested = forceKeyframe || keyframeScheduler.isKeyframeDue(timestamp: timestamp)
+        if forceKeyframe { keyframePending = true }
+        let keyframeRequested = keyframePending || keyframeScheduler.isKeyframeDue(timestamp: timestamp)
         if keyframeRequested {
             // Through the C++ shim: the C vtable's ForceIntraFrame would pass a garbage iLayerId.
             try OpenH264Error.check(COpenH264Shim_forceIntraFrame(encoder), "ForceIntraFrame")
@@ -117,6 +122,7 @@ public final class H264Encoder {
             return .skipped(.emptyOutput)
         }
         let isKeyframe = frameType == videoFrameTypeIDR
+        if isKeyframe { keyframePending = false }
         let encoded = collectAccessUnit(isKeyframe: isKeyframe, timestamp: timestamp)
         keyframeScheduler.record(timestamp: timestamp, wasKeyframe: isKeyframe)
         // OpenH264 2.3.1 leaves uiAverageFrameQP at 0 (measured: Docs/Encoder.md); 0 is reported as unavailable.
@@ -127,10 +133,11 @@ public final class H264Encoder {
         return .frame(encoded, stats)
     }
 
-    /// Asks for an IDR on the next encoded frame (same as passing `forceKeyframe: true` to the next `encode`).
-    /// - Throws: `OpenH264Error`.
-    public func requestKeyframe() throws {
-        try OpenH264Error.check(COpenH264Shim_forceIntraFrame(encoder), "ForceIntraFrame")
+    /// Asks for an IDR on the next encoded frame (same as passing `forceKeyframe: true` to the next `encode`), for
+    /// example on an RTCP PLI or FIR. The request stands until an IDR is actually produced, so a frame skipped by
+    /// rate control does not lose it.
+    public func requestKeyframe() {
+        keyframePending = true
     }
 
     private func encodePicture(_ frame: I420Frame, timestamp: Int64) -> Int32 {

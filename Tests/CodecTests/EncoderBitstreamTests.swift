@@ -55,6 +55,8 @@ import Video
         #expect(sps.profileIdc == profile.profileIdc)
         #expect(sps.levelIdc == 31)
         #expect(sps.constraintFlags == profile.constraintFlags)
+        // profile-level-id (RFC 6184 8.1) matches the SPS bytes.
+        #expect(config.profileLevelID == (profile == .high ? "640c1f" : "42c01f"))
         if profile == .constrainedBaseline {
             #expect(sps.constraintFlags & EncoderBitstreamTests.constraintSet1 != 0, "constraint_set1_flag must be set")
         }

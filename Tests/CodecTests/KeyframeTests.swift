@@ -26,11 +26,41 @@ import Video
         #expect(KeyframeTests.keyframeIndices(outputs) == ([0] + forced.sorted()))
     }
 
+    @Test func requestKeyframeSurvivesUntilAnIDRIsProduced() throws {
+        let encoder = try H264Encoder(configuration: KeyframeTests.config)
+        let pattern = try TestPattern(width: 320, height: 240)
+        #expect(encoder.parameterSets.isEmpty)
+        var keyframes: [Int] = []
+        for index in 0..<12 {
+            if index == 5 {
+                encoder.requestKeyframe()
+                #expect(encoder.keyframePending)
+            }
+            let result = try encoder.encode(.i420(pattern.frame(index)), timestamp: Int64(index) * 3000)
+            if result.encodedFrame?.isKeyframe == true { keyframes.append(index) }
+            if index == 5 { #expect(result.statistics?.keyframeRequested == true) }
+        }
+        #expect(keyframes == [0, 5])
+        #expect(!encoder.keyframePending)
+        // The cached parameter sets are the SPS and PPS in Annex-B form.
+        #expect(AnnexB.nalUnitLocations(in: encoder.parameterSets).map(\.type) == [.sps, .pps])
+    }
+
     @Test func frameIntervalIsExact() throws {
         var c = KeyframeTests.config
         c.keyframeInterval = 30
         let outputs = try EncoderTestSupport.run(c, frames: 100)
         #expect(KeyframeTests.keyframeIndices(outputs) == [0, 30, 60, 90])
+    }
+
+    /// The defaults themselves: 7200 frames or 240 s. At 60 fps the frame rule comes first (7200 frames = 120 s); at
+    /// 15 fps the time rule does (240 s = 3600 frames). A tiny picture keeps 7200+ frames fast.
+    @Test(arguments: [(60.0, [0, 7200]), (15.0, [0, 3600, 7200])])
+    func defaultIntervals(fps: Double, expected: [Int]) throws {
+        let c = EncoderConfiguration(width: 64, height: 64, frameRate: fps, targetBitrate: 200_000)
+        #expect(c.keyframeInterval == 7200 && c.keyframeIntervalDuration == .seconds(240))
+        let outputs = try EncoderTestSupport.run(c, frames: 7250)
+        #expect(KeyframeTests.keyframeIndices(outputs) == expected)
     }
 
     @Test func forcedKeyframeRestartsTheInterval() throws {
