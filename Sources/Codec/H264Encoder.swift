@@ -40,8 +40,7 @@ public final class H264Encoder {
     /// - Throws: `EncoderConfigurationError` for a bad configuration, `OpenH264Error` if OpenH264 refuses it.
     public init(configuration: EncoderConfiguration) throws {
         try configuration.validate()
-        var parameters = H264Encoder.parameters(for: configuration)
-        encoder = try H264Encoder.makeEncoder(parameters: &parameters)
+        encoder = try H264Encoder.makeEncoder(configuration: configuration)
         self.configuration = configuration
         keyframeScheduler = KeyframeScheduler(interval: configuration.keyframeInterval,
                                               duration: configuration.keyframeIntervalDuration)
@@ -59,7 +58,7 @@ public final class H264Encoder {
     }
 
     /// Creates an OpenH264 encoder and initialises it, destroying it again if initialisation fails.
-    private static func makeEncoder(parameters: inout SEncParamExt) throws -> UnsafeMutablePointer<ISVCEncoder?> {
+    private static func makeEncoder(configuration: EncoderConfiguration) throws -> UnsafeMutablePointer<ISVCEncoder?> {
         var created: UnsafeMutablePointer<ISVCEncoder?>?
         try OpenH264Error.check(WelsCreateSVCEncoder(&created), "WelsCreateSVCEncoder")
         guard let handle = created else { throw OpenH264Error(operation: "WelsCreateSVCEncoder", status: -1) }
@@ -67,6 +66,9 @@ public final class H264Encoder {
         do {
             var traceLevel = Int32(WELS_LOG_ERROR)
             try OpenH264Error.check(api.SetOption(handle, ENCODER_OPTION_TRACE_LEVEL, &traceLevel), "SetOption")
+            var parameters = SEncParamExt()
+            try OpenH264Error.check(api.GetDefaultParams(handle, &parameters), "GetDefaultParams")
+            apply(configuration, to: &parameters)
             try OpenH264Error.check(api.InitializeExt(handle, &parameters), "InitializeExt")
             var format = Int32(videoFormatI420.rawValue)
             let status = api.SetOption(handle, ENCODER_OPTION_DATAFORMAT, &format)
