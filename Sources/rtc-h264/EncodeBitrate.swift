@@ -1,33 +1,21 @@
 import ArgumentParser
+import Codec
 
 /// A bitrate given on the command line: plain bits per second ("1500000") or with a k/M suffix ("800k", "1.5M").
 struct EncodeBitrate: ExpressibleByArgument, Equatable, CustomStringConvertible {
     /// Bits per second.
     var bitsPerSecond: Int
 
-    /// Parses "1.5M", "800k", "1500000" (suffixes are case-insensitive; k = 1000, M = 1,000,000).
+    /// Parses "1.5M", "800k", "1500000" (see `BitrateNotation`).
     /// - Parameter argument: the text.
     init?(argument: String) {
-        var text = Substring(argument)
-        var multiplier = 1.0
-        switch text.last {
-        case "k", "K": multiplier = 1_000; text = text.dropLast()
-        case "m", "M": multiplier = 1_000_000; text = text.dropLast()
-        default: break
-        }
-        guard let value = Double(text), value.isFinite, value > 0 else { return nil }
-        let bits = (value * multiplier).rounded()
-        guard bits <= Double(Int32.max) else { return nil }
-        bitsPerSecond = Int(bits)
+        guard let bits = BitrateNotation.parse(argument) else { return nil }
+        bitsPerSecond = bits
     }
 
     init(bitsPerSecond: Int) { self.bitsPerSecond = bitsPerSecond }
 
-    var description: String {
-        if bitsPerSecond % 1_000_000 == 0 { return "\(bitsPerSecond / 1_000_000)M" }
-        if bitsPerSecond % 1_000 == 0 { return "\(bitsPerSecond / 1_000)k" }
-        return "\(bitsPerSecond)"
-    }
+    var description: String { BitrateNotation.format(bitsPerSecond) }
 
     static var defaultValueDescription: String { "1.5M" }
 }
