@@ -19,15 +19,16 @@ public final class H264Decoder {
         try OpenH264Error.check(WelsCreateDecoder(&created), "WelsCreateDecoder")
         guard let handle = created else { throw OpenH264Error(operation: "WelsCreateDecoder", status: -1) }
         let api = handle.pointee!.pointee
-        var traceLevel = Int32(WELS_LOG_ERROR)
-        _ = api.SetOption(handle, DECODER_OPTION_TRACE_LEVEL, &traceLevel)
-        var parameters = SDecodingParam()
-        parameters.sVideoProperty.eVideoBsType = VIDEO_BITSTREAM_AVC
-        parameters.eEcActiveIdc = ERROR_CON_DISABLE
-        let status = api.Initialize(handle, &parameters)
-        guard status == 0 else {
+        do {
+            var traceLevel = Int32(WELS_LOG_ERROR)
+            try OpenH264Error.check(api.SetOption(handle, DECODER_OPTION_TRACE_LEVEL, &traceLevel), "SetOption")
+            var parameters = SDecodingParam()
+            parameters.sVideoProperty.eVideoBsType = VIDEO_BITSTREAM_AVC
+            parameters.eEcActiveIdc = ERROR_CON_DISABLE  // report damage instead of concealing it
+            try OpenH264Error.check(api.Initialize(handle, &parameters), "Initialize")
+        } catch {
             WelsDestroyDecoder(handle)
-            throw OpenH264Error(operation: "Initialize", status: Int(status))
+            throw error
         }
         decoder = handle
     }
