@@ -3,7 +3,8 @@ public struct EncodeStatistics: Sendable, Equatable {
     /// Bytes of the access unit (start codes included).
     public var size: Int
     /// Average QP of the frame as OpenH264 reports it (`SEncoderStatistics.uiAverageFrameQP` of the last encoded
-    /// frame, read through `ENCODER_OPTION_GET_STATISTICS`); nil if the statistics call failed.
+    /// frame, read through `ENCODER_OPTION_GET_STATISTICS`); nil when unavailable. OpenH264 2.3.1 leaves that field
+    /// at 0, so with the system library this is nil (Docs/Encoder.md).
     public var averageQP: Int?
     /// Wall time spent in conversion and `EncodeFrame`.
     public var encodeDuration: Duration

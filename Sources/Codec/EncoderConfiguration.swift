@@ -38,9 +38,11 @@ public struct EncoderConfiguration: Sendable, Equatable {
     public static let defaultKeyframeIntervalDuration = Duration.seconds(240)
     /// Smallest width or height accepted (one macroblock).
     public static let minimumDimension = 16
-    /// Frame rates OpenH264 2.3 accepts (`MIN_FRAME_RATE` 1 ... `MAX_FRAME_RATE` 60 in its `wels_const.h`).
+    /// Frame rates accepted: OpenH264 2.3 limits the rate to 60 internally (its `MAX_FRAME_RATE`) and fails
+    /// `EncodeFrame` below 1 fps (measured with 0.5), so values outside 1...60 are refused up front.
     public static let supportedFrameRates: ClosedRange<Double> = 1...60
-    /// Most threads OpenH264 uses (`MAX_THREADS_NUM` 4 in its `wels_const.h`).
+    /// Most encoder threads accepted. OpenH264 takes any count and limits it itself; at level 3.1 sizes its
+    /// slice-parallel threading gains little past 4, so larger values are refused as likely mistakes.
     public static let maximumThreads = 4
     /// Smallest maximum NAL unit size accepted for size-limited slices: OpenH264 reserves headroom per slice, and a
     /// single macroblock of an IDR must fit.

@@ -1,5 +1,5 @@
 /// Why the encoder produced nothing for an input frame.
-public enum FrameSkipReason: Sendable, Equatable, CustomStringConvertible {
+public enum FrameSkipReason: Sendable, Hashable, CustomStringConvertible {
     /// OpenH264's rate control dropped the frame to keep within the target and ceiling (`videoFrameTypeSkip` with
     /// `bEnableFrameSkip` on): its virtual buffer would overflow.
     case rateControl

@@ -19,15 +19,16 @@ public final class H264Decoder {
         try OpenH264Error.check(WelsCreateDecoder(&created), "WelsCreateDecoder")
         guard let handle = created else { throw OpenH264Error(operation: "WelsCreateDecoder", status: -1) }
         let api = handle.pointee!.pointee
-        var traceLevel = Int32(WELS_LOG_ERROR)
-        _ = api.SetOption(handle, DECODER_OPTION_TRACE_LEVEL, &traceLevel)
-        var parameters = SDecodingParam()
-        parameters.sVideoProperty.eVideoBsType = VIDEO_BITSTREAM_AVC
-        parameters.eEcActiveIdc = ERROR_CON_DISABLE
-        let status = api.Initialize(handle, &parameters)
-        guard status == 0 else {
+        do {
+            var traceLevel = Int32(WELS_LOG_ERROR)
+            try OpenH264Error.check(api.SetOption(handle, DECODER_OPTION_TRACE_LEVEL, &traceLevel), "SetOption")
+            var parameters = SDecodingParam()
+            parameters.sVideoProperty.eVideoBsType = VIDEO_BITSTREAM_AVC
+            parameters.eEcActiveIdc = ERROR_CON_DISABLE  // report damage instead of concealing it
+            try OpenH264Error.check(api.Initialize(handle, &parameters), "Initialize")
+        } catch {
             WelsDestroyDecoder(handle)
-            throw OpenH264Error(operation: "Initialize", status: Int(status))
+            throw error
         }
         decoder = handle
     }
@@ -57,6 +58,31 @@ public final class H264Decoder {
         }
         try OpenH264Error.check(state.rawValue, "DecodeFrameNoDelay")
         accessUnitsDecoded += 1
+        return copyPicture(planes, into: &frame)
+    }
+
+    /// Returns a picture the decoder still holds. OpenH264 holds back one picture of a non-Baseline stream (High)
+    /// until it is sure of the display order; call this at the end of a stream to get it.
+    /// - Parameter frame: the destination.
+    /// - Returns: true if a picture was produced.
+    /// - Throws: `OpenH264Error` with the raw `DECODING_STATE`.
+    public func flush(into frame: inout I420Frame) throws -> Bool {
+        var planes: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?) =
+            (nil, nil, nil)
+        bufferInfo = SBufferInfo()
+        let state = withUnsafeMutablePointer(to: &planes) { planesPointer in
+            planesPointer.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 3) { dst in
+                decoder.pointee!.pointee.FlushFrame(decoder, dst, &bufferInfo)
+            }
+        }
+        try OpenH264Error.check(state.rawValue, "DecodeFlushFrame")
+        return copyPicture(planes, into: &frame)
+    }
+
+    private func copyPicture(
+        _ planes: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?),
+        into frame: inout I420Frame
+    ) -> Bool {
         guard bufferInfo.iBufferStatus == 1, let y = planes.0, let u = planes.1, let v = planes.2 else { return false }
         let system = bufferInfo.UsrData.sSystemBuffer
         let width = Int(system.iWidth), height = Int(system.iHeight)

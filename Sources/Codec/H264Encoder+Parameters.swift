@@ -7,16 +7,12 @@ extension H264Encoder {
     /// Reference frames: one, as real-time encoders use (lowest latency, smallest DPB).
     static let referenceFrames: Int32 = 1
 
-    /// Maps a validated configuration onto OpenH264's `SEncParamExt` (starting from its `GetDefaultParams` values
-    /// as WebRTC's `H264EncoderImpl` does, then overriding what matters).
-    static func parameters(for configuration: EncoderConfiguration) -> SEncParamExt {
-        var p = SEncParamExt()
-        // GetDefaultParams needs an encoder instance; use a short-lived one.
-        var temporary: UnsafeMutablePointer<ISVCEncoder?>?
-        if WelsCreateSVCEncoder(&temporary) == 0, let temporary {
-            _ = temporary.pointee!.pointee.GetDefaultParams(temporary, &p)
-            WelsDestroySVCEncoder(temporary)
-        }
+    /// Maps a validated configuration onto OpenH264's `SEncParamExt`, over the values `GetDefaultParams` put in `p`
+    /// (as WebRTC's `H264EncoderImpl` starts from the defaults and overrides what matters).
+    /// - Parameters:
+    ///   - configuration: a validated configuration.
+    ///   - p: OpenH264's defaults on entry, the parameters to initialise with on return.
+    static func apply(_ configuration: EncoderConfiguration, to p: inout SEncParamExt) {
         let maxBitrate = configuration.effectiveMaxBitrate
         p.iUsageType = CAMERA_VIDEO_REAL_TIME
         p.iPicWidth = Int32(configuration.width)
@@ -63,6 +59,5 @@ extension H264Encoder {
             p.uiMaxNalSize = 0
         }
         p.sSpatialLayers.0 = layer
-        return p
     }
 }

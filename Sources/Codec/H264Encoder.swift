@@ -23,9 +23,14 @@ public final class H264Encoder {
     private var statistics = SEncoderStatistics()
     private var converter: FrameConverter
     private var converted: I420Frame
-    /// SPS and PPS of the last IDR that carried them, in Annex-B form, to put ahead of an IDR that lacks them.
-    private var parameterSets: [UInt8] = []
+    /// SPS and PPS of the last IDR, in Annex-B form (empty before the first IDR): for out-of-band signalling
+    /// (`sprop-parameter-sets`), and put ahead of an IDR that would lack them.
+    public private(set) var parameterSets: [UInt8] = []
+    /// An IDR was asked for (by `requestKeyframe()` or `forceKeyframe`) and not produced yet.
+    public private(set) var keyframePending = false
     private let clock = ContinuousClock()
+    /// How many IDRs lacked SPS/PPS from OpenH264 and got the cached ones (0 with OpenH264 2.3: it emits them itself).
+    private(set) var parameterSetsPrepended = 0
 
     /// Milliseconds per 90 kHz tick divisor: OpenH264 timestamps are in milliseconds (`SSourcePicture.uiTimeStamp`).
     static let ticksPerMillisecond: Int64 = 90
@@ -35,8 +40,7 @@ public final class H264Encoder {
     /// - Throws: `EncoderConfigurationError` for a bad configuration, `OpenH264Error` if OpenH264 refuses it.
     public init(configuration: EncoderConfiguration) throws {
         try configuration.validate()
-        var parameters = H264Encoder.parameters(for: configuration)
-        encoder = try H264Encoder.makeEncoder(parameters: &parameters)
+        encoder = try H264Encoder.makeEncoder(configuration: configuration)
         self.configuration = configuration
         keyframeScheduler = KeyframeScheduler(interval: configuration.keyframeInterval,
                                               duration: configuration.keyframeIntervalDuration)
@@ -54,7 +58,7 @@ public final class H264Encoder {
     }
 
     /// Creates an OpenH264 encoder and initialises it, destroying it again if initialisation fails.
-    private static func makeEncoder(parameters: inout SEncParamExt) throws -> UnsafeMutablePointer<ISVCEncoder?> {
+    private static func makeEncoder(configuration: EncoderConfiguration) throws -> UnsafeMutablePointer<ISVCEncoder?> {
         var created: UnsafeMutablePointer<ISVCEncoder?>?
         try OpenH264Error.check(WelsCreateSVCEncoder(&created), "WelsCreateSVCEncoder")
         guard let handle = created else { throw OpenH264Error(operation: "WelsCreateSVCEncoder", status: -1) }
@@ -62,6 +66,9 @@ public final class H264Encoder {
         do {
             var traceLevel = Int32(WELS_LOG_ERROR)
             try OpenH264Error.check(api.SetOption(handle, ENCODER_OPTION_TRACE_LEVEL, &traceLevel), "SetOption")
+            var parameters = SEncParamExt()
+            try OpenH264Error.check(api.GetDefaultParams(handle, &parameters), "GetDefaultParams")
+            apply(configuration, to: &parameters)
             try OpenH264Error.check(api.InitializeExt(handle, &parameters), "InitializeExt")
             var format = Int32(videoFormatI420.rawValue)
             let status = api.SetOption(handle, ENCODER_OPTION_DATAFORMAT, &format)
@@ -83,12 +90,14 @@ public final class H264Encoder {
     /// - Parameters:
     ///   - frame: the picture.
     ///   - timestamp: its presentation time in 90 kHz units (monotonic); also drives the time-based IDR rule.
-    ///   - forceKeyframe: produce an IDR (with SPS and PPS) for this frame.
+    ///   - forceKeyframe: produce an IDR (with SPS and PPS) for this frame (or, if rate control skips this frame, for
+    ///     the next one encoded).
     /// - Returns: `.frame` with the access unit and statistics, or `.skipped` with the reason.
     /// - Throws: `OpenH264Error` if OpenH264 fails, `VideoError` if the conversion fails.
     public func encode(_ frame: VideoFrame, timestamp: Int64, forceKeyframe: Bool = false) throws -> EncodeResult {
         let start = clock.now
-        let keyframeRequested = forceKeyframe || keyframeScheduler.isKeyframeDue(timestamp: timestamp)
+        if forceKeyframe { keyframePending = true }
+        let keyframeRequested = keyframePending || keyframeScheduler.isKeyframeDue(timestamp: timestamp)
         if keyframeRequested {
             // Through the C++ shim: the C vtable's ForceIntraFrame would pass a garbage iLayerId.
             try OpenH264Error.check(COpenH264Shim_forceIntraFrame(encoder), "ForceIntraFrame")
@@ -115,19 +124,22 @@ public final class H264Encoder {
             return .skipped(.emptyOutput)
         }
         let isKeyframe = frameType == videoFrameTypeIDR
+        if isKeyframe { keyframePending = false }
         let encoded = collectAccessUnit(isKeyframe: isKeyframe, timestamp: timestamp)
         keyframeScheduler.record(timestamp: timestamp, wasKeyframe: isKeyframe)
+        // OpenH264 2.3.1 leaves uiAverageFrameQP at 0 (measured: Docs/Encoder.md); 0 is reported as unavailable.
         let qp: Int? = encoder.pointee!.pointee.GetOption(encoder, ENCODER_OPTION_GET_STATISTICS, &statistics) == 0
-            ? Int(statistics.uiAverageFrameQP) : nil
+            && statistics.uiAverageFrameQP > 0 ? Int(statistics.uiAverageFrameQP) : nil
         let stats = EncodeStatistics(size: encoded.bytes.count, averageQP: qp, encodeDuration: clock.now - start,
                                      keyframeRequested: keyframeRequested)
         return .frame(encoded, stats)
     }
 
-    /// Asks for an IDR on the next encoded frame (same as passing `forceKeyframe: true` to the next `encode`).
-    /// - Throws: `OpenH264Error`.
-    public func requestKeyframe() throws {
-        try OpenH264Error.check(COpenH264Shim_forceIntraFrame(encoder), "ForceIntraFrame")
+    /// Asks for an IDR on the next encoded frame (same as passing `forceKeyframe: true` to the next `encode`), for
+    /// example on an RTCP PLI or FIR. The request stands until an IDR is actually produced, so a frame skipped by
+    /// rate control does not lose it.
+    public func requestKeyframe() {
+        keyframePending = true
     }
 
     private func encodePicture(_ frame: I420Frame, timestamp: Int64) -> Int32 {
@@ -177,6 +189,7 @@ public final class H264Encoder {
                 cacheParameterSets(bytes: bytes, nalUnits: nalUnits)
             } else if !parameterSets.isEmpty {
                 prependParameterSets(to: &bytes, nalUnits: &nalUnits)
+                parameterSetsPrepended += 1
             }
         }
         return EncodedFrame(bytes: bytes, nalUnits: nalUnits, isKeyframe: isKeyframe, timestamp: timestamp)

@@ -14,13 +14,14 @@ public enum H264Profile: String, Sendable, CaseIterable, CustomStringConvertible
         }
     }
 
-    /// The constraint flags byte that follows `profile_idc` in the SPS and in `profile-level-id` (RFC 6184 section
-    /// 8.1): `constraint_set0_flag` is bit 7, `constraint_set1_flag` bit 6. Constrained Baseline sets set0 and set1
-    /// (a stream that also conforms to Main), as WebRTC's `42e01f` / `42c01f` do; High sets none.
-    public var minimumConstraintFlags: UInt8 {
+    /// The constraint flags byte OpenH264 2.3 writes after `profile_idc` in the SPS (and so in `profile-level-id`,
+    /// RFC 6184 section 8.1), measured: Constrained Baseline `0xC0` (`constraint_set0_flag` and
+    /// `constraint_set1_flag`: "42c01f" at level 3.1); High `0x0C` (`constraint_set4_flag`, frame_mbs_only, and
+    /// `constraint_set5_flag`, no B-slices).
+    public var constraintFlags: UInt8 {
         switch self {
-        case .constrainedBaseline: return 0x40
-        case .high: return 0x00
+        case .constrainedBaseline: return 0xC0
+        case .high: return 0x0C
         }
     }
 

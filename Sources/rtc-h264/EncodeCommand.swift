@@ -1,12 +1,174 @@
 import ArgumentParser
+import Codec
+import Foundation
+import H264
+import Video
 
+/// `rtc-h264 encode`: encodes a Y4M file (or standard input) or the built-in test pattern to an Annex-B H.264 file,
+/// with the real-time encoder configuration the sender uses, and prints a summary.
 struct EncodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "encode",
-        abstract: "Encode a Y4M file or the test pattern to an Annex-B H.264 file."
+        abstract: "Encode a Y4M file or the test pattern to an Annex-B H.264 file.",
+        discussion: """
+            Examples:
+              rtc-h264 encode --pattern --size 1280x720 --frames 300 --output out.h264
+              ffmpeg -i in.mp4 -f yuv4mpegpipe - | rtc-h264 encode --input - --bitrate 800k --output out.h264
+              rtc-h264 encode --pattern --frames 600 --bitrate-at 300:500k --force-keyframe 100,200 --output out.h264
+            """
     )
 
-    func run() throws {
-        throw ValidationError("encode: not implemented yet")
+    /// RTP fixed header (RFC 3550 section 5.1).
+    static let rtpHeaderBytes = 12
+    /// SRTP authentication tag of AES_CM_128_HMAC_SHA1_80 (RFC 3711 section 5.2), the default suite.
+    static let srtpTagBytes = 10
+
+    @Option(help: "A Y4M file to encode, or - for standard input.")
+    var input: String?
+
+    @Flag(help: "Encode the built-in moving test pattern.")
+    var pattern = false
+
+    @Option(help: "Encoded size WxH (default: the input's size, or 1280x720 for the pattern).")
+    var size: EncodeSize?
+
+    @Option(help: "Frames to encode (default: all of the input, or 300 of the pattern).")
+    var frames: Int?
+
+    @Option(help: "The Annex-B output file, or - for standard output.")
+    var output: String
+
+    @Option(help: "H.264 profile: baseline (Constrained Baseline) or high.")
+    var profile: String = "baseline"
+
+    @Option(help: "H.264 level, e.g. 3.1.")
+    var level: String = "3.1"
+
+    @Option(help: "Target bitrate: 1500000, 800k, 1.5M.")
+    var bitrate: EncodeBitrate = EncodeBitrate(bitsPerSecond: 1_500_000)
+
+    @Option(help: "Bitrate ceiling (default 1.5 x target, within the level).")
+    var maxBitrate: EncodeBitrate?
+
+    @Option(help: "Frame rate (default: the Y4M header's, or 30).")
+    var fps: Double?
+
+    @Option(help: "An IDR at least every N frames.")
+    var keyframeInterval: Int = EncoderConfiguration.defaultKeyframeInterval
+
+    @Option(help: "An IDR at least every S seconds of the frames' timestamps.")
+    var keyframeIntervalDuration: Double = 240
+
+    @Option(help: "Comma-separated frame indices to force as IDRs, e.g. 30,90.")
+    var forceKeyframe: String?
+
+    @Option(help: "A bitrate change FRAME:RATE (repeatable), e.g. 300:800k.")
+    var bitrateAt: [EncodeBitrateChange] = []
+
+    @Option(help: "RTP packetization mode: 1 (one slice, FU-A later) or 0 (every NAL fits one packet).")
+    var packetizationMode: Int = 1
+
+    @Option(help: "Path MTU for packetization mode 0 (RTP payload = MTU - RTP header - SRTP tag).")
+    var mtu: Int = 1200
+
+    @Option(help: "Encoder threads.")
+    var threads: Int = 1
+
+    @Flag(help: "Disable rate-control frame skipping (OpenH264 then overshoots the target on hard content).")
+    var noFrameSkip = false
+
+    @Flag(help: "Print only errors.")
+    var quiet = false
+
+    func validate() throws {
+        guard (input != nil) != pattern else { throw ValidationError("give exactly one of --input PATH|- and --pattern") }
+        guard ["baseline", "high"].contains(profile) else { throw ValidationError("--profile must be baseline or high") }
+        guard [0, 1].contains(packetizationMode) else { throw ValidationError("--packetization-mode must be 0 or 1") }
+        if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
+        _ = try forcedFrames()
     }
+
+    func forcedFrames() throws -> Set<Int> {
+        guard let forceKeyframe else { return [] }
+        var result = Set<Int>()
+        for item in forceKeyframe.split(separator: ",") {
+            guard let value = Int(item.trimmingCharacters(in: .whitespaces)), value >= 0 else {
+                throw ValidationError("--force-keyframe: '\(item)' is not a frame index")
+            }
+            result.insert(value)
+        }
+        return result
+    }
+
+    func run() throws {
+        let source: EncodeSource
+        if let input {
+            source = try .y4m(Y4MReader(path: input))
+        } else {
+            let s = size ?? EncodeSize(argument: "1280x720")!
+            source = try .pattern(TestPattern(width: s.width, height: s.height))
+        }
+        var configuration = EncoderConfiguration(width: size?.width ?? source.width,
+                                                 height: size?.height ?? source.height,
+                                                 frameRate: fps ?? source.frameRate,
+                                                 targetBitrate: bitrate.bitsPerSecond)
+        configuration.profile = profile == "high" ? .high : .constrainedBaseline
+        guard let levelValue = Double(level), let parsedLevel = H264Level(levelIdc: UInt8((levelValue * 10).rounded()))
+        else {
+            throw EncodeFailure("--level \(level) is not one of \(H264Level.all.map(\.description).joined(separator: ", "))")
+        }
+        configuration.level = parsedLevel
+        configuration.maxBitrate = maxBitrate?.bitsPerSecond
+        configuration.keyframeInterval = keyframeInterval
+        configuration.keyframeIntervalDuration = .milliseconds(Int64((keyframeIntervalDuration * 1000).rounded()))
+        configuration.threads = threads
+        configuration.frameSkipping = !noFrameSkip
+        if packetizationMode == 0 {
+            configuration.maxNALUnitSize = mtu - EncodeCommand.rtpHeaderBytes - EncodeCommand.srtpTagBytes
+        }
+        do {
+            try configuration.validate()
+        } catch {
+            throw EncodeFailure("invalid encoder configuration: \(error)")
+        }
+        let encoder = try H264Encoder(configuration: configuration)
+        let sink = try EncodeOutput(path: output)
+        var summary = EncodeSummary(frameRate: configuration.frameRate)
+        let forced = try forcedFrames()
+        let changes = Dictionary(bitrateAt.map { ($0.frame, $0.bitrate) }, uniquingKeysWith: { _, last in last })
+        let limit = frames ?? (pattern ? 300 : Int.max)
+        var picture = I420Frame(width: source.width, height: source.height)
+        let started = ContinuousClock.now
+        var index = 0
+        while index < limit, try source.next(index: index, into: &picture) {
+            if let change = changes[index] {
+                try encoder.setBitrate(target: change.bitsPerSecond)
+            }
+            let timestamp = Int64((Double(index) * 90_000 / configuration.frameRate).rounded())
+            let result = try encoder.encode(.i420(picture), timestamp: timestamp, forceKeyframe: forced.contains(index))
+            switch result {
+            case .frame(let frame, let statistics):
+                try sink.write(frame.bytes)
+                summary.add(frame, statistics)
+            case .skipped(let reason):
+                summary.addSkip(reason)
+            }
+            index += 1
+        }
+        summary.wallTime = ContinuousClock.now - started
+        if !quiet {
+            var standardError = FileHandle.standardError
+            print(summary.report(configuration: configuration), to: &standardError)
+        }
+    }
+}
+
+/// A failure of `encode` reported as "Error: <message>" without the usage text.
+struct EncodeFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension FileHandle: @retroactive TextOutputStream {
+    public func write(_ string: String) { write(Data(string.utf8)) }
 }
