@@ -9,7 +9,7 @@ public struct EncoderConfiguration: Sendable, Equatable {
     /// Nominal input frame rate, frames per second (OpenH264 `fMaxFrameRate`).
     public var frameRate: Double
     /// The profile written in the SPS.
-    public var profile: H264Profile
+    public var profile: EncoderProfile
     /// The level written in the SPS and checked against Table A-1.
     public var level: H264Level
     /// CBR target in bits per second (OpenH264 `iTargetBitrate` / `iSpatialBitrate`).

@@ -17,7 +17,7 @@ public enum EncoderConfigurationError: Error, Equatable, Sendable, CustomStringC
     /// Macroblocks per second exceed the level's MaxMBPS (Table A-1).
     case macroblockRateExceedsLevel(macroblocksPerSecond: Double, maxMacroblocksPerSecond: Int, level: H264Level)
     /// A bitrate exceeds the level's MaxBR for the profile (Table A-1 x Table A-2 factor).
-    case bitrateExceedsLevel(bitrate: Int, maxBitrate: Int, level: H264Level, profile: H264Profile)
+    case bitrateExceedsLevel(bitrate: Int, maxBitrate: Int, level: H264Level, profile: EncoderProfile)
     /// The keyframe interval in frames is not positive.
     case keyframeIntervalNotPositive(Int)
     /// The keyframe interval in time is not positive.

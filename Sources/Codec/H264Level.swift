@@ -59,7 +59,7 @@ public struct H264Level: Sendable, Hashable, CustomStringConvertible {
 
     /// MaxBR in bits per second for `profile` (MaxBR x cpbBrVclFactor, Table A-2).
     /// - Parameter profile: the profile.
-    public func maxBitrate(for profile: H264Profile) -> Int { maxBitrateUnits * profile.bitrateFactor }
+    public func maxBitrate(for profile: EncoderProfile) -> Int { maxBitrateUnits * profile.bitrateFactor }
 
     /// The level as written by people: "3.1".
     public var description: String {

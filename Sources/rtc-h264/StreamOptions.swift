@@ -168,5 +168,5 @@ struct RateArgument: ExpressibleByArgument {
 /// `baseline` or `high`.
 enum ProfileArgument: String, ExpressibleByArgument, CaseIterable {
     case baseline, high
-    var encoderProfile: Codec.H264Profile { self == .baseline ? .constrainedBaseline : .high }
+    var encoderProfile: EncoderProfile { self == .baseline ? .constrainedBaseline : .high }
 }

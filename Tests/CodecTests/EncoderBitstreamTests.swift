@@ -44,8 +44,8 @@ import Video
         #expect(psnrs.min()! > 28, "worst Y PSNR \(psnrs.min()!) dB")
     }
 
-    @Test(arguments: [H264Profile.constrainedBaseline, .high])
-    func spsCarriesProfileAndLevel(profile: H264Profile) throws {
+    @Test(arguments: [EncoderProfile.constrainedBaseline, .high])
+    func spsCarriesProfileAndLevel(profile: EncoderProfile) throws {
         var config = EncoderConfiguration(width: 320, height: 240, targetBitrate: 300_000)
         config.profile = profile
         let outputs = try EncoderTestSupport.run(config, frames: 3)

@@ -1,5 +1,5 @@
 /// The H.264 profiles the encoder produces (ITU-T H.264 Annex A.2).
-public enum H264Profile: String, Sendable, CaseIterable, CustomStringConvertible {
+public enum EncoderProfile: String, Sendable, CaseIterable, CustomStringConvertible {
     /// Constrained Baseline: `profile_idc` 66 with `constraint_set1_flag` (A.2.1.1), the profile every WebRTC endpoint
     /// must decode (RFC 7742 section 6.2). CAVLC, no B-slices.
     case constrainedBaseline = "baseline"
