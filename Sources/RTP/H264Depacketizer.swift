@@ -13,6 +13,9 @@ public struct H264Depacketizer: Sendable {
 
     /// How many packets may be held while waiting for a missing one.
     public let reorderWindow: Int
+    /// How many packets in a row must be older than the reorder window before the depacketizer concludes that the
+    /// sender restarted its sequence numbers and starts over (a single stray old packet is only reported as late).
+    public static let resynchronizationThreshold = 8
 
     private var tracker = ExtendedSequenceNumberTracker()
     private var expected: Int64?
@@ -20,6 +23,8 @@ public struct H264Depacketizer: Sendable {
     private var lossBeforeNext = false
     private var assembly: Assembly?
     private var lastTimestamp: Int64?
+    private var ssrc: SSRC?
+    private var consecutiveStale = 0
 
     /// A frame being rebuilt.
     private struct Assembly {
@@ -64,8 +69,22 @@ public struct H264Depacketizer: Sendable {
             events.append(.malformedPacket(error as! RTPError))
             return events
         }
-        let sequence = tracker.extend(view.header.sequenceNumber)
+        if let known = ssrc, known != view.header.ssrc {
+            resynchronize(to: view.header.ssrc, into: &events)
+        }
+        ssrc = view.header.ssrc
+        var sequence = tracker.extend(view.header.sequenceNumber)
         if expected == nil { expected = sequence }
+        if let next = expected, sequence < next - Int64(reorderWindow) {
+            consecutiveStale += 1
+            if consecutiveStale >= Self.resynchronizationThreshold {
+                resynchronize(to: view.header.ssrc, into: &events)
+                sequence = tracker.extend(view.header.sequenceNumber)
+                expected = sequence
+            }
+        } else {
+            consecutiveStale = 0
+        }
         guard let next = expected, sequence >= next, pending[sequence] == nil else {
             events.append(.latePacket(view.header.sequenceNumber))
             return events
@@ -73,6 +92,19 @@ public struct H264Depacketizer: Sendable {
         pending[sequence] = packet
         drain(into: &events, force: false)
         return events
+    }
+
+    /// Ends the current stream (its pending packets and frame are flushed) and starts over with no history.
+    private mutating func resynchronize(to newSSRC: SSRC, into events: inout [H264DepacketizerEvent]) {
+        events += flush()
+        events.append(.resynchronized(newSSRC))
+        tracker = ExtendedSequenceNumberTracker()
+        expected = nil
+        pending = [:]
+        lossBeforeNext = false
+        lastTimestamp = nil
+        consecutiveStale = 0
+        ssrc = newSSRC
     }
 
     /// Processes every held packet (declaring the gaps lost) and ends the frame in progress, e.g. at end of stream.

@@ -135,3 +135,51 @@ import Testing
         #expect(second.first?.frame.timestamp == 0x1_0000_1000)
     }
 }
+
+@Suite struct H264DepacketizerResynchronizationTests {
+    func packet(seq: UInt16, ts: UInt32, ssrc: UInt32 = 5) throws -> [UInt8] {
+        try RTPHeader(marker: true, payloadType: PayloadType(96), sequenceNumber: SequenceNumber(seq),
+                      timestamp: RTPTimestamp(ts), ssrc: SSRC(ssrc)).serializedPacket(payload: [0x41, UInt8(truncatingIfNeeded: seq)])
+    }
+
+    func frameCount(_ events: [H264DepacketizerEvent]) -> Int {
+        events.filter { if case .frame = $0 { true } else { false } }.count
+    }
+
+    @Test func anSSRCChangeStartsOver() throws {
+        var d = H264Depacketizer()
+        #expect(frameCount(d.push(try packet(seq: 20000, ts: 100))) == 1)
+        let events = d.push(try packet(seq: 3, ts: 7, ssrc: 6))
+        guard case .resynchronized(let ssrc) = events.first else { Issue.record("expected resynchronized, got \(events)"); return }
+        #expect(ssrc == SSRC(6))
+        #expect(frameCount(events) == 1)
+        #expect(events.contains { $0.requestsKeyframe })
+    }
+
+    @Test func aSequenceRestartBehindTheWindowResynchronizesAfterEightPackets() throws {
+        var d = H264Depacketizer()
+        for i in 0..<10 { _ = d.push(try packet(seq: UInt16(30000 + i), ts: UInt32(i))) }
+        // The sender restarts 1000 packets back: the first 7 are reported late, the 8th resynchronizes.
+        var late = 0
+        var all: [H264DepacketizerEvent] = []
+        for i in 0..<8 {
+            let events = d.push(try packet(seq: UInt16(29000 + i), ts: UInt32(1000 + i)))
+            late += events.filter { if case .latePacket = $0 { true } else { false } }.count
+            all += events
+        }
+        #expect(late == 7)
+        #expect(all.contains { if case .resynchronized(SSRC(5)) = $0 { true } else { false } })
+        #expect(frameCount(all) == 1)
+        #expect(frameCount(d.push(try packet(seq: 29008, ts: 2000))) == 1)
+    }
+
+    @Test func aSingleStrayOldPacketIsOnlyLate() throws {
+        var d = H264Depacketizer()
+        for i in 0..<100 { _ = d.push(try packet(seq: UInt16(i), ts: UInt32(i))) }
+        let events = d.push(try packet(seq: 2, ts: 2))
+        #expect(events.count == 1)
+        guard case .latePacket(let s) = events.first else { Issue.record("expected late"); return }
+        #expect(s == SequenceNumber(2))
+        #expect(frameCount(d.push(try packet(seq: 100, ts: 100))) == 1)
+    }
+}

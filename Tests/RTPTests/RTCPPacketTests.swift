@@ -164,3 +164,13 @@ import Testing
         }
     }
 }
+
+@Suite struct RTCPDemultiplexingTests {
+    @Test func rtcpMuxDemultiplexingLooksAtTheSecondByte() {
+        #expect(RTCPPacket.isMultiplexedRTCP(hex("80C9 0001")[...]))
+        #expect(RTCPPacket.isMultiplexedRTCP(hex("81CE 0002")[...]))
+        #expect(!RTCPPacket.isMultiplexedRTCP(hex("80E0 0001")[...]))  // RTP, M=1, PT 96
+        #expect(!RTCPPacket.isMultiplexedRTCP(hex("8060 0001")[...]))
+        #expect(!RTCPPacket.isMultiplexedRTCP([0x80][...]))
+    }
+}
