@@ -13,6 +13,11 @@ public struct H264Depacketizer: Sendable {
 
     /// How many packets may be held while waiting for a missing one.
     public let reorderWindow: Int
+    /// The largest access unit accepted, in bytes; a larger one is dropped (`H264FrameDropReason.tooLarge`), so a
+    /// sender that never ends its frames cannot make the receiver grow without bound.
+    public let maxFrameSize: Int
+    /// The default `maxFrameSize`: 16 MiB, far above any level 5.2 access unit at sane bitrates.
+    public static let defaultMaxFrameSize = 16 << 20
     /// How many packets in a row must be older than the reorder window before the depacketizer concludes that the
     /// sender restarted its sequence numbers and starts over (a single stray old packet is only reported as late).
     public static let resynchronizationThreshold = 8
@@ -52,9 +57,12 @@ public struct H264Depacketizer: Sendable {
     }
 
     /// Creates a depacketizer.
-    /// - Parameter reorderWindow: packets to hold while waiting for a missing one (default 64).
-    public init(reorderWindow: Int = defaultReorderWindow) {
+    /// - Parameters:
+    ///   - reorderWindow: packets to hold while waiting for a missing one (default 64).
+    ///   - maxFrameSize: the largest access unit accepted, in bytes (default 16 MiB).
+    public init(reorderWindow: Int = defaultReorderWindow, maxFrameSize: Int = defaultMaxFrameSize) {
         self.reorderWindow = max(1, reorderWindow)
+        self.maxFrameSize = maxFrameSize
     }
 
     /// Pushes one received RTP packet.
@@ -66,7 +74,7 @@ public struct H264Depacketizer: Sendable {
         do {
             view = try RTPPacketView(parsing: packet)
         } catch {
-            events.append(.malformedPacket(error as! RTPError))
+            events.append(.malformedPacket(error))
             return events
         }
         if let known = ssrc, known != view.header.ssrc {
@@ -158,6 +166,11 @@ public struct H264Depacketizer: Sendable {
         assembly!.lastSequenceNumber = sequence
         if assembly!.broken == nil {
             append(packet[view.payloadRange])
+            if assembly!.bytes.count > maxFrameSize { assembly!.breakFrame(.tooLarge(limit: maxFrameSize)) }
+        }
+        if assembly!.broken != nil, !assembly!.bytes.isEmpty {
+            assembly!.bytes = []  // a dropped frame keeps no data while waiting for its end
+            assembly!.nalUnits = []
         }
         if header.marker { finish(into: &events, marker: true) }
     }

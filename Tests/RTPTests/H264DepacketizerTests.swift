@@ -183,3 +183,21 @@ import Testing
         #expect(frameCount(d.push(try packet(seq: 100, ts: 100))) == 1)
     }
 }
+
+@Suite struct H264DepacketizerLimitTests {
+    @Test func aFrameOverTheSizeLimitIsDropped() throws {
+        var p = try packetizer(maxPayload: 100)
+        let packets = try p.packetize(frame([nal(0x65, size: 1000)]), timestamp: RTPTimestamp(1))
+        var d = H264Depacketizer(maxFrameSize: 500)
+        let events = packets.flatMap { d.push($0) }
+        #expect(events.count == 1)
+        guard case .frameDropped(let ts, let reason) = events.first else { Issue.record("expected a drop, got \(events)"); return }
+        #expect(ts == RTPTimestamp(1))
+        #expect(reason == .tooLarge(limit: 500))
+        // 4-byte start code + 1000-byte NAL fits exactly.
+        var roomy = H264Depacketizer(maxFrameSize: 1004)
+        let accepted = packets.flatMap { roomy.push($0) }
+        guard case .frame(let f) = accepted.first, accepted.count == 1 else { Issue.record("expected a frame"); return }
+        #expect(f.frame.bytes.count == 1004)
+    }
+}
