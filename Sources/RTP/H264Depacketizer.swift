@@ -13,6 +13,14 @@ public struct H264Depacketizer: Sendable {
 
     /// How many packets may be held while waiting for a missing one.
     public let reorderWindow: Int
+    /// The largest access unit accepted, in bytes; a larger one is dropped (`H264FrameDropReason.tooLarge`), so a
+    /// sender that never ends its frames cannot make the receiver grow without bound.
+    public let maxFrameSize: Int
+    /// The default `maxFrameSize`: 16 MiB, far above any level 5.2 access unit at sane bitrates.
+    public static let defaultMaxFrameSize = 16 << 20
+    /// How many packets in a row must be older than the reorder window before the depacketizer concludes that the
+    /// sender restarted its sequence numbers and starts over (a single stray old packet is only reported as late).
+    public static let resynchronizationThreshold = 8
 
     private var tracker = ExtendedSequenceNumberTracker()
     private var expected: Int64?
@@ -20,6 +28,8 @@ public struct H264Depacketizer: Sendable {
     private var lossBeforeNext = false
     private var assembly: Assembly?
     private var lastTimestamp: Int64?
+    private var ssrc: SSRC?
+    private var consecutiveStale = 0
 
     /// A frame being rebuilt.
     private struct Assembly {
@@ -47,9 +57,12 @@ public struct H264Depacketizer: Sendable {
     }
 
     /// Creates a depacketizer.
-    /// - Parameter reorderWindow: packets to hold while waiting for a missing one (default 64).
-    public init(reorderWindow: Int = defaultReorderWindow) {
+    /// - Parameters:
+    ///   - reorderWindow: packets to hold while waiting for a missing one (default 64).
+    ///   - maxFrameSize: the largest access unit accepted, in bytes (default 16 MiB).
+    public init(reorderWindow: Int = defaultReorderWindow, maxFrameSize: Int = defaultMaxFrameSize) {
         self.reorderWindow = max(1, reorderWindow)
+        self.maxFrameSize = maxFrameSize
     }
 
     /// Pushes one received RTP packet.
@@ -61,11 +74,25 @@ public struct H264Depacketizer: Sendable {
         do {
             view = try RTPPacketView(parsing: packet)
         } catch {
-            events.append(.malformedPacket(error as! RTPError))
+            events.append(.malformedPacket(error))
             return events
         }
-        let sequence = tracker.extend(view.header.sequenceNumber)
+        if let known = ssrc, known != view.header.ssrc {
+            resynchronize(to: view.header.ssrc, into: &events)
+        }
+        ssrc = view.header.ssrc
+        var sequence = tracker.extend(view.header.sequenceNumber)
         if expected == nil { expected = sequence }
+        if let next = expected, sequence < next - Int64(reorderWindow) {
+            consecutiveStale += 1
+            if consecutiveStale >= Self.resynchronizationThreshold {
+                resynchronize(to: view.header.ssrc, into: &events)
+                sequence = tracker.extend(view.header.sequenceNumber)
+                expected = sequence
+            }
+        } else {
+            consecutiveStale = 0
+        }
         guard let next = expected, sequence >= next, pending[sequence] == nil else {
             events.append(.latePacket(view.header.sequenceNumber))
             return events
@@ -73,6 +100,19 @@ public struct H264Depacketizer: Sendable {
         pending[sequence] = packet
         drain(into: &events, force: false)
         return events
+    }
+
+    /// Ends the current stream (its pending packets and frame are flushed) and starts over with no history.
+    private mutating func resynchronize(to newSSRC: SSRC, into events: inout [H264DepacketizerEvent]) {
+        events += flush()
+        events.append(.resynchronized(newSSRC))
+        tracker = ExtendedSequenceNumberTracker()
+        expected = nil
+        pending = [:]
+        lossBeforeNext = false
+        lastTimestamp = nil
+        consecutiveStale = 0
+        ssrc = newSSRC
     }
 
     /// Processes every held packet (declaring the gaps lost) and ends the frame in progress, e.g. at end of stream.
@@ -126,6 +166,11 @@ public struct H264Depacketizer: Sendable {
         assembly!.lastSequenceNumber = sequence
         if assembly!.broken == nil {
             append(packet[view.payloadRange])
+            if assembly!.bytes.count > maxFrameSize { assembly!.breakFrame(.tooLarge(limit: maxFrameSize)) }
+        }
+        if assembly!.broken != nil, !assembly!.bytes.isEmpty {
+            assembly!.bytes = []  // a dropped frame keeps no data while waiting for its end
+            assembly!.nalUnits = []
         }
         if header.marker { finish(into: &events, marker: true) }
     }

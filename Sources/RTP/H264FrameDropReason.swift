@@ -8,4 +8,6 @@ public enum H264FrameDropReason: Hashable, Sendable {
     case missingFragmentEnd
     /// A payload of the frame was malformed.
     case malformedPayload(H264PayloadError)
+    /// The frame grew past the depacketizer's `maxFrameSize`.
+    case tooLarge(limit: Int)
 }

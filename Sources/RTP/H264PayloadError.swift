@@ -17,10 +17,16 @@ public enum H264PayloadError: Error, Hashable, Sendable {
     case stapATruncatedSize(offset: Int)
     /// A STAP-A NAL size field of zero.
     case stapAZeroLength(offset: Int)
+    /// A NAL unit inside a STAP-A whose type is not 1...23 (nested aggregation or fragmentation units, or a
+    /// reserved type).
+    case stapAInvalidNALUnitType(offset: Int, type: UInt8)
     /// A STAP-A NAL size that runs past the payload.
     case stapALengthOverrun(offset: Int, size: Int, available: Int)
     /// A FU-A shorter than FU indicator + FU header + one byte (RFC 6184 section 5.8).
     case fuATooShort(count: Int)
+    /// A FU-A whose FU header names a type that is not 1...23 (RFC 6184 section 5.8: the type of the fragmented
+    /// NAL unit, which cannot itself be an aggregation or fragmentation unit).
+    case fuAInvalidNALUnitType(UInt8)
     /// A FU-A with both the start and end bits set (RFC 6184 section 5.8: "MUST NOT both be set").
     case fuAStartAndEnd
     /// A FU-A middle or end fragment with no start fragment before it (it was lost, or never sent).

@@ -12,6 +12,10 @@ public enum H264PayloadView: Hashable, Sendable {
     /// A FU-A fragment: the indicator byte, the FU header byte and the fragment data after them.
     case fuA(indicator: UInt8, header: UInt8, data: Range<Int>)
 
+    /// The NAL unit types a single NAL unit packet, an aggregated unit or a fragmented unit may have (RFC 6184
+    /// Table 1: 1-23 are NAL units; 0 and 30-31 are reserved, 24-29 are payload structures).
+    static let nalUnitTypes: ClosedRange<UInt8> = 1...23
+
     /// Decodes a payload.
     /// - Parameter payload: the RTP payload (padding already removed), e.g. `packet[view.payloadRange]`.
     /// - Throws: `H264PayloadError` naming the malformation.
@@ -22,7 +26,7 @@ public enum H264PayloadView: Hashable, Sendable {
         let end = payload.endIndex
         let type = first & H264PayloadHeader.typeMask
         switch type {
-        case 1...23:
+        case Self.nalUnitTypes:
             self = .single(start..<end)
         case NALUnitType.stapA.rawValue:
             var ranges: [Range<Int>] = []
@@ -36,6 +40,10 @@ public enum H264PayloadView: Hashable, Sendable {
                 guard nalStart + size <= end else {
                     throw .stapALengthOverrun(offset: i - start, size: size, available: end - nalStart)
                 }
+                let nalType = payload[nalStart] & H264PayloadHeader.typeMask
+                guard Self.nalUnitTypes.contains(nalType) else {
+                    throw .stapAInvalidNALUnitType(offset: nalStart - start, type: nalType)
+                }
                 ranges.append(nalStart..<(nalStart + size))
                 i = nalStart + size
             }
@@ -46,6 +54,8 @@ public enum H264PayloadView: Hashable, Sendable {
             guard header & (H264PayloadHeader.fuStartBit | H264PayloadHeader.fuEndBit)
                 != (H264PayloadHeader.fuStartBit | H264PayloadHeader.fuEndBit)
             else { throw .fuAStartAndEnd }
+            let nalType = header & H264PayloadHeader.typeMask
+            guard Self.nalUnitTypes.contains(nalType) else { throw .fuAInvalidNALUnitType(nalType) }
             self = .fuA(indicator: first, header: header, data: (start + H264Payloader.fuAHeaderSize)..<end)
         case NALUnitType.stapB.rawValue, NALUnitType.mtap16.rawValue, NALUnitType.mtap24.rawValue,
             NALUnitType.fuB.rawValue:

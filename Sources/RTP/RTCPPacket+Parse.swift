@@ -6,8 +6,11 @@ extension RTCPPacket {
     /// - Parameter bytes: the datagram (after SRTCP unprotect).
     /// - Returns: the packets in order.
     /// - Throws: `RTCPError` naming the first malformed field.
-    public static func parseCompound(_ bytes: [UInt8]) throws -> [RTCPPacket] {
-        try bytes.withUnsafeBytes { raw throws(RTCPError) in try parseCompound(raw) }
+    public static func parseCompound(_ bytes: [UInt8]) throws(RTCPError) -> [RTCPPacket] {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(RTCPError) in try parseCompound(raw) }
+        }
+        return try result.get()
     }
 
     /// Parses a compound or reduced-size RTCP datagram held in raw memory.

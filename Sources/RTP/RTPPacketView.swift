@@ -16,22 +16,28 @@ public struct RTPPacketView: Hashable, Sendable {
     /// length and the padding count.
     /// - Parameter bytes: one whole packet.
     /// - Throws: `RTPError` naming the first field that does not fit.
-    public init(parsing bytes: [UInt8]) throws {
-        self = try bytes.withUnsafeBytes { try RTPPacketView(raw: $0, base: 0) }
+    public init(parsing bytes: [UInt8]) throws(RTPError) {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(RTPError) in try RTPPacketView(raw: raw, base: 0) }
+        }
+        self = try result.get()
     }
 
     /// Parses an RTP packet held in a slice; ranges are in the slice's indices.
     /// - Parameter bytes: one whole packet.
     /// - Throws: `RTPError` naming the first field that does not fit.
-    public init(parsing bytes: ArraySlice<UInt8>) throws {
+    public init(parsing bytes: ArraySlice<UInt8>) throws(RTPError) {
         let base = bytes.startIndex
-        self = try bytes.withUnsafeBytes { try RTPPacketView(raw: $0, base: base) }
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(RTPError) in try RTPPacketView(raw: raw, base: base) }
+        }
+        self = try result.get()
     }
 
     /// Parses an RTP packet held in raw memory; ranges are offsets into `buffer`.
     /// - Parameter buffer: one whole packet.
     /// - Throws: `RTPError` naming the first field that does not fit.
-    public init(parsing buffer: UnsafeRawBufferPointer) throws {
+    public init(parsing buffer: UnsafeRawBufferPointer) throws(RTPError) {
         self = try RTPPacketView(raw: buffer, base: 0)
     }
 

@@ -19,3 +19,13 @@ extension ReportBlock {
         return .nanoseconds(Int64(units) * 1_000_000_000 / 65_536)
     }
 }
+
+extension NTPTimestamp {
+    /// The DLSR field for a report sent at `self` about an SR that arrived at `arrival`: the delay in 1/65536 s
+    /// (RFC 3550 section 6.4.1), computed from the middle 32 bits so it wraps like the field.
+    /// - Parameter arrival: when the SR arrived.
+    /// - Returns: the delay in 1/65536 s units.
+    public func delay(since arrival: NTPTimestamp) -> UInt32 {
+        middle32 &- arrival.middle32
+    }
+}

@@ -57,3 +57,15 @@ public struct SequenceNumber: RawRepresentable, Hashable, Sendable, CustomString
     /// The decimal value.
     public var description: String { String(rawValue) }
 }
+
+extension SequenceNumber {
+    /// The largest initial sequence number the sender picks (libwebrtc's `kMaxInitRtpSeqNumber = 32767`): starting
+    /// in the lower half leaves 2^15 packets before the first wrap, which some receivers mishandle early on.
+    public static let maxInitialValue: UInt16 = 0x7FFF
+
+    /// Picks a random initial sequence number in `0 ... maxInitialValue` (RFC 3550 section 5.1: "SHOULD be random").
+    /// - Parameter generator: the random source, injected.
+    public static func randomInitial<G: RandomNumberGenerator>(using generator: inout G) -> SequenceNumber {
+        SequenceNumber(UInt16.random(in: 0...maxInitialValue, using: &generator))
+    }
+}

@@ -118,3 +118,25 @@ import Testing
         }
     }
 }
+
+@Suite struct H264PacketizerBufferReuseTests {
+    @Test func aSmallPacketAfterALargeOneInTheSameDirtyBufferIsExact() throws {
+        var p = try packetizer(maxPayload: 100)
+        var buffer = p.makePacketBuffer()
+        buffer.withUnsafeMutableBytes { raw, length in
+            for i in 0..<raw.count { raw[i] = 0xAA }
+            length = raw.count
+        }
+        var packets: [[UInt8]] = []
+        try p.packetize(frame([nal(0x65, size: 300)]), timestamp: RTPTimestamp(1), into: &buffer) { packets.append(Array($0.bytes)) }
+        try p.packetize(frame([[0x41, 0x07]]), timestamp: RTPTimestamp(2), into: &buffer) { packets.append(Array($0.bytes)) }
+        #expect(packets.count == 5)
+        #expect(packets.last == hex("80 E0 03EC 00000002 11223344 4107"))
+        #expect(buffer.count == 14)
+    }
+
+    @Test func randomInitialSequenceNumbersStayBelow2To15() {
+        var g = SplitMix(seed: 1)
+        for _ in 0..<1000 { #expect(SequenceNumber.randomInitial(using: &g).rawValue <= 0x7FFF) }
+    }
+}

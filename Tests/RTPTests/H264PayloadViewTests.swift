@@ -33,6 +33,10 @@ import Testing
         ("FU-A indicator only", [0x7C], .fuATooShort(count: 1)),
         ("FU-A without data", [0x7C, 0x85], .fuATooShort(count: 2)),
         ("FU-A start and end", [0x7C, 0xC5, 0x00], .fuAStartAndEnd),
+        ("FU-A of a FU-A", [0x7C, 0x9C, 0x00], .fuAInvalidNALUnitType(28)),
+        ("FU-A of type 0", [0x7C, 0x80, 0x00], .fuAInvalidNALUnitType(0)),
+        ("STAP-A inside a STAP-A", hex("78 0002 7800"), .stapAInvalidNALUnitType(offset: 3, type: 24)),
+        ("STAP-A holding type 0", hex("78 0001 65 0001 00"), .stapAInvalidNALUnitType(offset: 6, type: 0)),
     ]
 
     @Test(arguments: malformed)
