@@ -2,29 +2,15 @@ import NIOCore
 import RTP
 
 extension H264Receiver {
-    /// The report block about the sender's stream (RFC 3550 section 6.4.1 and appendix A.3).
+    /// The report block about the sender's stream, with LSR/DLSR from its latest SR (RFC 3550 section 6.4.1).
     func makeReportBlock() -> ReportBlock? {
-        guard let senderSSRC = state.senderSSRC, let base = state.baseSequence, let highest = state.sequence.highest else {
-            return nil
-        }
-        let expected = highest - base + 1
-        let lost = expected - Int64(state.received)
-        let expectedInterval = expected - state.expectedPrior
-        let receivedInterval = Int64(state.received - state.receivedPrior)
-        state.expectedPrior = expected
-        state.receivedPrior = state.received
-        let lostInterval = expectedInterval - receivedInterval
-        let fraction: UInt8 = expectedInterval <= 0 || lostInterval <= 0 ? 0 : UInt8(min(255, (lostInterval << 8) / expectedInterval))
         var dlsr: UInt32 = 0
         if state.lastSenderReportMiddle != 0 {
             // Delay since the last SR, in 1/65536 s.
             dlsr = UInt32(truncatingIfNeeded: (Self.uptime() - state.lastSenderReportArrival) * 65_536 / 1_000_000_000)
         }
-        return ReportBlock(
-            ssrc: SSRC(senderSSRC), fractionLost: fraction,
-            cumulativeLost: Int32(clamping: max(-0x80_0000, min(0x7F_FFFF, lost))),
-            extendedHighestSequenceNumber: state.sequence.reportValue, jitter: UInt32(state.jitterUnits),
-            lastSenderReport: state.lastSenderReportMiddle, delaySinceLastSenderReport: dlsr)
+        let lsr = state.lastSenderReportMiddle
+        return state.reception?.makeReportBlock(lastSenderReport: lsr, delaySinceLastSenderReport: dlsr)
     }
 
     /// Sends RR + SDES, with a PLI when asked (RFC 4585 section 6.3.1), protected with SRTCP.

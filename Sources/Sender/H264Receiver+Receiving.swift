@@ -33,7 +33,7 @@ extension H264Receiver {
     func snapshot() -> ReceiverStats {
         var stats = state.stats
         stats.timestamp = Double(Self.uptime() - state.startUptime) / 1e9
-        stats.jitter = state.jitterUnits / 90_000
+        stats.jitter = Double(state.reception?.jitter ?? 0) / 90_000
         return stats
     }
 
@@ -57,7 +57,7 @@ extension H264Receiver {
             return
         }
         let second = buffer.getInteger(at: buffer.readerIndex + 1, as: UInt8.self)!
-        if RTCPMultiplexing.isRTCP(secondByte: second) {
+        if RTCPPacket.multiplexedPacketTypes.contains(second) {
             receivedRTCP(&buffer)
             return
         }
@@ -81,31 +81,19 @@ extension H264Receiver {
             state.senderAddress = address
             state.senderSSRC = view.header.ssrc.rawValue
             state.stats.ssrc = view.header.ssrc.rawValue
+            state.reception = ReceptionStatistics(ssrc: view.header.ssrc)
         }
         guard view.header.ssrc.rawValue == state.senderSSRC else { return }
         if state.firstPacketUptime == nil { state.firstPacketUptime = now }
         state.lastPacketUptime = now
-        updateReceptionStatistics(view, arrival: now)
+        state.reception?.record(
+            sequenceNumber: view.header.sequenceNumber, timestamp: view.header.timestamp, arrival: now * 90 / 1_000_000)
         state.stats.packetsReceived += 1
         state.stats.bytesReceived += view.payloadRange.count
         for event in state.depacketizer.push(packet) {
             handle(event)
             if state.finished { return }
         }
-    }
-
-    private func updateReceptionStatistics(_ view: RTPPacketView, arrival: Int64) {
-        let extended = state.sequence.extend(view.header.sequenceNumber)
-        if state.baseSequence == nil { state.baseSequence = extended }
-        state.received += 1
-        // Interarrival jitter (RFC 3550 appendix A.8), in 90 kHz units.
-        let arrival90k = arrival * 90 / 1_000_000
-        let transit = arrival90k - Int64(view.header.timestamp.rawValue)
-        if let last = state.lastTransit {
-            let d = Double(abs(transit - last))
-            state.jitterUnits += (d - state.jitterUnits) / 16
-        }
-        state.lastTransit = transit
     }
 
     func handle(_ event: H264DepacketizerEvent) {
@@ -124,6 +112,10 @@ extension H264Receiver {
             state.stats.malformedPackets += 1
         case .latePacket:
             break
+        case .resynchronized:
+            // The sender restarted (new SSRC or sequence numbers): wait for its next keyframe.
+            state.decodedKeyframe = false
+            askForKeyframe()
         }
     }
 

@@ -56,17 +56,20 @@ public final class H264Receiver: @unchecked Sendable {
                 eventLoop: loop, onDatagram: onDatagram, onError: onError)
         }
         box.value = self
+        // Receive from the moment the socket is bound: a stream's first keyframe must not be lost to the gap
+        // between `init` and `run()`.
+        loop.execute { self.start() }
     }
 
     /// The bound RTP address.
     public var localAddress: SocketAddress? { rtpEndpoint.localAddress }
 
-    /// Receives until the frame or duration limit, the sender's BYE, the idle timeout, or `stop()`.
+    /// Waits until the frame or duration limit, the sender's BYE, the idle timeout, or `stop()` (the receiver
+    /// receives from the moment it is created).
     /// - Returns: the final statistics.
     /// - Throws: nothing today; reserved for fatal socket errors.
     public func run() async throws -> ReceiverStats {
-        eventLoop.execute { self.start() }
-        return try await finished.futureResult.get()
+        try await finished.futureResult.get()
     }
 
     /// Stops receiving. Safe from any thread.

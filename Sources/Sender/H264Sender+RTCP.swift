@@ -13,7 +13,7 @@ extension H264Sender {
             return
         }
         guard let second = buffer.getInteger(at: buffer.readerIndex + 1, as: UInt8.self),
-              RTCPMultiplexing.isRTCP(secondByte: second)
+              RTCPPacket.multiplexedPacketTypes.contains(second)
         else {
             state.stats.rtcpMalformed += 1  // RTP or garbage sent to a send-only port
             return

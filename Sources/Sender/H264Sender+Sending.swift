@@ -92,7 +92,8 @@ extension H264Sender {
             if let qp = statistics.averageQP { state.stats.qpSum += qp }
             if encoded.isKeyframe {
                 state.stats.keyFramesEncoded += 1
-                state.throttle.keyframeEncoded(at: now)
+                // The window starts when the keyframe is out of the encoder, so keyframes leave at least the window apart.
+                state.throttle.keyframeEncoded(at: Self.uptime())
             }
             onFrameSent?(encoded, sourceIndex)
             try send(encoded)

@@ -16,14 +16,8 @@ struct ReceiverState {
     var senderAddress: SocketAddress?
     var senderSSRC: UInt32?
 
-    // Reception statistics for Receiver Reports (RFC 3550 appendix A.3 and A.8).
-    var sequence = ExtendedSequenceNumberTracker()
-    var baseSequence: Int64?
-    var received = 0
-    var expectedPrior: Int64 = 0
-    var receivedPrior = 0
-    var jitterUnits: Double = 0
-    var lastTransit: Int64?
+    // Reception statistics for Receiver Reports (RFC 3550 appendix A.3 and A.8), once the sender is known.
+    var reception: ReceptionStatistics?
     var lastSenderReportMiddle: UInt32 = 0
     var lastSenderReportArrival: Int64 = 0
 

@@ -32,7 +32,7 @@ final class LoopbackPeer: @unchecked Sendable {
     private func received(from: SocketAddress, _ buffer: inout ByteBuffer) {
         senderAddress = from
         var bytes = [UInt8](buffer.readableBytesView)
-        let isRTCP = RTCPMultiplexing.isRTCP(secondByte: bytes[1])
+        let isRTCP = RTCPPacket.isMultiplexedRTCP(bytes[...])
         if let srtp = srtpIn {
             guard let n = try? (isRTCP ? srtp.unprotectRTCP(&bytes, length: bytes.count) : srtp.unprotectRTP(&bytes, length: bytes.count))
             else { return }
