@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Codec
 import NIOCore
 import NIOHTTP1
 import NIOPosix

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Codec
 import Sender
 
 /// Writes a file readable only by its owner (SDPs hold SRTP keys).

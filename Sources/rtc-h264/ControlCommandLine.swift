@@ -1,4 +1,5 @@
 import ArgumentParser
+import Codec
 import NIOPosix
 import Sender
 

@@ -30,7 +30,7 @@ struct EncodeCommand: ParsableCommand {
     var pattern = false
 
     @Option(help: "Encoded size WxH (default: the input's size, or 1280x720 for the pattern).")
-    var size: EncodeSize?
+    var size: FrameSize?
 
     @Option(help: "Frames to encode (default: all of the input, or 300 of the pattern).")
     var frames: Int?
@@ -45,10 +45,10 @@ struct EncodeCommand: ParsableCommand {
     var level: String = "3.1"
 
     @Option(help: "Target bitrate: 1500000, 800k, 1.5M.")
-    var bitrate: EncodeBitrate = EncodeBitrate(bitsPerSecond: 1_500_000)
+    var bitrate: RateArgument = RateArgument(bps: 1_500_000)
 
     @Option(help: "Bitrate ceiling (default 1.5 x target, within the level).")
-    var maxBitrate: EncodeBitrate?
+    var maxBitrate: RateArgument?
 
     @Option(help: "Frame rate (default: the Y4M header's, or 30).")
     var fps: Double?
@@ -105,20 +105,20 @@ struct EncodeCommand: ParsableCommand {
         if let input {
             source = try .y4m(Y4MReader(path: input))
         } else {
-            let s = size ?? EncodeSize(argument: "1280x720")!
+            let s = size ?? FrameSize(argument: "1280x720")!
             source = try .pattern(TestPattern(width: s.width, height: s.height))
         }
         var configuration = EncoderConfiguration(width: size?.width ?? source.width,
                                                  height: size?.height ?? source.height,
                                                  frameRate: fps ?? source.frameRate,
-                                                 targetBitrate: bitrate.bitsPerSecond)
+                                                 targetBitrate: bitrate.bps)
         configuration.profile = profile == "high" ? .high : .constrainedBaseline
         guard let levelValue = Double(level), let parsedLevel = H264Level(levelIdc: UInt8((levelValue * 10).rounded()))
         else {
             throw EncodeFailure("--level \(level) is not one of \(H264Level.all.map(\.description).joined(separator: ", "))")
         }
         configuration.level = parsedLevel
-        configuration.maxBitrate = maxBitrate?.bitsPerSecond
+        configuration.maxBitrate = maxBitrate?.bps
         configuration.keyframeInterval = keyframeInterval
         configuration.keyframeIntervalDuration = .milliseconds(Int64((keyframeIntervalDuration * 1000).rounded()))
         configuration.threads = threads
@@ -142,7 +142,7 @@ struct EncodeCommand: ParsableCommand {
         var index = 0
         while index < limit, try source.next(index: index, into: &picture) {
             if let change = changes[index] {
-                try encoder.setBitrate(target: change.bitsPerSecond)
+                try encoder.setBitrate(target: change.bps)
             }
             let timestamp = Int64((Double(index) * 90_000 / configuration.frameRate).rounded())
             let result = try encoder.encode(.i420(picture), timestamp: timestamp, forceKeyframe: forced.contains(index))

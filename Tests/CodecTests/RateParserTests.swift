@@ -1,5 +1,5 @@
 import Testing
-@testable import Sender
+@testable import Codec
 
 @Suite struct RateParserTests {
     @Test(arguments: [
