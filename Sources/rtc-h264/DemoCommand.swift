@@ -14,9 +14,9 @@ struct DemoCommand: AsyncParsableCommand {
         abstract: "Sender and receiver over loopback with SRTP: a PLI at 3 s, a bitrate change at 6 s, then checks.",
         discussion: """
             Runs the receiver and the sender in one process over loopback UDP with SRTP (AES_CM_128_HMAC_SHA1_80):
-            the test pattern, 1280x720 at 30 fps, Constrained Baseline 3.1, CBR. At 3 s the receiver asks for a
-            keyframe with a PLI; at 6 s the bitrate is lowered through the control endpoint. Prints the bitrate of each
-            second against the target, the keyframes, the PSNR of the decoded frames against the source, and exits 0
+            the test pattern, 1280x720 at 30 fps, Constrained Baseline 3.1, CBR. At 3 s the receiver asks for a \
+            keyframe with a PLI; at 6 s the bitrate is lowered through the control endpoint. Prints the bitrate of each \
+            second against the target, the keyframes, the PSNR of the decoded frames against the source, and exits 0 \
             only when every check holds.
             """
     )

@@ -7,8 +7,8 @@ struct RTCH264: AsyncParsableCommand {
         commandName: "rtc-h264",
         abstract: "Real-time H.264 over RTP/SRTP: encode, packetize, protect, send, receive, inspect.",
         discussion: """
-            Encodes raw video with OpenH264 the way WebRTC drives a hardware encoder (real-time, CBR, no B-frames,
-            Constrained Baseline or High at level 3.1), packetizes it per RFC 6184 and protects it with SRTP.
+            Encodes raw video with OpenH264 the way WebRTC drives a hardware encoder (real-time, CBR, no B-frames, \
+            Constrained Baseline or High at level 3.1), packetizes it per RFC 6184 and protects it with SRTP. \
             See Docs/Guide.md for examples.
             """,
         version: "0.1.0",

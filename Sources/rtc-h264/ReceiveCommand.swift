@@ -11,9 +11,9 @@ struct ReceiveCommand: AsyncParsableCommand {
         commandName: "receive",
         abstract: "Receive, decrypt, reassemble and decode an H.264 RTP stream.",
         discussion: """
-            Sends RTCP Receiver Reports about once a second and a PLI when it sees loss or an undecodable frame
-            (repeated until a keyframe arrives). Writes decoded frames as Y4M (output ending in .y4m) or the received
-            access units as Annex-B (any other name). Stops after --frames or --duration, when the sender says BYE,
+            Sends RTCP Receiver Reports about once a second and a PLI when it sees loss or an undecodable frame \
+            (repeated until a keyframe arrives). Writes decoded frames as Y4M (output ending in .y4m) or the received \
+            access units as Annex-B (any other name). Stops after --frames or --duration, when the sender says BYE, \
             or on SIGINT/SIGTERM, and prints what it received.
             Example: rtc-h264 receive --listen 127.0.0.1:5004 --sdp stream.sdp --output out.y4m
             """

@@ -6,7 +6,7 @@ struct SDPCommand: ParsableCommand {
         commandName: "sdp",
         abstract: "Print the SDP that `send` with the same options would write (start a receiver first).",
         discussion: """
-            Give the same --key (or --key-file) and --ssrc as to `send`: without --ssrc the a=ssrc line is left out,
+            Give the same --key (or --key-file) and --ssrc as to `send`: without --ssrc the a=ssrc line is left out, \
             and without a key a random one is drawn and printed, which `send` must then be given.
             """
     )

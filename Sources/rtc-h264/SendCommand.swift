@@ -13,9 +13,9 @@ struct SendCommand: AsyncParsableCommand {
         commandName: "send",
         abstract: "Encode the test pattern or a Y4M input and send it as SRTP H.264 to a UDP peer.",
         discussion: """
-            Listens for RTCP from the peer on the local port (multiplexed by default): PLI and FIR make the next frame
-            an IDR (at most one per --keyframe-throttle), REMB and TMMBR cap the bitrate. Prints one progress line per
-            second on stderr. Stops at the end of a file input, after --frames or --duration, or on SIGINT/SIGTERM
+            Listens for RTCP from the peer on the local port (multiplexed by default): PLI and FIR make the next frame \
+            an IDR (at most one per --keyframe-throttle), REMB and TMMBR cap the bitrate. Prints one progress line per \
+            second on stderr. Stops at the end of a file input, after --frames or --duration, or on SIGINT/SIGTERM \
             (sending an RTCP BYE).
             Example: rtc-h264 send --to 127.0.0.1:5004 --sdp stream.sdp --control 127.0.0.1:8090
             """
@@ -44,7 +44,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "Write the SDP a receiver needs to this file (mode 0600: it holds the SRTP key).")
     var sdp: String?
 
-    @Option(help: "Append statistics as JSON lines to this file, once a second.")
+    @Option(help: "Write statistics to this file as JSON lines, once a second.")
     var stats: String?
 
     @Option(name: .customLong("save-annexb"), help: "Also write exactly the bitstream sent, as Annex-B, to this file.")
