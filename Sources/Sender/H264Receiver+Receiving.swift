@@ -24,6 +24,10 @@ extension H264Receiver {
         state.running = false
         state.reportTask?.cancel()
         for event in state.depacketizer.flush() { handle(event) }
+        // The picture OpenH264 still holds (High profile) comes out at the end of the stream.
+        while !state.awaitingPicture.isEmpty, (try? state.decoder.flush(into: &state.picture)) == true {
+            deliverPicture()
+        }
         let final = snapshot()
         rtpEndpoint.channel.close(promise: nil)
         rtcpEndpoint?.channel.close(promise: nil)
@@ -127,22 +131,33 @@ extension H264Receiver {
             askForKeyframe()
             return
         }
+        let hasSlice = received.frame.nalUnits.contains { $0.type.isSlice }
+        if hasSlice { state.awaitingPicture.append(received) }
+        let produced: Bool
         do {
-            guard try state.decoder.decode(received.frame.bytes, into: &state.picture) else { return }
+            produced = try state.decoder.decode(received.frame.bytes, into: &state.picture)
         } catch {
+            if hasSlice { state.awaitingPicture.removeLast() }
             state.stats.decodeErrors += 1
             state.stats.framesDropped += 1
             askForKeyframe()
             return
         }
-        state.stats.framesDecoded += 1
         if isKeyframe {
             state.decodedKeyframe = true
             state.needKeyframe = false
             state.stats.keyFramesDecoded += 1
             state.stats.keyframeTimes.append(Double(Self.uptime() - state.startUptime) / 1e9)
         }
-        onFrameDecoded?(state.picture, received)
+        if produced { deliverPicture() }
+    }
+
+    /// Hands the decoder's latest picture out, paired with the oldest access unit still waiting for one.
+    func deliverPicture() {
+        guard !state.awaitingPicture.isEmpty else { return }
+        let source = state.awaitingPicture.removeFirst()
+        state.stats.framesDecoded += 1
+        onFrameDecoded?(state.picture, source)
         if let limit = configuration.frameLimit, state.stats.framesDecoded >= limit { finish() }
     }
 

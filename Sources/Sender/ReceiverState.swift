@@ -11,6 +11,9 @@ struct ReceiverState {
     var depacketizer: H264Depacketizer
     let decoder: H264Decoder
     var picture = I420Frame(width: 16, height: 16)
+    /// Access units given to the decoder whose pictures have not come out yet: OpenH264 holds one picture back in
+    /// High profile, so pictures are matched to access units in order.
+    var awaitingPicture: [H264ReceivedFrame] = []
 
     // Where the sender is (learned from its first packet: symmetric RTP).
     var senderAddress: SocketAddress?

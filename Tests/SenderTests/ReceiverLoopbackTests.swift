@@ -11,18 +11,20 @@ import Video
 
 /// End-to-end tests of the receiver over real loopback UDP sockets.
 @Suite(.serialized) struct ReceiverLoopbackTests {
-    @Test func senderToReceiverDecodesEveryFrameOverSRTP() async throws {
+    @Test(arguments: [(EncoderProfile.constrainedBaseline, SRTPSuite.aeadAES128GCM), (.high, .aesCM128HMACSHA1_80)])
+    func senderToReceiverDecodesEveryFrameOverSRTP(profile: EncoderProfile, suite: SRTPSuite) async throws {
         let loop = MultiThreadedEventLoopGroup.singleton.next()
-        let key = SRTPMasterKey.random(for: .aeadAES128GCM)
+        let key = SRTPMasterKey.random(for: suite)
         var receiverConfiguration = ReceiverConfiguration(listenHost: "127.0.0.1", listenPort: 0)
-        receiverConfiguration.security = .init(suite: .aeadAES128GCM, key: key)
+        receiverConfiguration.security = .init(suite: suite, key: key)
         receiverConfiguration.reportInterval = 250_000_000
         let receiver = try await H264Receiver(configuration: receiverConfiguration, eventLoop: loop)
+        var encoder = EncoderConfiguration(width: 320, height: 240, frameRate: 30, targetBitrate: 500_000)
+        encoder.profile = profile
         var configuration = SenderConfiguration(
-            peerHost: "127.0.0.1", peerPort: receiver.localAddress!.port!,
-            encoder: EncoderConfiguration(width: 320, height: 240, frameRate: 30, targetBitrate: 500_000))
+            peerHost: "127.0.0.1", peerPort: receiver.localAddress!.port!, encoder: encoder)
         configuration.localHost = "127.0.0.1"
-        configuration.security = .init(suite: .aeadAES128GCM, key: key)
+        configuration.security = .init(suite: suite, key: key)
         configuration.frameLimit = 45
         configuration.reportInterval = 250_000_000
         let pattern = try TestPattern(width: 320, height: 240)
