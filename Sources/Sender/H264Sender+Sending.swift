@@ -105,12 +105,13 @@ extension H264Sender {
     func send(_ frame: EncodedFrame) throws {
         let timestamp = state.timestampMapper.timestamp(for: frame.timestamp)
         state.lastRTPTimestamp = timestamp.rawValue
+        let sent = try state.sendPath.send(frame, timestamp: timestamp) { rtpEndpoint.write($0, to: peerRTP) }
+        rtpEndpoint.flush()
         if frame.isKeyframe, let requested = state.keyframeRequestUptime {
+            // From the request's arrival to the IDR's packets handed to the socket (one sendmmsg, first packet first).
             state.stats.keyframeRequestLatency = Double(Self.uptime() - requested) / 1e9
             state.keyframeRequestUptime = nil
         }
-        let sent = try state.sendPath.send(frame, timestamp: timestamp) { rtpEndpoint.write($0, to: peerRTP) }
-        rtpEndpoint.flush()
         state.stats.framesSent += 1
         state.stats.packetsSent += sent.packets
         state.stats.bytesSent += sent.payloadBytes

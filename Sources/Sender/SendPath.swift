@@ -16,6 +16,8 @@ final class SendPath {
     let srtp: SRTPSession?
     private var packetBuffer: PacketBuffer
     private var wireBuffer: ByteBuffer
+    /// Where each packet of the current frame ends in the wire buffer (reused from frame to frame).
+    private var packetEnds: [Int] = []
 
     /// What one frame cost on the wire.
     struct Sent {
@@ -29,24 +31,32 @@ final class SendPath {
         self.srtp = srtp
         self.packetBuffer = packetizer.makePacketBuffer()
         self.wireBuffer = ByteBufferAllocator().buffer(capacity: 256 * 1024)
+        self.packetEnds.reserveCapacity(512)
     }
 
-    /// Packetizes and protects one frame, handing each datagram to `write`.
+    /// Packetizes and protects one frame, then hands each datagram to `write`.
+    ///
+    /// All packets of the frame are appended to the wire buffer first and handed out as slices afterwards: a slice
+    /// handed out earlier would share the storage, and the next append would then copy the whole buffer.
     /// - Parameters:
     ///   - frame: the access unit.
     ///   - timestamp: its RTP timestamp.
     ///   - write: queues one datagram (a slice of the wire buffer).
     /// - Returns: packet and byte counts.
-    /// - Throws: packetizer or SRTP errors (the rest of the frame is then not sent).
+    /// - Throws: packetizer or SRTP errors (then nothing of the frame is sent).
     func send(_ frame: EncodedFrame, timestamp: RTPTimestamp, write: (ByteBuffer) -> Void) throws -> Sent {
         var sent = Sent()
         let headerSize = packetizer.limit.rtpHeaderSize
         let srtp = self.srtp
-        // Moved out for the duration of the frame so the closure below can touch it while the packetizer runs.
+        // Moved out for the duration of the frame so the closure below can append to it while the packetizer runs.
         var wire = ByteBuffer()
         swap(&wire, &wireBuffer)
         defer { swap(&wire, &wireBuffer) }
         wire.clear()
+        var ends = packetEnds
+        packetEnds = []
+        defer { packetEnds = ends }
+        ends.removeAll(keepingCapacity: true)
         try packetizer.packetize(frame, timestamp: timestamp, into: &packetBuffer) { packet in
             sent.payloadBytes += packet.count - headerSize
             sent.headerBytes += headerSize
@@ -56,9 +66,13 @@ final class SendPath {
                     length = try srtp.protectRTP(raw, length: length)
                 }
             }
-            let start = wire.writerIndex
             packet.withUnsafeBytes { _ = wire.writeBytes($0) }
-            write(wire.getSlice(at: start, length: packet.count)!)
+            ends.append(wire.writerIndex)
+        }
+        var start = 0
+        for end in ends {
+            write(wire.getSlice(at: start, length: end - start)!)
+            start = end
         }
         return sent
     }

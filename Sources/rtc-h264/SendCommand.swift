@@ -113,6 +113,8 @@ struct SendCommand: AsyncParsableCommand {
         let final = try await sender.run()
         await controlServer?.close()
         annexB?.close()
+        // The last, partial interval too: the file ends with the final totals.
+        if let statsFile, let line = try? JSONLine.encode(final) { statsFile.write(Array(line.utf8)) }
         statsFile?.close()
         if !quiet {
             FileHandle.standardError.write(Data(ProgressLine.summary(final).utf8))

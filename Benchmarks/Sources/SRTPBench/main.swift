@@ -1,13 +1,17 @@
 // SRTPBench: packetize + protect throughput of our SRTP layer, side by side with C/srtp_loop.c.
 //
-// Each packet: write a 12-byte RTP header and a 1188-byte payload into one reusable buffer (the packetize step,
-// kept in its own function so the real RFC 6184 packetizer can replace it), then protect it in place. Prints lines
+// Two forms of the packetize step: a hand-written 12-byte RTP header + 1188-byte payload (mirrored byte for byte in
+// C/srtp_loop.c), and the real RFC 6184 packetizer (`H264Packetizer`, FU-A fragments of 1200-byte packets from one
+// large IDR NAL unit, the way a 720p keyframe is sent) writing into its reusable `PacketBuffer`. Each packet is then
+// protected in place. Prints lines
 //   RESULT Swift <label> <packets/s> <allocations/packet or n/a>
 // Allocations are counted when Benchmarks/C/malloc_count.so is preloaded (see run-srtp.sh).
 // Usage: SRTPBench [packets]   (default 100000)
 #if canImport(Glibc)
 import Glibc
 #endif
+import H264
+import RTP
 import SRTP
 
 /// RFC 3550 section 5.1 fixed header, no CSRCs or extension.
@@ -125,8 +129,57 @@ func format3(_ value: Double) -> String {
     return "\(whole)." + String(repeating: "0", count: 3 - padded.count) + padded
 }
 
+/// The send path as the sender runs it: the RFC 6184 packetizer writes each FU-A packet into one reusable buffer and
+/// SRTP protects it there in place. The MTU is chosen so that every RTP packet is 1200 bytes, like the C loop's.
+func runPacketizer(suite: SRTPSuite, packets: Int) throws {
+    let key = try SRTPMasterKey(keyAndSalt: (0..<suite.keyAndSaltLength).map { UInt8(truncatingIfNeeded: $0 * 7 + 1) },
+                                for: suite)
+    let trailer = suite.rtpTrailerLength
+    let mtu = rtpPacketLength + 20 + 8 + trailer  // IPv4 + UDP + SRTP tag around a 1200-byte RTP packet
+    var packetizer = try H264Packetizer(ssrc: SSRC(ssrc), payloadType: PayloadType(96), firstSequenceNumber: SequenceNumber(1),
+                                        mtu: mtu, srtpTrailerSize: trailer)
+    // One IDR NAL unit that fragments into `perFrame` FU-A packets of 1200 bytes.
+    let perFrame = 100
+    let fragment = packetizer.maxPayloadSize - 2
+    let nal = [UInt8(0x65)] + (0..<(perFrame * fragment - 1)).map { UInt8(truncatingIfNeeded: $0 | 1) }
+    let frame = EncodedFrame(annexB: AnnexB.startCode + nal, timestamp: 0)
+    var buffer = packetizer.makePacketBuffer()
+    var best = 0.0
+    var allocationsPerPacket: Double?
+    var checksum: UInt32 = 0
+    var frameIndex: UInt32 = 0
+    for _ in 0..<repetitions {
+        let session = try SRTPSession(direction: .outbound, suite: suite, key: key)
+        func sendFrames(_ count: Int) throws -> Int {
+            var sent = 0
+            for _ in 0..<count {
+                sent += try packetizer.packetize(frame, timestamp: RTPTimestamp(frameIndex &* 3000), into: &buffer) { packet in
+                    try packet.withUnsafeMutableBytes { raw, length in
+                        length = try session.protectRTP(raw, length: length)
+                        checksum &+= UInt32(raw[length - 1])
+                    }
+                }
+                frameIndex &+= 1
+            }
+            return sent
+        }
+        _ = try sendFrames(max(1, warmupPackets / perFrame))
+        let allocationsBefore = mallocCount?() ?? 0
+        let start = monotonicSeconds()
+        let sent = try sendFrames(max(1, packets / perFrame))
+        let elapsed = monotonicSeconds() - start
+        let allocationsAfter = mallocCount?() ?? 0
+        if mallocCount != nil { allocationsPerPacket = Double(allocationsAfter - allocationsBefore) / Double(sent) }
+        best = max(best, Double(sent) / elapsed)
+    }
+    let allocations = allocationsPerPacket.map { format3($0) } ?? "n/a"
+    print("RESULT Swift \(suite.sdpName) \(Int(best)) \(allocations) (H264Packetizer, checksum \(checksum))")
+}
+
 let packets = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 100_000 : 100_000
 try run(suite: .aesCM128HMACSHA1_80, form: .array, packets: packets)
 try run(suite: .aesCM128HMACSHA1_80, form: .raw, packets: packets)
 try run(suite: .aeadAES128GCM, form: .array, packets: packets)
 try run(suite: .aeadAES128GCM, form: .raw, packets: packets)
+try runPacketizer(suite: .aesCM128HMACSHA1_80, packets: packets)
+try runPacketizer(suite: .aeadAES128GCM, packets: packets)
