@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Sender benchmarks (issue 5), side by side in one session:
+#   1. throughput: `rtc-h264 send --as-fast-as-possible` (SRTP) vs the GStreamer pipeline doing the same work vs the
+#      bare C OpenH264 encode loop on preloaded frames; process CPU (user+sys from wait4), alternating rounds.
+#   2. real time: `rtc-h264 send` of the pattern at 720p30 (SRTP): CPU % of one core, max RSS.
+#   3. keyframe latency: PLIs every ~700 ms, sender stats and external PLI -> first IDR packet.
+# Everything goes to a local UDP sink (Benchmarks/sender/udp_sink.c) on 127.0.0.1.
+# Usage: Benchmarks/run-sender.sh [throughput|realtime|keyframe|all] [rounds] [seconds]
+set -euo pipefail
+cd "$(dirname "$0")"
+WHAT=${1:-all}
+ROUNDS=${2:-5}
+SECONDS_RT=${3:-20}
+FRAMES=300
+mkdir -p out
+Y4M=out/testsrc2-1280x720-300.y4m
+for tool in ffmpeg gst-launch-1.0 gcc python3; do
+    command -v "$tool" >/dev/null || { echo "$tool is required (apt-get install ffmpeg gstreamer1.0-tools gcc python3)" >&2; exit 1; }
+done
+if [ ! -s "$Y4M" ]; then
+    ffmpeg -v error -y -f lavfi -i testsrc2=size=1280x720:rate=30 -frames:v "$FRAMES" -pix_fmt yuv420p "$Y4M"
+fi
+gcc -O2 -o out/encode_loop C/encode_loop.c $(pkg-config --cflags --libs openh264)
+gcc -O2 -Wall -o out/udp_sink sender/udp_sink.c
+# The CLI is built in the main package (the parent directory), release.
+(cd .. && swift build -c release --product rtc-h264 >/dev/null)
+RTC="$(cd .. && swift build -c release --show-bin-path)/rtc-h264"
+COMMON=(--rtc "$RTC" --sink out/udp_sink --out out)
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "versions: $(gst-launch-1.0 --version | sed -n 2p), OpenH264 $(pkg-config --modversion openh264), libsrtp2 $(pkg-config --modversion libsrtp2)"
+case "$WHAT" in throughput|all) python3 sender/bench.py throughput "${COMMON[@]}" --clip "$Y4M" --encode-loop out/encode_loop --rounds "$ROUNDS" ;; esac
+case "$WHAT" in realtime|all) python3 sender/bench.py realtime "${COMMON[@]}" --duration "$SECONDS_RT" --rounds 3 ;; esac
+case "$WHAT" in keyframe|all) python3 sender/bench.py keyframe "${COMMON[@]}" --duration "$SECONDS_RT" ;; esac

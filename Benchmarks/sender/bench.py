@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""Sender benchmarks of issue 5, driven by Benchmarks/run-sender.sh (which builds the binaries and the clip).
+
+Three measurements, each printing its figures and the targets:
+
+  throughput  `rtc-h264 send --as-fast-as-possible` (SRTP) against the GStreamer pipeline doing the same work and
+              the bare C OpenH264 encode loop on preloaded frames: process CPU (user+sys of the child, from wait4),
+              rounds alternating, best and median.
+  realtime    `rtc-h264 send` of the built-in pattern in real time (SRTP): CPU % of one core and max RSS.
+  keyframe    real-time plain RTP send, PLIs every ~700 ms from the sink's socket: keyframeRequestLatency from the
+              sender's --stats lines, and the external time from sending a PLI to the first packet of the IDR.
+
+Key material is generated here per run and never printed (commands are shown with KEY/HEXKEY in its place).
+"""
+import argparse
+import base64
+import json
+import os
+import random
+import select
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+# RFC 3550 section 6.4.2 (RR), RFC 4585 section 6.1 (PSFB) and 6.3.1 (PLI: FMT 1, no FCI).
+RTCP_RR = 201
+RTCP_PSFB = 206
+PLI_FMT = 1
+RTP_VERSION = 2
+# RFC 6184 section 5.4: NAL unit types of the RTP payload's first byte.
+NAL_IDR, NAL_SPS, NAL_PPS, STAP_A, FU_A = 5, 7, 8, 24, 28
+# RFC 5761 section 4: RTCP packet types 192-223 in the second byte.
+RTCP_PT_RANGE = range(192, 224)
+SINK_SSRC = 0x5EC0FFEE
+
+
+def measured(cmd, stdout=subprocess.DEVNULL):
+    """Runs cmd to completion; returns user, sys, cpu (s), wall (s), maxrss (KiB) of that process (wait4)."""
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.monotonic() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode(errors="replace")
+    if proc.returncode != 0:
+        sys.exit(f"command failed ({proc.returncode}): {' '.join(cmd)}\n{err}")
+    return {"user": usage.ru_utime, "sys": usage.ru_stime, "cpu": usage.ru_utime + usage.ru_stime,
+            "wall": wall, "maxrss": usage.ru_maxrss, "stderr": err}
+
+
+class Sink:
+    """The C sink (Benchmarks/out/udp_sink) on 127.0.0.1:port for the duration of a `with` block."""
+
+    def __init__(self, binary, port):
+        self.binary, self.port, self.result = binary, port, None
+
+    def __enter__(self):
+        self.proc = subprocess.Popen([self.binary, str(self.port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(0.05)  # bound before the sender starts
+        return self
+
+    def __exit__(self, *exc):
+        self.proc.terminate()
+        out, _ = self.proc.communicate(timeout=5)
+        self.result = out.decode().strip()
+
+
+def redact(cmd, secrets):
+    text = " ".join(cmd)
+    for secret, name in secrets:
+        text = text.replace(secret, name)
+    return text
+
+
+def summary(values):
+    return min(values), statistics.median(values), max(values)
+
+
+def throughput(a):
+    key = os.urandom(30)
+    b64, hexkey = base64.b64encode(key).decode(), key.hex()
+    secrets = [(b64, "KEY"), (hexkey, "HEXKEY")]
+    port = a.port
+    ours = [a.rtc, "send", "--to", f"127.0.0.1:{port}", "--input", a.clip, "--as-fast-as-possible", "--key", b64,
+            "--quiet", "--bitrate", "1.5M", "--profile", "baseline", "--threads", "1"]
+    gst = ["gst-launch-1.0", "-q", f"filesrc location={a.clip}", "!", "y4mdec", "!",
+           "openh264enc", "bitrate=1500000", "rate-control=bitrate", "multi-thread=1", "complexity=low",
+           "gop-size=7200", "!", "rtph264pay", "mtu=1200", "config-interval=-1", "!",
+           "srtpenc", f"key={hexkey}", "rtp-cipher=aes-128-icm", "rtp-auth=hmac-sha1-80",
+           "rtcp-cipher=aes-128-icm", "rtcp-auth=hmac-sha1-80", "!",
+           "udpsink", "host=127.0.0.1", f"port={port}", "sync=false"]
+    # gst-launch-1.0 takes the pipeline as separate words; join the element+property words it expects.
+    gst = gst[:2] + " ".join(gst[2:]).split(" ")
+    c = [a.encode_loop, a.clip, "1"]
+    runs = {"ours": ours, "gst": gst, "c": c}
+    print("== throughput: 300 frames 1280x720 testsrc2, CBR 1.5 Mbit/s, Constrained Baseline, 1 thread")
+    for name, cmd in runs.items():
+        print(f"  {name:5s} {redact(cmd, secrets)}")
+    print(f"  sink: {a.sink} {port}   (rounds: {a.rounds}, order ours, gst, c; one warm-up round not counted)")
+    results = {name: [] for name in runs}
+    for round_index in range(a.rounds + 1):
+        line = []
+        for name, cmd in runs.items():
+            if name == "c":
+                with tempfile.TemporaryFile() as out:
+                    r = measured(cmd, stdout=out)
+                    out.seek(0)
+                    fields = dict(x.split("=") for x in out.read().decode().split())
+                r["encode_only"] = int(fields["frames"]) / float(fields["fps"])
+                sinkinfo = f"(encode loop alone {r['encode_only']:.3f}s, {fields['fps']} fps)"
+            else:
+                with Sink(a.sink, port) as sink:
+                    r = measured(cmd)
+                sinkinfo = sink.result
+            if round_index > 0:
+                results[name].append(r)
+            line.append(f"{name} cpu {r['cpu']:.3f}s (u {r['user']:.3f} s {r['sys']:.3f}) wall {r['wall']:.3f}s "
+                        f"rss {r['maxrss'] / 1024:.1f}MB {sinkinfo}")
+        label = "warm-up" if round_index == 0 else f"round {round_index}"
+        print(f"  {label}:\n    " + "\n    ".join(line))
+    print("  process CPU (user+sys), seconds:   min / median / max")
+    agg = {}
+    for name, rs in results.items():
+        agg[name] = summary([r["cpu"] for r in rs])
+        u = statistics.median(r["user"] for r in rs)
+        s = statistics.median(r["sys"] for r in rs)
+        print(f"    {name:5s} {agg[name][0]:.3f} / {agg[name][1]:.3f} / {agg[name][2]:.3f}"
+              f"   (median user {u:.3f}, sys {s:.3f})")
+    enc = summary([r["encode_only"] for r in results["c"]])
+    print(f"    c encode loop alone (frames / its fps, no preload): {enc[0]:.3f} / {enc[1]:.3f} / {enc[2]:.3f}")
+    for other, target in (("gst", 0.7), ("c", 1.15)):
+        best = agg["ours"][0] / agg[other][0]
+        med = agg["ours"][1] / agg[other][1]
+        verdict = "met" if med <= target else "MISSED"
+        print(f"  ratio ours/{other}: best {best:.3f}x, median {med:.3f}x   (target <= {target}x: {verdict} on median,"
+              f" {'met' if best <= target else 'MISSED'} on best)")
+
+
+def realtime(a):
+    key = os.urandom(30)
+    b64 = base64.b64encode(key).decode()
+    cmd = [a.rtc, "send", "--to", f"127.0.0.1:{a.port}", "--duration", str(a.duration), "--key", b64, "--quiet",
+           "--bitrate", "1.5M", "--profile", "baseline", "--threads", "1"]
+    print(f"== real time: built-in pattern 1280x720 @30, SRTP, {a.duration} s")
+    print(f"  {redact(cmd, [(b64, 'KEY')])}")
+    cpus, rsss = [], []
+    for i in range(a.rounds):
+        with Sink(a.sink, a.port) as sink:
+            r = measured(cmd)
+        pct = 100 * r["cpu"] / r["wall"]
+        cpus.append(pct)
+        rsss.append(r["maxrss"] / 1024)
+        print(f"  run {i + 1}: cpu {r['cpu']:.3f}s (u {r['user']:.3f} s {r['sys']:.3f}) wall {r['wall']:.3f}s "
+              f"-> {pct:.2f}% of one core, max RSS {r['maxrss'] / 1024:.1f} MB; sink {sink.result}")
+    lo, med, hi = summary(cpus)
+    print(f"  CPU % of one core: min {lo:.2f} / median {med:.2f} / max {hi:.2f}   (target <= 8%: "
+          f"{'met' if med <= 8 else 'MISSED'})")
+    lo, med, hi = summary(rsss)
+    print(f"  max RSS MB:        min {lo:.1f} / median {med:.1f} / max {hi:.1f}   (target <= 60 MB: "
+          f"{'met' if hi <= 60 else 'MISSED'})")
+
+
+def pli_packet(sender_ssrc, media_ssrc):
+    """RR (no report blocks) + PLI, RFC 3550 6.4.2 and RFC 4585 6.3.1: 8 + 12 bytes."""
+    rr = struct.pack("!BBHI", RTP_VERSION << 6, RTCP_RR, 1, sender_ssrc)
+    pli = struct.pack("!BBHII", (RTP_VERSION << 6) | PLI_FMT, RTCP_PSFB, 2, sender_ssrc, media_ssrc)
+    return rr + pli
+
+
+def starts_idr(payload):
+    """Whether an RTP payload begins an IDR access unit: STAP-A holding SPS/PPS/IDR, or SPS, PPS, IDR, or FU-A start of an IDR."""
+    if not payload:
+        return False
+    t = payload[0] & 0x1F
+    if t in (NAL_SPS, NAL_PPS, NAL_IDR):
+        return True
+    if t == STAP_A and len(payload) >= 4:
+        return payload[3] & 0x1F in (NAL_SPS, NAL_PPS, NAL_IDR)
+    if t == FU_A and len(payload) >= 2:
+        return bool(payload[1] & 0x80) and payload[1] & 0x1F == NAL_IDR
+    return False
+
+
+def idr_encode_time(lines):
+    """Encode time of an IDR and of a P frame in this very run, by least squares over the per-second deltas of the
+    stats lines: delta totalEncodeTime = P frames x tP + IDRs x tI (the first line, with the initial IDR and the
+    encoder's warm-up, is left out)."""
+    spp = spi = sii = sp = si = 0.0
+    for before, after in zip(lines[1:], lines[2:]):
+        n_i = after["keyFramesEncoded"] - before["keyFramesEncoded"]
+        n_p = after["framesEncoded"] - before["framesEncoded"] - n_i
+        t = after["totalEncodeTime"] - before["totalEncodeTime"]
+        spp += n_p * n_p; spi += n_p * n_i; sii += n_i * n_i; sp += n_p * t; si += n_i * t
+    det = spp * sii - spi * spi
+    if det == 0:
+        return None, None
+    return (spp * si - spi * sp) / det, (sp * sii - si * spi) / det
+
+
+def keyframe(a):
+    ssrc = 0x1234ABCD
+    stats_path = os.path.join(a.out, "keyframe-stats.jsonl")
+    if os.path.exists(stats_path):
+        os.remove(stats_path)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
+    sock.bind(("127.0.0.1", a.port))
+    cmd = [a.rtc, "send", "--to", f"127.0.0.1:{a.port}", "--local-port", str(a.local_port), "--ssrc", str(ssrc),
+           "--no-srtp", "--duration", str(a.duration), "--stats", stats_path, "--quiet",
+           "--bitrate", "1.5M", "--profile", "baseline", "--threads", "1"]
+    print(f"== keyframe latency: built-in pattern 1280x720 @30, plain RTP, {a.duration} s, PLI every "
+          f"{a.interval * 1000:.0f} +- 50 ms (uniform) from the sink 127.0.0.1:{a.port} to 127.0.0.1:{a.local_port}")
+    print(f"  {' '.join(cmd)}")
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE)
+    packet = pli_packet(SINK_SSRC, ssrc)
+    first_packet = None
+    next_pli = None
+    pending = None  # (sent time, timestamps of frames started since)
+    latencies, frames_between = [], []
+    last_ts = None
+    plis = 0
+    frame_starts, pli_times = [], []
+    while proc.poll() is None:
+        now = time.monotonic()
+        timeout = 0.2 if next_pli is None else max(0.0, next_pli - now)
+        ready, _, _ = select.select([sock], [], [], timeout)
+        now = time.monotonic()
+        if ready:
+            data = sock.recv(2048)
+            if len(data) < 12 or data[1] in RTCP_PT_RANGE:
+                continue  # RTCP (SR, BYE)
+            if first_packet is None:
+                first_packet = now
+                next_pli = now + 1.0
+            cc = data[0] & 0x0F
+            ts = struct.unpack_from("!I", data, 4)[0]
+            new_frame = ts != last_ts
+            last_ts = ts
+            payload = data[12 + 4 * cc:]
+            if new_frame:
+                frame_starts.append([now, starts_idr(payload), 0])
+            if frame_starts:
+                frame_starts[-1][2] += 1
+            if pending is not None and new_frame:
+                if starts_idr(payload):
+                    latencies.append(now - pending[0])
+                    frames_between.append(pending[1])
+                    pending = None
+                else:
+                    pending = (pending[0], pending[1] + 1)
+        if next_pli is not None and now >= next_pli and pending is None:
+            sock.sendto(packet, ("127.0.0.1", a.local_port))
+            pending = (time.monotonic(), 0)
+            pli_times.append(pending[0])
+            plis += 1
+            # Jitter of one frame interval and more, so PLIs land at every phase of the 30 fps frame grid.
+            next_pli += a.interval + random.uniform(-0.05, 0.05)
+    err = proc.stderr.read().decode(errors="replace")
+    if proc.returncode != 0:
+        sys.exit(f"sender failed ({proc.returncode}):\n{err}")
+    lines = [json.loads(x) for x in open(stats_path)]
+    served = []
+    previous_keyframes = 0
+    for s in lines:
+        if s.get("keyFramesEncoded", 0) > previous_keyframes and s.get("keyframeRequestLatency") is not None:
+            served.append(s["keyframeRequestLatency"])
+        previous_keyframes = s.get("keyFramesEncoded", 0)
+    last = lines[-1]
+    print(f"  PLIs sent {plis}; sender pliCount {last.get('pliCount')}, keyFramesEncoded {last.get('keyFramesEncoded')},"
+          f" framesEncoded {last.get('framesEncoded')}, framesSkipped {last.get('framesSkipped')}, "
+          f"totalEncodeTime {last.get('totalEncodeTime'):.3f} s "
+          f"({1000 * last.get('totalEncodeTime') / max(1, last.get('framesEncoded')):.2f} ms/frame mean)")
+    ms = [1000 * x for x in latencies]
+    if ms:
+        lo, med, hi = summary(ms)
+        print(f"  external (PLI sent -> first packet of the IDR received), n={len(ms)}: "
+              f"min {lo:.2f} / median {med:.2f} / max {hi:.2f} ms")
+        print(f"    all: {' '.join(f'{x:.1f}' for x in sorted(ms))}")
+        print(f"    non-IDR frames started between PLI and IDR: {dict(sorted((k, frames_between.count(k)) for k in set(frames_between)))}")
+    sm = [1000 * x for x in served]
+    if sm:
+        lo, med, hi = summary(sm)
+        print(f"  sender keyframeRequestLatency (one per stats line, latest served), n={len(sm)}: "
+              f"min {lo:.2f} / median {med:.2f} / max {hi:.2f} ms")
+    gaps = [1000 * (b[0] - a_[0]) for a_, b in zip(frame_starts, frame_starts[1:])]
+    typical = statistics.median(gaps)
+    idr_gaps = [g - typical for g, b in zip(gaps, frame_starts[1:]) if b[1]]
+    idr_packets = [f[2] for f in frame_starts[1:] if f[1]]
+    p_packets = [f[2] for f in frame_starts[1:] if not f[1]]
+    if idr_gaps:
+        lo, med, hi = summary(idr_gaps)
+        print(f"  on the wire: median gap between frames' first packets {typical:.2f} ms; the IDR's first packet comes"
+              f" later than the grid by min {lo:.2f} / median {med:.2f} / max {hi:.2f} ms (IDR minus P: encode +"
+              f" packetize + protect before the first packet leaves); packets per IDR median"
+              f" {statistics.median(idr_packets)}, per P frame {statistics.median(p_packets)}")
+    idr, p_frame = idr_encode_time(lines)
+    bound = 1000 / 30 + 1000 * idr
+    print(f"  encode time in this run (least squares over the stats lines): P frame {1000 * p_frame:.2f} ms,"
+          f" IDR {1000 * idr:.2f} ms"
+          f" -> bound 33.33 + {1000 * idr:.2f} = {bound:.2f} ms")
+    for label, values in (("external", ms), ("keyframeRequestLatency", sm)):
+        if values:
+            over = [x for x in values if x > bound]
+            print(f"  {label}: {len(values) - len(over)}/{len(values)} within the bound"
+                  f"{'' if not over else ', over: ' + ' '.join(f'{x:.1f}' for x in over)}")
+    json.dump({"external_ms": ms, "stats_ms": sm, "frames_between": frames_between,
+               "frame_starts": frame_starts, "pli_times": pli_times},
+              open(os.path.join(a.out, "keyframe-latencies.json"), "w"))
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("benchmark", choices=["throughput", "realtime", "keyframe"])
+    p.add_argument("--rtc", required=True)
+    p.add_argument("--sink", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--clip")
+    p.add_argument("--encode-loop")
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--duration", type=float, default=20)
+    p.add_argument("--port", type=int, default=45004)
+    p.add_argument("--local-port", type=int, default=45104)
+    p.add_argument("--interval", type=float, default=0.7)
+    a = p.parse_args()
+    {"throughput": throughput, "realtime": realtime, "keyframe": keyframe}[a.benchmark](a)
+
+
+if __name__ == "__main__":
+    main()
