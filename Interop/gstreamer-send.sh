@@ -21,9 +21,6 @@ FRAMES="${FRAMES:-90}"
 WIDTH=640
 HEIGHT=360
 
-# Prints the JSON number field $2 of the one-line JSON object in file $1.
-json_field() { grep -o "\"$2\":[0-9.e+-]*" "$1" | head -1 | cut -d: -f2; }
-
 # Runs one case. - Parameters: $1 label, $2 RTP port, then openh264enc properties.
 run_case() {
     local label="$1" port="$2"; shift 2
@@ -32,11 +29,7 @@ run_case() {
     mkdir -p "$dir"
     iop_port_free "$port" $((port + 1))
     iop_new_key "$dir/key"
-    {
-        printf 'v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=GStreamer\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\n'
-        printf 'm=video %d RTP/SAVP 96\r\na=rtpmap:96 H264/90000\r\na=fmtp:96 packetization-mode=1\r\n' "$port"
-        printf 'a=rtcp:%d\r\na=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:%s\r\na=sendonly\r\n' $((port + 1)) "$(cat "$dir/key")"
-    } >"$dir/stream.sdp"
+    iop_write_receiver_sdp "$port" "$dir/key" "$dir/stream.sdp" GStreamer
 
     iop_bg "$label-receive" "$RTC" receive --listen "127.0.0.1:$port" --sdp "$dir/stream.sdp" \
         --output "$dir/received.y4m" --frames "$FRAMES" --idle-timeout 3 --json
@@ -58,13 +51,7 @@ run_case() {
     [ "$rc" -eq 0 ] || iop_fail "$label: rtc-h264 receive exited with $rc: $(tail -c 600 "$IOP_DIR/$label-receive.err")"
 
     local summary="$IOP_DIR/$label-receive.out"
-    local decoded errors srtp lost
-    decoded=$(json_field "$summary" framesDecoded); errors=$(json_field "$summary" decodeErrors)
-    srtp=$(json_field "$summary" srtpUnprotectFailures); lost=$(json_field "$summary" packetsLost)
-    [ -n "$decoded" ] || iop_fail "$label: no JSON summary from rtc-h264 receive: $(head -c 400 "$summary")"
-    [ "$decoded" = "$FRAMES" ] || iop_fail "$label: rtc-h264 receive decoded $decoded frames, GStreamer sent $FRAMES"
-    [ "$errors" = 0 ] && [ "$srtp" = 0 ] && [ "$lost" = 0 ] \
-        || iop_fail "$label: decodeErrors=$errors srtpUnprotectFailures=$srtp packetsLost=$lost (all must be 0)"
+    iop_check_receive_summary "$summary" "$FRAMES" "$label"
 
     iop_framemd5 "$dir/gst.h264" "$dir/ref.md5"
     iop_framemd5 "$dir/received.y4m" "$dir/ours.md5"
@@ -72,7 +59,7 @@ run_case() {
     nref=$(wc -l <"$dir/ref.md5")
     [ "$nref" -eq "$FRAMES" ] || iop_fail "$label: GStreamer's bitstream decodes to $nref frames, expected $FRAMES"
     iop_compare_md5 "$dir/ref.md5" "$dir/ours.md5" \
-        "$label (openh264enc ${encoder[*]:-defaults}, rtph264pay+srtpenc -> rtc-h264 receive: framesDecoded=$decoded, packetsReceived=$(json_field "$summary" packetsReceived), keyFramesDecoded=$(json_field "$summary" keyFramesDecoded))"
+        "$label (openh264enc ${encoder[*]:-defaults}, rtph264pay+srtpenc -> rtc-h264 receive: framesDecoded=$(iop_json_field "$summary" framesDecoded), packetsReceived=$(iop_json_field "$summary" packetsReceived), keyFramesDecoded=$(iop_json_field "$summary" keyFramesDecoded))"
 }
 
 run_case one-slice   44000

@@ -167,3 +167,35 @@ iop_compare_md5() {
     fi
     iop_log "$label: $na frames, all per-frame MD5s equal"
 }
+
+# Writes the SDP our receiver is given for a foreign SRTP sender: RTP/SAVP, payload type 96 H264/90000,
+# packetization-mode=1, RTCP on port+1, a=crypto AES_CM_128_HMAC_SHA1_80 with the key file's key; no
+# sprop-parameter-sets (the peer sends SPS/PPS in band).
+# - Parameters: $1 RTP port, $2 key file, $3 output SDP file, $4 session name.
+iop_write_receiver_sdp() {
+    local port="$1" keyfile="$2" out="$3" name="$4"
+    {
+        printf 'v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=%s\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\n' "$name"
+        printf 'm=video %d RTP/SAVP 96\r\na=rtpmap:96 H264/90000\r\na=fmtp:96 packetization-mode=1\r\n' "$port"
+        printf 'a=rtcp:%d\r\na=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:%s\r\na=sendonly\r\n' $((port + 1)) "$(cat "$keyfile")"
+    } >"$out"
+}
+
+# Prints the JSON number field $2 of the one-line JSON object in file $1 (rtc-h264 receive --json).
+iop_json_field() { grep -o "\"$2\":[0-9.e+-]*" "$1" | head -1 | cut -d: -f2; }
+
+# Checks rtc-h264 receive's JSON summary: framesDecoded equals the expected count and nothing was lost,
+# undecodable or unauthenticated.
+# - Parameters: $1 summary file, $2 expected frames, $3 label.
+iop_check_receive_summary() {
+    local summary="$1" frames="$2" label="$3"
+    local decoded dropped errors srtp lost
+    decoded=$(iop_json_field "$summary" framesDecoded); dropped=$(iop_json_field "$summary" framesDropped)
+    errors=$(iop_json_field "$summary" decodeErrors); srtp=$(iop_json_field "$summary" srtpUnprotectFailures)
+    lost=$(iop_json_field "$summary" packetsLost)
+    [ -n "$decoded" ] || iop_fail "$label: no JSON summary from rtc-h264 receive: $(head -c 400 "$summary")"
+    [ "$decoded" = "$frames" ] \
+        || iop_fail "$label: rtc-h264 receive decoded $decoded of $frames frames (framesDropped=$dropped, decodeErrors=$errors, framesReceived=$(iop_json_field "$summary" framesReceived), pliCount=$(iop_json_field "$summary" pliCount))"
+    [ "$errors" = 0 ] && [ "$srtp" = 0 ] && [ "$lost" = 0 ] && [ "$dropped" = 0 ] \
+        || iop_fail "$label: framesDropped=$dropped decodeErrors=$errors srtpUnprotectFailures=$srtp packetsLost=$lost (all must be 0)"
+}
