@@ -5,3 +5,5 @@ cd "$(dirname "$0")/.."
 bash Tests/install-deps.sh
 swift build --build-tests
 swift test --skip-build --parallel --num-workers 2
+# Interop: our binaries against ffmpeg, GStreamer and tshark (Interop/README.md).
+RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Interop/run-all.sh
