@@ -192,10 +192,11 @@ struct DemoReport {
     var passed: Bool { checks.allSatisfy(\.1) }
 
     func table() -> String {
-        var lines = ["", "second  target        actual        keyframe"]
+        var lines = ["", "second  target        actual        keyframe"]  // columns of 14
         for w in windows {
-            lines.append(String(format: "%6d  %-12@  %-12@  %@", w.second, RateParser.format(bitrate: w.target) as NSString,
-                                RateParser.format(bitrate: w.actual) as NSString, w.keyframe ? "yes" : ""))
+            let pad = { (text: String) in text + String(repeating: " ", count: max(0, 14 - text.count)) }
+            lines.append(String(format: "%6d  ", w.second) + pad(RateParser.format(bitrate: w.target))
+                         + pad(RateParser.format(bitrate: w.actual)) + (w.keyframe ? "yes" : ""))
         }
         lines.append("")
         for (t, text) in log.marks { lines.append(String(format: "%6.2f s  %@", t, text as NSString)) }
