@@ -1,0 +1,113 @@
+import Foundation
+import SDP
+import Testing
+
+/// The command-line tool end to end: real processes, real sockets on loopback, real files.
+@Suite(.serialized) struct CommandLineTests {
+    static func binary() throws -> URL {
+        let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rtc-h264")
+        try #require(FileManager.default.isExecutableFile(atPath: url.path),
+                     "rtc-h264 not found at \(url.path): build it first (swift build --build-tests, as Tests/run.sh does)")
+        return url
+    }
+
+    static func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        return (process, out, err)
+    }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let (process, out, err) = try start(arguments)
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("rtc-h264-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// An even port in 47000..<49000 (odd+1 stays free for RTCP when not muxed).
+    static func freeUDPPort() -> Int { Int.random(in: 23_500..<24_500) * 2 }
+
+    @Test func sendToReceiveWithAnSDPFileDecodesEveryFrameAndNeverPrintsTheKey() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let port = Self.freeUDPPort()
+        let sdp = dir.appendingPathComponent("stream.sdp").path
+        let key = Data((0..<30).map { UInt8($0 &* 7 &+ 3) }).base64EncodedString()
+        let sdpRun = try Self.run(["sdp", "--to", "127.0.0.1:\(port)", "--key", key, "--size", "320x240", "--ssrc", "4242"])
+        #expect(sdpRun.status == 0, "\(sdpRun.stderr)")
+        try sdpRun.stdout.write(toFile: sdp, atomically: true, encoding: .utf8)
+        let description = try SessionDescription(parsing: sdpRun.stdout)
+        #expect(description.crypto?.suite == "AES_CM_128_HMAC_SHA1_80")
+        #expect(description.ssrc == 4242)
+        #expect(description.parameterSets.count == 2)
+
+        let output = dir.appendingPathComponent("out.y4m").path
+        let (receiver, receiverOut, _) = try Self.start(["receive", "--listen", "127.0.0.1:\(port)", "--sdp", sdp, "--output", output, "--json"])
+        Thread.sleep(forTimeInterval: 0.5)
+        let saved = dir.appendingPathComponent("sent.h264").path
+        let senderSDP = dir.appendingPathComponent("sender.sdp").path
+        let send = try Self.run(["send", "--to", "127.0.0.1:\(port)", "--key", key, "--size", "320x240", "--ssrc", "4242",
+                                 "--frames", "45", "--save-annexb", saved, "--sdp", senderSDP])
+        #expect(send.status == 0, "\(send.stderr)")
+        receiver.waitUntilExit()  // ends on the sender's BYE
+        let json = receiverOut.fileHandleForReading.readDataToEndOfFile()
+        let stats = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        #expect(stats["framesDecoded"] as? Int == 45)
+        #expect(stats["byeReceived"] as? Bool == true)
+        #expect(stats["srtpUnprotectFailures"] as? Int == 0)
+        // 45 frames of 320x240 I420 behind a Y4M header.
+        let y4m = try Data(contentsOf: URL(fileURLWithPath: output))
+        #expect(y4m.count > 45 * 320 * 240 * 3 / 2)
+        // The SDP the sender wrote is private, and the key appears nowhere else.
+        let mode = try FileManager.default.attributesOfItem(atPath: senderSDP)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(!send.stderr.contains(key) && !send.stdout.contains(key))
+        let inspect = try Self.run(["inspect", "--json", saved])
+        #expect(inspect.status == 0)
+        #expect(inspect.stdout.contains("\"profileLevelID\" : \"42c01f\"") || inspect.stdout.contains("42c01f"))
+    }
+
+    @Test func encodeWritesAStreamThatInspectAccepts() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("e.h264").path
+        let encode = try Self.run(["encode", "--pattern", "--size", "320x240", "--frames", "30", "--force-keyframe", "10,20",
+                                   "--output", out, "--quiet"])
+        #expect(encode.status == 0, "\(encode.stderr)")
+        let inspect = try Self.run(["inspect", "--json", out])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+        let units = try #require(json["accessUnits"] as? [[String: Any]])
+        #expect(units.count == 30)
+        let keyframes = units.enumerated().filter { $0.element["keyframe"] as? Bool == true }.map(\.offset)
+        #expect(keyframes == [0, 10, 20])
+    }
+
+    @Test(arguments: [
+        (["send", "--to", "127.0.0.1:5004", "--size", "1920x1080"], "exceeds level 3.1 MaxFS 3600"),
+        (["send", "--to", "127.0.0.1:5004", "--bitrate", "fast"], "The value 'fast' is invalid for '--bitrate"),
+        (["send", "--to", "127.0.0.1:5004", "--key", "abc"], "the SRTP key is not valid base64"),
+        (["send", "--to", "127.0.0.1:5004", "--key", "AAAA"], "SRTP key"),
+        (["send", "--to", "127.0.0.1:5004", "--size", "641x360"], "invalid frame size 641x360"),
+        (["send", "--to", "127.0.0.1:5004", "--pt", "34"], "--pt must be 96-127"),
+        (["send", "--to", "nowhere"], "--to"),
+        (["receive", "--listen", "127.0.0.1:5004"], "give --sdp, --key (with --suite), or --no-srtp"),
+        (["control", "--to", "127.0.0.1:9", "bitrate", "fast"], "bitrate:"),
+    ])
+    func badArgumentsAreClearErrorsBeforeAnythingStarts(arguments: [String], message: String) throws {
+        let result = try Self.run(arguments)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
+    }
+}
