@@ -1,3 +1,4 @@
+import Codec
 import NIOCore
 import RTP
 import SRTP
@@ -93,8 +94,7 @@ extension H264Sender {
     private func readReportBlocks(_ blocks: [ReportBlock], arrival: NTPTimestamp) {
         for block in blocks where block.ssrc == SSRC(ssrc) {
             if let rtt = block.roundTripTime(arrival: arrival) {
-                let c = rtt.components
-                state.stats.roundTripTime = Double(c.seconds) + Double(c.attoseconds) / 1e18
+                state.stats.roundTripTime = rtt.inSeconds
             }
             state.stats.fractionLost = Double(block.fractionLost) / 256
             state.stats.packetsLost = Int(block.cumulativeLost)

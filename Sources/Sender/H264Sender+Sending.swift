@@ -87,8 +87,7 @@ extension H264Sender {
             if force { state.throttle.request() }  // the request stays pending: the next frame serves it
         case .frame(let encoded, let statistics):
             state.stats.framesEncoded += 1
-            state.stats.totalEncodeTime += Double(statistics.encodeDuration.components.attoseconds) / 1e18
-                + Double(statistics.encodeDuration.components.seconds)
+            state.stats.totalEncodeTime += statistics.encodeDuration.inSeconds
             if let qp = statistics.averageQP { state.stats.qpSum += qp }
             if encoded.isKeyframe {
                 state.stats.keyFramesEncoded += 1

@@ -72,21 +72,17 @@ struct PipelineState {
         self.frameRate = enc.frameRate
         self.frameInterval = Int64((1e9 / enc.frameRate).rounded())
 
-        // Packetizer limits: SRTP trailer room at the end of every packet (RTP tag) and mode 0's NAL size limit.
-        let trailer = configuration.security?.suite.rtpTrailerLength ?? 0
-        let ipVersion: RTPPayloadLimit.IPVersion = configuration.peerHost.contains(":") ? .v6 : .v4
+        // Packetizer limits (SRTP trailer room at the end of every packet) and mode 0's NAL size limit come from
+        // `SenderConfiguration.payloadLimit`, shared with the SDP probe.
+        let limit = configuration.payloadLimit
         let mode: H264PacketizationMode = configuration.packetizationMode == 0 ? .singleNALUnit : .nonInterleaved
         let packetizer = try H264Packetizer(
             ssrc: SSRC(ssrc), payloadType: PayloadType(configuration.payloadType),
             firstSequenceNumber: SequenceNumber(configuration.firstSequenceNumber ?? UInt16.random(in: 0..<0x8000, using: &generator)),
-            mode: mode, mtu: configuration.mtu, ipVersion: ipVersion, srtpTrailerSize: trailer)
+            mode: mode, mtu: limit.mtu, ipVersion: limit.ipVersion, srtpTrailerSize: limit.srtpTrailerSize)
         timestampMapper = RTPTimestampMapper(using: &generator)
 
-        var encoderConfiguration = enc
-        if mode == .singleNALUnit {
-            encoderConfiguration.maxNALUnitSize = min(encoderConfiguration.maxNALUnitSize ?? .max, packetizer.maxPayloadSize)
-        }
-        encoder = try H264Encoder(configuration: encoderConfiguration)
+        encoder = try H264Encoder(configuration: configuration.sendingEncoderConfiguration)
 
         if let security = configuration.security {
             sendPath = SendPath(

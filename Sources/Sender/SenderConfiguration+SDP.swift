@@ -1,18 +1,36 @@
 import Codec
 import H264
+import RTP
 import SDP
 import SRTP
 import Video
 
 extension SenderConfiguration {
+    /// The RTP payload limit of this stream: the MTU less the IP (v4 or v6, from the peer's address), UDP and RTP
+    /// headers and the SRTP tag.
+    var payloadLimit: RTPPayloadLimit {
+        RTPPayloadLimit(
+            mtu: mtu, ipVersion: peerHost.contains(":") ? .v6 : .v4,
+            srtpTrailerSize: security?.suite.rtpTrailerLength ?? 0)
+    }
+
+    /// The encoder configuration actually used: in packetization mode 0 every NAL unit must fit one RTP payload, so
+    /// the encoder's slice-size limit is capped at the payload limit.
+    var sendingEncoderConfiguration: EncoderConfiguration {
+        var configuration = encoder
+        if packetizationMode == 0 {
+            configuration.maxNALUnitSize = min(configuration.maxNALUnitSize ?? .max, payloadLimit.maxPayloadSize)
+        }
+        return configuration
+    }
+
     /// Learns the SPS and PPS the stream will carry by encoding one frame with a throwaway encoder of the same
     /// configuration (OpenH264's parameter sets depend only on the configuration), so that an SDP can be written
     /// before the first packet leaves.
     /// - Returns: the SPS and PPS NAL units.
     /// - Throws: encoder errors.
     public func probeParameterSets() throws -> [[UInt8]] {
-        var probe = encoder
-        probe.maxNALUnitSize = packetizationMode == 0 ? (probe.maxNALUnitSize ?? 1100) : probe.maxNALUnitSize
+        let probe = sendingEncoderConfiguration
         let encoder = try H264Encoder(configuration: probe)
         let frame = I420Frame(width: probe.width, height: probe.height)
         guard case .frame(let encoded, _) = try encoder.encode(.i420(frame), timestamp: 0, forceKeyframe: true) else {
@@ -27,14 +45,15 @@ extension SenderConfiguration {
     ///   - ssrc: the SSRC, or nil to leave `a=ssrc` out.
     /// - Returns: the description; its `crypto` holds the key when SRTP is on (write it only to a private file).
     public func sessionDescription(parameterSets: [[UInt8]], ssrc: UInt32?) -> SessionDescription {
-        let profileLevelID = parameterSets.first { $0.first.map { NALUnitHeader(byte: $0).type == .sps } ?? false }
-            .flatMap { sps in sps.count >= 4 ? ProfileLevelID(profileIdc: sps[1], profileIOP: sps[2], levelIdc: sps[3]) : nil }
+        // From the SPS the stream carries; the configuration's value (the same bytes) only if none was given.
+        let sps = parameterSets.first { $0.first.map { NALUnitHeader(byte: $0).type == .sps } ?? false }
+        let profileLevelID = sps.flatMap { try? SequenceParameterSet(nalUnit: $0).profileLevelID.description }
         let crypto = security.map {
             SessionDescription.Crypto(suite: $0.suite.sdpName, keyParameters: SDESInlineKey(masterKey: $0.key).keyParams)
         }
         return SessionDescription(
             connectionAddress: peerHost, port: peerPort, rtcpMux: rtcpMux, payloadType: payloadType,
-            profileLevelID: profileLevelID?.description ?? "42e01f", packetizationMode: packetizationMode,
+            profileLevelID: profileLevelID ?? encoder.profileLevelID, packetizationMode: packetizationMode,
             parameterSets: parameterSets, crypto: crypto, ssrc: ssrc, cname: cname, frameRate: encoder.frameRate)
     }
 }

@@ -117,7 +117,7 @@ final class DemoLog: @unchecked Sendable {
     func decoded(psnr value: Double) { lock.withLock { psnr.append(value) } }
     func mark(_ text: String) {
         let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.inSeconds
         lock.withLock { marks.append((seconds, text)) }
     }
 }

@@ -28,14 +28,10 @@ struct EncodeSummary {
         skipped[reason, default: 0] += 1
     }
 
-    static func seconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-    }
-
     func report(configuration: EncoderConfiguration) -> String {
         let mediaSeconds = Double(inputFrames) / frameRate
         let achieved = mediaSeconds > 0 ? Double(bytes * 8) / mediaSeconds : 0
-        let encodeSeconds = EncodeSummary.seconds(encodeTime)
+        let encodeSeconds = encodeTime.inSeconds
         let skippedCount = skipped.values.reduce(0, +)
         let reasons = skipped.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         return """
@@ -46,7 +42,7 @@ struct EncodeSummary {
             (target \(configuration.targetBitrate), ceiling \(configuration.effectiveMaxBitrate))
               largest NAL unit: \(largestNALUnit) bytes
               encode speed: \(String(format: "%.1f", encodeSeconds > 0 ? Double(encodedFrames) / encodeSeconds : 0)) fps \
-            (encoder only), \(String(format: "%.1f", Double(inputFrames) / max(EncodeSummary.seconds(wallTime), 1e-9))) fps overall
+            (encoder only), \(String(format: "%.1f", Double(inputFrames) / max(wallTime.inSeconds, 1e-9))) fps overall
             """
     }
 }
