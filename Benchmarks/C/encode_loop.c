@@ -6,13 +6,23 @@
  * detection, IDR only on frame 0. Prints "fps=<frames per second of the encode loop>".
  *
  * Build: gcc -O2 encode_loop.c $(pkg-config --cflags --libs openh264) -o encode_loop
- * Usage: encode_loop FILE.y4m [runs]
+ * Usage: encode_loop FILE.y4m [runs] [pace_fps]
+ * With pace_fps > 0 each frame is encoded at its slot on a monotonic clock (as a real-time sender does) and the line
+ * also gives the process CPU time spent from the first frame to the last as a percentage of one core
+ * ("cpu_percent=..."): the floor for any real-time sender built on OpenH264 with these settings.
  */
 #include <wels/codec_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
+
+static double cpu_seconds(void) {
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
+}
 
 static double now_seconds(void) {
     struct timespec ts;
@@ -21,8 +31,9 @@ static double now_seconds(void) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2) { fprintf(stderr, "usage: %s FILE.y4m [runs]\n", argv[0]); return 2; }
+    if (argc < 2) { fprintf(stderr, "usage: %s FILE.y4m [runs] [pace_fps]\n", argv[0]); return 2; }
     int runs = argc > 2 ? atoi(argv[2]) : 1;
+    double pace = argc > 3 ? atof(argv[3]) : 0;
     FILE *f = fopen(argv[1], "rb");
     if (!f) { perror(argv[1]); return 1; }
     char header[1025];
@@ -103,7 +114,16 @@ int main(int argc, char **argv) {
         long long total_bytes = 0;
         int skipped = 0;
         double start = now_seconds();
+        double cpu_start = cpu_seconds();
+        struct timespec slot;
+        clock_gettime(CLOCK_MONOTONIC, &slot);
         for (size_t i = 0; i < count; i++) {
+            if (pace > 0 && i > 0) {
+                long long ns = slot.tv_nsec + (long long)(1e9 / pace);
+                slot.tv_sec += ns / 1000000000;
+                slot.tv_nsec = ns % 1000000000;
+                while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &slot, NULL) != 0) {}
+            }
             pic.pData[0] = frames[i];
             pic.pData[1] = frames[i] + (size_t)width * height;
             pic.pData[2] = pic.pData[1] + (size_t)((width + 1) / 2) * ((height + 1) / 2);
@@ -117,7 +137,15 @@ int main(int argc, char **argv) {
             else total_bytes += info.iFrameSizeInBytes;
         }
         double elapsed = now_seconds() - start;
-        printf("fps=%.2f frames=%zu bytes=%lld skipped=%d\n", count / elapsed, count, total_bytes, skipped);
+        double cpu = cpu_seconds() - cpu_start;
+        if (pace > 0) {
+            /* The loop ends right after the last frame's encode: count its slot too. */
+            double wall = elapsed + 1 / pace;
+            printf("paced=%.2f frames=%zu bytes=%lld skipped=%d cpu=%.3f wall=%.3f cpu_percent=%.2f\n", pace, count,
+                   total_bytes, skipped, cpu, wall, 100 * cpu / wall);
+        } else {
+            printf("fps=%.2f frames=%zu bytes=%lld skipped=%d\n", count / elapsed, count, total_bytes, skipped);
+        }
         (*encoder)->Uninitialize(encoder);
         WelsDestroySVCEncoder(encoder);
     }

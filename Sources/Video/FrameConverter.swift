@@ -39,13 +39,15 @@ public struct FrameConverter: Sendable {
         let needsScale = crop.width != width || crop.height != height
         switch frame {
         case .i420(let source):
-            try FrameConverter.copyOrScale(source, crop: crop, into: &output)
+            try source.withView { (view) throws(VideoError) in try FrameConverter.copyOrScale(view, crop: crop, into: &output) }
         case .nv12(let source):
             if needsScale {
                 var temp = takeScratch(width: crop.width, height: crop.height)
                 try FrameConverter.nv12ToI420(source, crop: crop, into: &temp)
-                try FrameConverter.copyOrScale(temp, crop: CropRect(x: 0, y: 0, width: crop.width, height: crop.height),
-                                               into: &output)
+                try temp.withView { (view) throws(VideoError) in
+                    try FrameConverter.copyOrScale(view, crop: CropRect(x: 0, y: 0, width: crop.width, height: crop.height),
+                                                   into: &output)
+                }
                 scratch = temp
             } else {
                 try FrameConverter.nv12ToI420(source, crop: crop, into: &output)
@@ -54,13 +56,30 @@ public struct FrameConverter: Sendable {
             if needsScale {
                 var temp = takeScratch(width: crop.width, height: crop.height)
                 try FrameConverter.bgraToI420(source, crop: crop, into: &temp)
-                try FrameConverter.copyOrScale(temp, crop: CropRect(x: 0, y: 0, width: crop.width, height: crop.height),
-                                               into: &output)
+                try temp.withView { (view) throws(VideoError) in
+                    try FrameConverter.copyOrScale(view, crop: CropRect(x: 0, y: 0, width: crop.width, height: crop.height),
+                                                   into: &output)
+                }
                 scratch = temp
             } else {
                 try FrameConverter.bgraToI420(source, crop: crop, into: &output)
             }
         }
+    }
+
+    /// Crops and scales (or copies) a borrowed I420 picture into `output`, which is replaced by a new buffer only if
+    /// its size differs from the converter's.
+    /// - Parameters:
+    ///   - view: the input picture, any size.
+    ///   - output: the destination; its storage is reused.
+    /// - Throws: `VideoError.libyuv` if libyuv fails.
+    public func convert(_ view: I420FrameView, into output: inout I420Frame) throws(VideoError) {
+        if output.width != width || output.height != height {
+            output = I420Frame(width: width, height: height)
+        }
+        let crop = CropRect.centred(sourceWidth: view.width, sourceHeight: view.height,
+                                    targetWidth: width, targetHeight: height)
+        try FrameConverter.copyOrScale(view, crop: crop, into: &output)
     }
 
     /// Converts `frame` into a new I420 frame (allocating form of `convert(_:into:)`).
@@ -82,15 +101,15 @@ public struct FrameConverter: Sendable {
         return I420Frame(width: width, height: height)
     }
 
-    private static func copyOrScale(_ source: I420Frame, crop: CropRect, into output: inout I420Frame) throws(VideoError) {
+    private static func copyOrScale(_ source: I420FrameView, crop: CropRect, into output: inout I420Frame) throws(VideoError) {
         let sy = source.strideY, suv = source.strideUV
         let yOffset = crop.y * sy + crop.x
         let uvOffset = (crop.y / 2) * suv + crop.x / 2
         let dy = Int32(output.strideY), duv = Int32(output.strideUV)
         let dw = Int32(output.width), dh = Int32(output.height)
         let sameSize = crop.width == output.width && crop.height == output.height
-        let status: Int32 = source.withUnsafePlanes { y, u, v in
-            output.withUnsafeMutablePlanes { oy, ou, ov in
+        let (y, u, v) = (source.y, source.u, source.v)
+        let status: Int32 = output.withUnsafeMutablePlanes { oy, ou, ov in
                 if sameSize {
                     return I420Copy(y + yOffset, Int32(sy), u + uvOffset, Int32(suv), v + uvOffset, Int32(suv),
                                     oy, dy, ou, duv, ov, duv, dw, dh)
@@ -98,7 +117,6 @@ public struct FrameConverter: Sendable {
                 return I420Scale(y + yOffset, Int32(sy), u + uvOffset, Int32(suv), v + uvOffset, Int32(suv),
                                  Int32(crop.width), Int32(crop.height),
                                  oy, dy, ou, duv, ov, duv, dw, dh, kFilterBox)
-            }
         }
         try LibYUV.check(status, sameSize ? "I420Copy" : "I420Scale")
     }

@@ -4,6 +4,7 @@
 //
 // Usage: EncoderBench [--y4m FILE] [--frames N] [--runs R]
 //        EncoderBench --rate-control     (the frame-skip measurements of Docs/Encoder.md)
+//        EncoderBench --write-pattern FILE [--frames N]   (the 720p test pattern as Y4M, for the C reference loop)
 // Prints one "fps=..." line per run, then the test pattern's render cost.
 import Codec
 import Foundation
@@ -14,11 +15,13 @@ var arguments = CommandLine.arguments.dropFirst()
 var y4mPath: String?
 var frameCount = 300
 var runs = 1
+var patternOutput: String?
 while let argument = arguments.popFirst() {
     switch argument {
     case "--y4m": y4mPath = arguments.popFirst()
     case "--frames": frameCount = Int(arguments.popFirst() ?? "") ?? frameCount
     case "--runs": runs = Int(arguments.popFirst() ?? "") ?? runs
+    case "--write-pattern": patternOutput = arguments.popFirst()
     case "--rate-control":
         try RateControlMeasurement.run()
         exit(0)
@@ -26,6 +29,17 @@ while let argument = arguments.popFirst() {
         FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
         exit(2)
     }
+}
+
+if let patternOutput {
+    let pattern = try TestPattern(width: 1280, height: 720)
+    let writer = try Y4MWriter(path: patternOutput, header: Y4MHeader(width: 1280, height: 720))
+    var picture = I420Frame(width: 1280, height: 720)
+    for index in 0..<frameCount {
+        pattern.render(frameIndex: index, into: &picture)
+        try writer.write(picture)
+    }
+    exit(0)
 }
 
 func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
