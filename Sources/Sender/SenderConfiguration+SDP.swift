@@ -47,13 +47,14 @@ extension SenderConfiguration {
     public func sessionDescription(parameterSets: [[UInt8]], ssrc: UInt32?) -> SessionDescription {
         // From the SPS the stream carries; the configuration's value (the same bytes) only if none was given.
         let sps = parameterSets.first { $0.first.map { NALUnitHeader(byte: $0).type == .sps } ?? false }
-        let profileLevelID = sps.flatMap { try? SequenceParameterSet(nalUnit: $0).profileLevelID.description }
+        let profileLevelID =
+            sps.flatMap { try? SequenceParameterSet(nalUnit: $0).profileLevelID } ?? encoder.profileLevelID
         let crypto = security.map {
             SessionDescription.Crypto(suite: $0.suite.sdpName, keyParameters: SDESInlineKey(masterKey: $0.key).keyParams)
         }
         return SessionDescription(
             connectionAddress: peerHost, port: peerPort, rtcpMux: rtcpMux, payloadType: payloadType,
-            profileLevelID: profileLevelID ?? encoder.profileLevelID, packetizationMode: packetizationMode,
+            profileLevelID: profileLevelID.description, packetizationMode: packetizationMode,
             parameterSets: parameterSets, crypto: crypto, ssrc: ssrc, cname: cname, frameRate: encoder.frameRate)
     }
 }

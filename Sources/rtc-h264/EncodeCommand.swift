@@ -29,35 +29,16 @@ struct EncodeCommand: ParsableCommand {
     @Flag(help: "Encode the built-in moving test pattern.")
     var pattern = false
 
-    @Option(help: "Encoded size WxH (default: the input's size, or 1280x720 for the pattern).")
-    var size: FrameSize?
-
     @Option(help: "Frames to encode (default: all of the input, or 300 of the pattern).")
     var frames: Int?
 
     @Option(help: "The Annex-B output file, or - for standard output.")
     var output: String
 
-    @Option(help: "H.264 profile: baseline (Constrained Baseline) or high.")
-    var profile: String = "baseline"
+    @OptionGroup var encoding: EncoderOptions
 
     @Option(help: "H.264 level, e.g. 3.1.")
-    var level: String = "3.1"
-
-    @Option(help: "Target bitrate: 1500000, 800k, 1.5M.")
-    var bitrate: RateArgument = RateArgument(bps: 1_500_000)
-
-    @Option(help: "Bitrate ceiling (default 1.5 x target, within the level).")
-    var maxBitrate: RateArgument?
-
-    @Option(help: "Frame rate (default: the Y4M header's, or 30).")
-    var fps: Double?
-
-    @Option(help: "An IDR at least every N frames.")
-    var keyframeInterval: Int = EncoderConfiguration.defaultKeyframeInterval
-
-    @Option(help: "An IDR at least every S seconds of the frames' timestamps.")
-    var keyframeIntervalDuration: Double = 240
+    var level: String = EncoderOptions.defaultLevel.description
 
     @Option(help: "Comma-separated frame indices to force as IDRs, e.g. 30,90.")
     var forceKeyframe: String?
@@ -71,9 +52,6 @@ struct EncodeCommand: ParsableCommand {
     @Option(help: "Path MTU for packetization mode 0 (RTP payload = MTU - RTP header - SRTP tag).")
     var mtu: Int = 1200
 
-    @Option(help: "Encoder threads.")
-    var threads: Int = 1
-
     @Flag(help: "Disable rate-control frame skipping (OpenH264 then overshoots the target on hard content).")
     var noFrameSkip = false
 
@@ -82,7 +60,6 @@ struct EncodeCommand: ParsableCommand {
 
     func validate() throws {
         guard (input != nil) != pattern else { throw ValidationError("give exactly one of --input PATH|- and --pattern") }
-        guard ["baseline", "high"].contains(profile) else { throw ValidationError("--profile must be baseline or high") }
         guard [0, 1].contains(packetizationMode) else { throw ValidationError("--packetization-mode must be 0 or 1") }
         if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
         _ = try forcedFrames()
@@ -105,29 +82,19 @@ struct EncodeCommand: ParsableCommand {
         if let input {
             source = try .y4m(Y4MReader(path: input))
         } else {
-            let s = size ?? FrameSize(argument: "1280x720")!
-            source = try .pattern(TestPattern(width: s.width, height: s.height))
+            let size = encoding.patternSize
+            source = try .pattern(TestPattern(width: size.width, height: size.height))
         }
-        var configuration = EncoderConfiguration(width: size?.width ?? source.width,
-                                                 height: size?.height ?? source.height,
-                                                 frameRate: fps ?? source.frameRate,
-                                                 targetBitrate: bitrate.bps)
-        configuration.profile = profile == "high" ? .high : .constrainedBaseline
         guard let levelValue = Double(level), let parsedLevel = H264Level(levelIdc: UInt8((levelValue * 10).rounded()))
         else {
             throw EncodeFailure("--level \(level) is not one of \(H264Level.all.map(\.description).joined(separator: ", "))")
         }
-        configuration.level = parsedLevel
-        configuration.maxBitrate = maxBitrate?.bps
-        configuration.keyframeInterval = keyframeInterval
-        configuration.keyframeIntervalDuration = .milliseconds(Int64((keyframeIntervalDuration * 1000).rounded()))
-        configuration.threads = threads
-        configuration.frameSkipping = !noFrameSkip
-        if packetizationMode == 0 {
-            configuration.maxNALUnitSize = mtu - EncodeCommand.rtpHeaderBytes - EncodeCommand.srtpTagBytes
-        }
+        let maxNALUnitSize = packetizationMode == 0 ? mtu - EncodeCommand.rtpHeaderBytes - EncodeCommand.srtpTagBytes : nil
+        let configuration: EncoderConfiguration
         do {
-            try configuration.validate()
+            configuration = try encoding.configuration(
+                sourceWidth: source.width, sourceHeight: source.height, sourceFrameRate: source.frameRate,
+                level: parsedLevel, frameSkipping: !noFrameSkip, maxNALUnitSize: maxNALUnitSize)
         } catch {
             throw EncodeFailure("invalid encoder configuration: \(error)")
         }

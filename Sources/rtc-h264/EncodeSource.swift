@@ -22,7 +22,7 @@ enum EncodeSource {
     var frameRate: Double {
         switch self {
         case .y4m(let reader): return reader.header.frameRate
-        case .pattern: return 30
+        case .pattern: return EncoderOptions.defaultFrameRate
         }
     }
 

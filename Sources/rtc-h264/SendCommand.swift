@@ -69,7 +69,7 @@ struct SendCommand: AsyncParsableCommand {
             if let input {
                 source = try Y4MSource(path: input)
             } else {
-                let size = stream.size ?? FrameSize(argument: "1280x720")!
+                let size = stream.encoding.patternSize
                 source = try PatternSource(width: size.width, height: size.height)
             }
         } catch {

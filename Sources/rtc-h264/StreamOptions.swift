@@ -9,29 +9,10 @@ struct StreamOptions: ParsableArguments {
     @Option(name: .customLong("to"), help: "The receiver's RTP address, HOST:PORT (an IP literal; [::1]:PORT for IPv6).")
     var peer: HostPort
 
-    @Option(help: "Frame size WxH (default: the input's size, or 1280x720 for the pattern).")
-    var size: FrameSize?
-
-    @Option(help: "Frames per second (default: the input's rate, or 30).")
-    var fps: Double?
-
-    @Option(help: "H.264 profile: baseline (Constrained Baseline) or high. Level 3.1.")
-    var profile: ProfileArgument = .baseline
-
-    @Option(help: "Target bitrate (CBR), e.g. 1.5M, 800k, 1500000.")
-    var bitrate: RateArgument = RateArgument(bps: 1_500_000)
-
-    @Option(name: .customLong("max-bitrate"), help: "Hard ceiling (default: 1.5x the target).")
-    var maxBitrate: RateArgument?
+    @OptionGroup var encoding: EncoderOptions
 
     @Option(name: .customLong("min-bitrate"), help: "Lowest target the peer's REMB/TMMBR may impose.")
     var minBitrate: RateArgument = RateArgument(bps: 50_000)
-
-    @Option(name: .customLong("keyframe-interval"), help: "Frames between periodic IDRs.")
-    var keyframeInterval: Int = EncoderConfiguration.defaultKeyframeInterval
-
-    @Option(name: .customLong("keyframe-interval-duration"), help: "Seconds between periodic IDRs (whichever comes first).")
-    var keyframeIntervalDuration: Double = 240
 
     @Option(name: .customLong("keyframe-throttle"), help: "Minimum milliseconds between keyframes sent on request (PLI/FIR).")
     var keyframeThrottleMs: Int = 300
@@ -62,9 +43,6 @@ struct StreamOptions: ParsableArguments {
 
     @Flag(name: .customLong("no-rtcp-mux"), help: "RTCP on port+1 on both sides instead of multiplexed (RFC 5761).")
     var noRTCPMux = false
-
-    @Option(help: "Encoder threads (1 gives a deterministic bitstream).")
-    var threads: Int = 1
 
     @Option(help: "RTCP CNAME.")
     var cname: String = "rtc-h264"
@@ -113,17 +91,10 @@ struct StreamOptions: ParsableArguments {
 
     /// The sender configuration for a source of the given native size and rate.
     func configuration(sourceWidth: Int?, sourceHeight: Int?, sourceFrameRate: Double?) throws -> SenderConfiguration {
-        let width = size?.width ?? sourceWidth ?? 1280
-        let height = size?.height ?? sourceHeight ?? 720
-        var encoder = EncoderConfiguration(
-            width: width, height: height, frameRate: fps ?? sourceFrameRate ?? 30, targetBitrate: bitrate.bps)
-        encoder.profile = profile.encoderProfile
-        encoder.maxBitrate = maxBitrate?.bps
-        encoder.keyframeInterval = keyframeInterval
-        encoder.keyframeIntervalDuration = .milliseconds(Int64((keyframeIntervalDuration * 1000).rounded()))
-        encoder.threads = threads
+        let encoder: EncoderConfiguration
         do {
-            try encoder.validate()
+            encoder = try encoding.configuration(
+                sourceWidth: sourceWidth, sourceHeight: sourceHeight, sourceFrameRate: sourceFrameRate)
         } catch {
             throw ValidationError("\(error)")
         }
@@ -139,34 +110,4 @@ struct StreamOptions: ParsableArguments {
         configuration.keyframeThrottle = Int64(keyframeThrottleMs) * 1_000_000
         return configuration
     }
-}
-
-/// `WxH`.
-struct FrameSize: ExpressibleByArgument {
-    var width: Int
-    var height: Int
-
-    init?(argument: String) {
-        let parts = argument.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
-        width = w
-        height = h
-    }
-}
-
-/// A bitrate such as `1.5M`.
-struct RateArgument: ExpressibleByArgument {
-    var bps: Int
-    init(bps: Int) { self.bps = bps }
-    init?(argument: String) {
-        guard let bps = try? RateParser.bitrate(argument) else { return nil }
-        self.bps = bps
-    }
-    var defaultValueDescription: String { RateParser.format(bitrate: bps) }
-}
-
-/// `baseline` or `high`.
-enum ProfileArgument: String, ExpressibleByArgument, CaseIterable {
-    case baseline, high
-    var encoderProfile: EncoderProfile { self == .baseline ? .constrainedBaseline : .high }
 }

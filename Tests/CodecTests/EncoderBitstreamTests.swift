@@ -56,7 +56,10 @@ import Video
         #expect(sps.levelIdc == 31)
         #expect(sps.constraintFlags == profile.constraintFlags)
         // profile-level-id (RFC 6184 8.1) matches the SPS bytes.
-        #expect(config.profileLevelID == (profile == .high ? "640c1f" : "42c01f"))
+        #expect(config.profileLevelID.description == (profile == .high ? "640c1f" : "42c01f"))
+        #expect(config.profileLevelID == ProfileLevelID(
+            profileIdc: sps.profileIdc, profileIOP: sps.constraintFlags, levelIdc: sps.levelIdc))
+        #expect(config.profileLevelID.profile == (profile == .high ? .constrainedHigh : .constrainedBaseline))
         if profile == .constrainedBaseline {
             #expect(sps.constraintFlags & EncoderBitstreamTests.constraintSet1 != 0, "constraint_set1_flag must be set")
         }

@@ -94,6 +94,17 @@ import Testing
         #expect(keyframes == [0, 10, 20])
     }
 
+    /// `send`, `sdp` and `encode` take the encoder options from one group, so each lists all of them.
+    @Test(arguments: ["send", "sdp", "encode"])
+    func everyEncoderOptionIsListedByEachCommand(command: String) throws {
+        let help = try Self.run([command, "--help"])
+        #expect(help.status == 0)
+        for option in ["--size", "--fps", "--profile", "--bitrate", "--max-bitrate", "--keyframe-interval",
+                       "--keyframe-interval-duration", "--threads"] {
+            #expect(help.stdout.contains("  \(option) <"), "\(command) --help lacks \(option)")
+        }
+    }
+
     @Test(arguments: [
         (["send", "--to", "127.0.0.1:5004", "--size", "1920x1080"], "exceeds level 3.1 MaxFS 3600"),
         (["send", "--to", "127.0.0.1:5004", "--bitrate", "fast"], "The value 'fast' is invalid for '--bitrate"),
@@ -102,6 +113,10 @@ import Testing
         (["send", "--to", "127.0.0.1:5004", "--size", "641x360"], "invalid frame size 641x360"),
         (["send", "--to", "127.0.0.1:5004", "--pt", "34"], "--pt must be 96-127"),
         (["send", "--to", "nowhere"], "--to"),
+        (["encode", "--pattern", "--output", "/dev/null", "--profile", "main"], "The value 'main' is invalid for '--profile"),
+        (["encode", "--pattern", "--output", "/dev/null", "--size", "1920x1080"], "exceeds level 3.1 MaxFS 3600"),
+        (["encode", "--pattern", "--output", "/dev/null", "--level", "3.3"], "--level 3.3 is not one of"),
+        (["sdp", "--to", "127.0.0.1:5004", "--fps", "90"], "frame rate 90.0 is outside the supported range"),
         (["receive", "--listen", "127.0.0.1:5004"], "give --sdp, --key (with --suite), or --no-srtp"),
         (["control", "--to", "127.0.0.1:9", "bitrate", "fast"], "bitrate:"),
     ])
