@@ -96,19 +96,49 @@ public final class H264Encoder {
     /// - Throws: `OpenH264Error` if OpenH264 fails, `VideoError` if the conversion fails.
     public func encode(_ frame: VideoFrame, timestamp: Int64, forceKeyframe: Bool = false) throws -> EncodeResult {
         let start = clock.now
+        if case .i420(let source) = frame {
+            return try source.withView { try encode($0, timestamp: timestamp, forceKeyframe: forceKeyframe, start: start) }
+        }
+        try converter.convert(frame, into: &converted)
+        return try converted.withView {
+            try encodeSized($0, timestamp: timestamp, forceKeyframe: forceKeyframe, start: start)
+        }
+    }
+
+    /// Encodes one borrowed I420 picture (a mapped file's, a camera's or a render loop's buffer), read in place by
+    /// OpenH264 when it has the configured size, else cropped and scaled first as `encode(_:timestamp:forceKeyframe:)`
+    /// does.
+    /// - Parameters:
+    ///   - view: the picture, only read during the call.
+    ///   - timestamp: its presentation time in 90 kHz units (monotonic); also drives the time-based IDR rule.
+    ///   - forceKeyframe: produce an IDR (with SPS and PPS) for this frame, or for the next one encoded.
+    /// - Returns: `.frame` with the access unit and statistics, or `.skipped` with the reason.
+    /// - Throws: `OpenH264Error` if OpenH264 fails, `VideoError` if the scaling fails.
+    public func encode(_ view: I420FrameView, timestamp: Int64, forceKeyframe: Bool = false) throws -> EncodeResult {
+        try encode(view, timestamp: timestamp, forceKeyframe: forceKeyframe, start: clock.now)
+    }
+
+    private func encode(_ view: I420FrameView, timestamp: Int64, forceKeyframe: Bool,
+                        start: ContinuousClock.Instant) throws -> EncodeResult {
+        if view.hasSize(width: configuration.width, height: configuration.height) {
+            return try encodeSized(view, timestamp: timestamp, forceKeyframe: forceKeyframe, start: start)
+        }
+        try converter.convert(view, into: &converted)
+        return try converted.withView {
+            try encodeSized($0, timestamp: timestamp, forceKeyframe: forceKeyframe, start: start)
+        }
+    }
+
+    /// The encode itself, on a picture of the configured size.
+    private func encodeSized(_ view: I420FrameView, timestamp: Int64, forceKeyframe: Bool,
+                             start: ContinuousClock.Instant) throws -> EncodeResult {
         if forceKeyframe { keyframePending = true }
         let keyframeRequested = keyframePending || keyframeScheduler.isKeyframeDue(timestamp: timestamp)
         if keyframeRequested {
             // Through the C++ shim: the C vtable's ForceIntraFrame would pass a garbage iLayerId.
             try OpenH264Error.check(COpenH264Shim_forceIntraFrame(encoder), "ForceIntraFrame")
         }
-        let status: Int32
-        if case .i420(let source) = frame, source.width == configuration.width, source.height == configuration.height {
-            status = encodePicture(source, timestamp: timestamp)
-        } else {
-            try converter.convert(frame, into: &converted)
-            status = encodePicture(converted, timestamp: timestamp)
-        }
+        let status = encodePicture(view, timestamp: timestamp)
         try OpenH264Error.check(status, "EncodeFrame")
 
         let frameType = bitstream.pointee.eFrameType
@@ -142,18 +172,18 @@ public final class H264Encoder {
         keyframePending = true
     }
 
-    private func encodePicture(_ frame: I420Frame, timestamp: Int64) -> Int32 {
-        frame.withUnsafePlanes { y, u, v in
-            picture.iColorFormat = Int32(videoFormatI420.rawValue)
-            picture.iPicWidth = Int32(frame.width)
-            picture.iPicHeight = Int32(frame.height)
-            picture.iStride = (Int32(frame.strideY), Int32(frame.strideUV), Int32(frame.strideUV), 0)
-            picture.pData = (UnsafeMutablePointer(mutating: y), UnsafeMutablePointer(mutating: u),
-                             UnsafeMutablePointer(mutating: v), nil)
-            picture.uiTimeStamp = timestamp / H264Encoder.ticksPerMillisecond
-            defer { picture.pData = (nil, nil, nil, nil) }
-            return encoder.pointee!.pointee.EncodeFrame(encoder, &picture, bitstream)
-        }
+    /// Hands the planes to OpenH264 (`EncodeFrame`), which only reads them (it copies the picture into its own
+    /// buffers first), hence the `mutating` casts its C signature needs.
+    private func encodePicture(_ view: I420FrameView, timestamp: Int64) -> Int32 {
+        picture.iColorFormat = Int32(videoFormatI420.rawValue)
+        picture.iPicWidth = Int32(view.width)
+        picture.iPicHeight = Int32(view.height)
+        picture.iStride = (Int32(view.strideY), Int32(view.strideUV), Int32(view.strideUV), 0)
+        picture.pData = (UnsafeMutablePointer(mutating: view.y), UnsafeMutablePointer(mutating: view.u),
+                         UnsafeMutablePointer(mutating: view.v), nil)
+        picture.uiTimeStamp = timestamp / H264Encoder.ticksPerMillisecond
+        defer { picture.pData = (nil, nil, nil, nil) }
+        return encoder.pointee!.pointee.EncodeFrame(encoder, &picture, bitstream)
     }
 
     /// Copies OpenH264's layers into one Annex-B buffer and indexes its NAL units from the layer information

@@ -58,16 +58,18 @@ extension H264Sender {
             return finish(error: nil)
         }
         do {
-            guard try state.source.nextFrame(into: &state.sourceFrame) else { return finish(error: nil) }
-            let index = state.sourceFrameIndex
-            state.sourceFrameIndex += 1
-            if var converter = state.converter {
-                try converter.convert(.i420(state.sourceFrame), into: &state.convertedFrame)
-                state.converter = converter
-                try encodeAndSend(.i420(state.convertedFrame), sourceIndex: index, now: now)
-            } else {
-                try encodeAndSend(.i420(state.sourceFrame), sourceIndex: index, now: now)
+            // The source lends the frame (in place for a mapped file) or fills the reused buffer, moved out of the
+            // state for the call so that filling it does not copy it.
+            var buffer = PipelineState.placeholderFrame
+            swap(&buffer, &state.sourceFrame)
+            defer { swap(&buffer, &state.sourceFrame) }
+            let source = state.source
+            let produced: Void? = try source.withNextFrame(buffer: &buffer) { frame in
+                let index = state.sourceFrameIndex
+                state.sourceFrameIndex += 1
+                try encodeAndSend(frame, sourceIndex: index, now: now)
             }
+            guard produced != nil else { return finish(error: nil) }
         } catch {
             return finish(error: error)
         }
@@ -78,7 +80,7 @@ extension H264Sender {
         scheduleTick()
     }
 
-    private func encodeAndSend(_ frame: VideoFrame, sourceIndex: Int, now: Int64) throws {
+    private func encodeAndSend(_ frame: I420FrameView, sourceIndex: Int, now: Int64) throws {
         let force = state.throttle.shouldForceKeyframe(at: now)
         let result = try state.encoder.encode(frame, timestamp: state.mediaTime, forceKeyframe: force)
         switch result {

@@ -9,10 +9,12 @@ import Video
 struct PipelineState {
     // Source stage.
     let source: FrameSource
+    /// The buffer a copying source fills (a lending source leaves it alone); the encoder scales frames of another
+    /// size itself.
     var sourceFrame: I420Frame
-    var converter: FrameConverter?
-    var convertedFrame: I420Frame
     var sourceFrameIndex = 0
+    /// Stands in for `sourceFrame` while the source fills it, so that the buffer is moved out (not copied).
+    static let placeholderFrame = I420Frame(width: 2, height: 2)
 
     // Encoder stage.
     let encoder: H264Encoder
@@ -102,10 +104,6 @@ struct PipelineState {
             maximumBitrate: Int(Double(levelMax) / EncoderConfiguration.defaultMaxBitrateRatio))
 
         sourceFrame = I420Frame(width: source.width, height: source.height)
-        convertedFrame = I420Frame(width: enc.width, height: enc.height)
-        if source.width != enc.width || source.height != enc.height {
-            converter = try FrameConverter(width: enc.width, height: enc.height)
-        }
         stats.ssrc = ssrc
         stats.frameWidth = enc.width
         stats.frameHeight = enc.height

@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The one place the Video module calls `open`, `read`, `write`, `close`, `fstat`, `lseek` and `mmap`: EINTR is
-/// retried and errno becomes `Y4MError.system` with the raw code kept.
+/// The one place the Video module calls `open`, `read`, `write` and `close`: EINTR is retried and errno becomes
+/// `Y4MError.system` with the raw code kept.
 enum FileDescriptorIO {
     /// Opens `path` and returns the descriptor.
     /// - Parameters:
@@ -55,38 +55,6 @@ enum FileDescriptorIO {
             }
             done += n
         }
-    }
-
-    /// The size of the regular file behind `fd`, or nil for a pipe, a terminal or a socket.
-    /// - Throws: `Y4MError.system` if `fstat` fails.
-    static func regularFileSize(_ fd: Int32) throws(Y4MError) -> Int? {
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .system(operation: "fstat", errno: errno) }
-        return (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
-    }
-
-    /// The descriptor's current offset (`lseek(fd, 0, SEEK_CUR)`).
-    /// - Throws: `Y4MError.system` if the descriptor cannot seek.
-    static func currentOffset(_ fd: Int32) throws(Y4MError) -> Int {
-        let offset = lseek(fd, 0, SEEK_CUR)
-        guard offset >= 0 else { throw .system(operation: "lseek", errno: errno) }
-        return Int(offset)
-    }
-
-    /// Maps `length` bytes of `fd` read-only (`mmap(PROT_READ, MAP_SHARED)`) and advises sequential access
-    /// (`madvise(MADV_SEQUENTIAL)`: read-ahead, pages dropped behind).
-    /// - Throws: `Y4MError.system` if `mmap` fails.
-    static func mapReadOnly(_ fd: Int32, length: Int) throws(Y4MError) -> UnsafeRawPointer {
-        guard let address = mmap(nil, length, PROT_READ, MAP_SHARED, fd, 0), address != MAP_FAILED else {
-            throw .system(operation: "mmap", errno: errno)
-        }
-        _ = madvise(address, length, MADV_SEQUENTIAL)  // advice only: its failure changes nothing
-        return UnsafeRawPointer(address)
-    }
-
-    /// Unmaps a region from `mapReadOnly`, ignoring errors (used from deinit).
-    static func unmap(_ address: UnsafeRawPointer, length: Int) {
-        _ = munmap(UnsafeMutableRawPointer(mutating: address), length)
     }
 
     /// Closes `fd`, ignoring errors (used from deinit).

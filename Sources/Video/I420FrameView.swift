@@ -1,8 +1,8 @@
-/// A borrowed I420 picture: pointers to three planes that someone else owns (a mapped Y4M file, a camera's or a
-/// render loop's buffers, an `I420Frame`), with their strides.
+/// A borrowed I420 picture: pointers to three planes that someone else owns (a camera's or a render loop's buffers,
+/// an `I420Frame`), with their strides.
 ///
 /// A view is valid only inside the closure that lends it (`I420Frame.withView(_:)`,
-/// `Y4MReader.withNextFrame(_:)`, `FrameSource.withNextFrame(buffer:_:)`): it lets a frame reach the encoder
+/// `FrameSource.withNextFrame(buffer:_:)`): it lets a frame reach the encoder
 /// without being copied into an `I420Frame` first. Do not keep it or its pointers after the closure returns.
 public struct I420FrameView {
     /// Luma width in samples.
@@ -53,19 +53,6 @@ public struct I420FrameView {
         self.y = y
         self.u = u
         self.v = v
-    }
-
-    /// Describes a tightly packed I420 picture (Y, then U, then V, rows not padded) starting at `base`, as Y4M
-    /// stores frames.
-    /// - Parameters:
-    ///   - width: luma width.
-    ///   - height: luma height.
-    ///   - base: the first luma byte; `I420Frame.byteCount(height:strideY:strideUV:)` bytes must follow.
-    init(packedWidth width: Int, height: Int, base: UnsafePointer<UInt8>) {
-        let chromaWidth = (width + 1) / 2
-        let u = base + width * height
-        self.init(unchecked: width, height: height, strideY: width, strideUV: chromaWidth, y: base, u: u,
-                  v: u + chromaWidth * ((height + 1) / 2))
     }
 
     /// Whether the picture is `width` x `height`.

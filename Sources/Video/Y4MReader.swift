@@ -1,9 +1,7 @@
 /// Reads a YUV4MPEG2 stream (a file or a pipe such as standard input) frame by frame into a reused `I420Frame`.
 ///
 /// The reader owns its file descriptor when it opened it (closed in `deinit`) and a small read-ahead buffer for the
-/// header lines. A regular file is mapped (`mmap`) after its header is read, and `withNextFrame(_:)` lends each frame
-/// in place, without a copy; from a pipe, picture data is read straight into the caller's frame (or, for
-/// `withNextFrame(_:)`, into one frame the reader keeps).
+/// header lines; picture data is read straight into the caller's frame.
 public final class Y4MReader {
     /// The stream header.
     public let header: Y4MHeader
@@ -16,12 +14,6 @@ public final class Y4MReader {
     private var bufferStart = 0
     private var bufferEnd = 0
     private static let bufferCapacity = 64 * 1024
-    /// The mapped file, for a regular file; nil for a pipe.
-    private var mapping: MappedFile?
-    /// The offset of the next frame header in `mapping`.
-    private var mappedPosition = 0
-    /// The frame `withNextFrame(_:)` reads into when the stream is a pipe.
-    private var pipeFrame: I420Frame?
     private static let frameMagic: [UInt8] = Array("FRAME".utf8)
     private static let newline = UInt8(ascii: "\n")
 
@@ -66,12 +58,6 @@ public final class Y4MReader {
         }
         bufferStart = start
         bufferEnd = end
-        // A regular file (also one redirected to standard input) is read in place from now on, starting where the
-        // header ended: the descriptor's offset less what is still buffered.
-        if let size = try FileDescriptorIO.regularFileSize(fileDescriptor), size > 0 {
-            mappedPosition = try FileDescriptorIO.currentOffset(fileDescriptor) - (end - start)
-            mapping = try MappedFile(fd: fileDescriptor, size: size)
-        }
     }
 
     deinit {
@@ -85,41 +71,12 @@ public final class Y4MReader {
     /// - Returns: false at the end of the stream (no partial frame pending).
     /// - Throws: `Y4MError.badFrameHeader` or `.truncatedFrame` naming the frame index, or `.system`.
     public func readFrame(into frame: inout I420Frame) throws -> Bool {
-        if frame.width != header.width || frame.height != header.height || !frame.isTightlyPacked {
-            frame = I420Frame(width: header.width, height: header.height)
-        }
-        if mapping != nil {
-            guard let bytes = try nextMappedFrame() else { return false }
-            frame.data.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: $0.count)) }
-            return true
-        }
-        return try readPipedFrame(into: &frame)
-    }
-
-    /// Lends the next frame to `body` without copying it when the stream is a mapped file (from a pipe, the frame is
-    /// read into a buffer the reader keeps and lent from there).
-    /// - Parameter body: receives the frame, valid only during the call.
-    /// - Returns: what `body` returns, or nil at the end of the stream (no partial frame pending).
-    /// - Throws: `Y4MError.badFrameHeader` or `.truncatedFrame` naming the frame index, `.system`, or what `body`
-    ///   throws.
-    public func withNextFrame<R>(_ body: (I420FrameView) throws -> R) throws -> R? {
-        if mapping != nil {
-            guard let bytes = try nextMappedFrame() else { return nil }
-            return try body(I420FrameView(packedWidth: header.width, height: header.height,
-                                          base: bytes.assumingMemoryBound(to: UInt8.self)))
-        }
-        var frame = pipeFrame ?? I420Frame(width: header.width, height: header.height)
-        pipeFrame = nil
-        defer { pipeFrame = frame }
-        guard try readPipedFrame(into: &frame) else { return nil }
-        return try frame.withView(body)
-    }
-
-    /// Reads a frame from a pipe into a tightly packed frame of the stream's size.
-    private func readPipedFrame(into frame: inout I420Frame) throws -> Bool {
         let index = framesRead
         let expected = header.frameByteCount
         guard try skipFrameHeader(index: index, expected: expected) else { return false }
+        if frame.width != header.width || frame.height != header.height || !frame.isTightlyPacked {
+            frame = I420Frame(width: header.width, height: header.height)
+        }
         let received: Int = try frame.data.withUnsafeMutableBytes { (raw) throws -> Int in
             let destination = raw.baseAddress!
             let buffered = min(bufferEnd - bufferStart, expected)
@@ -135,35 +92,6 @@ public final class Y4MReader {
         return true
     }
 
-    /// Parses the next frame header in the mapped file and returns where its picture starts, or nil at a clean end.
-    /// The file's size is checked first (one `fstat`), so a file that grew is mapped anew and one that shrank is
-    /// never read past its end.
-    private func nextMappedFrame() throws(Y4MError) -> UnsafeRawPointer? {
-        guard let mapping else { return nil }
-        let index = framesRead
-        let expected = header.frameByteCount
-        try mapping.refresh()
-        let available = mapping.available
-        var position = mappedPosition
-        if position >= available { return nil }
-        var parser = FrameHeaderParser()
-        while true {
-            guard position < available else {
-                throw .truncatedFrame(frameIndex: index, expectedBytes: expected, receivedBytes: 0)
-            }
-            let byte = mapping.base.load(fromByteOffset: position, as: UInt8.self)
-            position += 1
-            if try parser.consume(byte, frameIndex: index) { break }
-        }
-        guard available - position >= expected else {
-            mappedPosition = available
-            throw .truncatedFrame(frameIndex: index, expectedBytes: expected, receivedBytes: available - position)
-        }
-        mappedPosition = position + expected
-        framesRead += 1
-        return mapping.base + position
-    }
-
     /// Reads the next frame into a new buffer (allocating form of `readFrame(into:)`).
     /// - Returns: the frame, or nil at the end of the stream.
     /// - Throws: as `readFrame(into:)`.
@@ -172,11 +100,13 @@ public final class Y4MReader {
         return try readFrame(into: &frame) ? frame : nil
     }
 
-    /// Consumes `FRAME` [params] newline from the read-ahead buffer without allocating.
+    /// Consumes `FRAME` [params] newline without allocating.
     /// - Returns: false if the stream ended cleanly before the frame.
     private func skipFrameHeader(index: Int, expected: Int) throws -> Bool {
-        var parser = FrameHeaderParser()
+        let magic = Y4MReader.frameMagic
+        var matched = 0
         var sawAny = false
+        var parameterBytes = 0
         while true {
             if bufferStart == bufferEnd {
                 bufferStart = 0
@@ -189,33 +119,18 @@ public final class Y4MReader {
             let byte = buffer.load(fromByteOffset: bufferStart, as: UInt8.self)
             bufferStart += 1
             sawAny = true
-            if try parser.consume(byte, frameIndex: index) { return true }
-        }
-    }
-
-    /// Recognises `FRAME`, optional space-separated parameters and the newline, one byte at a time.
-    private struct FrameHeaderParser {
-        private var matched = 0
-        private var parameterBytes = 0
-
-        /// Takes one byte of the header.
-        /// - Returns: true once the newline ending the header has been consumed.
-        /// - Throws: `Y4MError.badFrameHeader` for anything but `FRAME`[ params] newline.
-        mutating func consume(_ byte: UInt8, frameIndex: Int) throws(Y4MError) -> Bool {
-            let magic = Y4MReader.frameMagic
             if matched < magic.count {
-                guard byte == magic[matched] else { throw .badFrameHeader(frameIndex: frameIndex) }
+                guard byte == magic[matched] else { throw Y4MError.badFrameHeader(frameIndex: index) }
                 matched += 1
             } else if byte == Y4MReader.newline {
                 return true
             } else if matched == magic.count && byte != UInt8(ascii: " ") {
-                throw .badFrameHeader(frameIndex: frameIndex)
+                throw Y4MError.badFrameHeader(frameIndex: index)
             } else {
                 matched = magic.count + 1
                 parameterBytes += 1
-                if parameterBytes > Y4MHeader.maxLength { throw .badFrameHeader(frameIndex: frameIndex) }
+                if parameterBytes > Y4MHeader.maxLength { throw Y4MError.badFrameHeader(frameIndex: index) }
             }
-            return false
         }
     }
 
