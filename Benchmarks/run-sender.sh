@@ -2,7 +2,8 @@
 # Sender benchmarks (issue 5), side by side in one session:
 #   1. throughput: `rtc-h264 send --as-fast-as-possible` (SRTP) vs the GStreamer pipeline doing the same work vs the
 #      bare C OpenH264 encode loop on preloaded frames; process CPU (user+sys from wait4), alternating rounds.
-#   2. real time: `rtc-h264 send` of the pattern at 720p30 (SRTP): CPU % of one core, max RSS.
+#   2. real time: `rtc-h264 send` of the pattern and of the clip at 720p30 (SRTP): CPU % of one core, max RSS, beside
+#      the floor (the C encode loop on the same frames, preloaded, each encoded at its 30 fps slot).
 #   3. keyframe latency: PLIs every ~700 ms, sender stats and external PLI -> first IDR packet.
 # Everything goes to a local UDP sink (Benchmarks/sender/udp_sink.c) on 127.0.0.1.
 # Usage: Benchmarks/run-sender.sh [throughput|realtime|keyframe|all] [rounds] [seconds]
@@ -20,7 +21,13 @@ done
 if [ ! -s "$Y4M" ]; then
     ffmpeg -v error -y -f lavfi -i testsrc2=size=1280x720:rate=30 -frames:v "$FRAMES" -pix_fmt yuv420p "$Y4M"
 fi
-gcc -O2 -o out/encode_loop C/encode_loop.c $(pkg-config --cflags --libs openh264)
+PATTERN_Y4M=out/pattern-1280x720-300.y4m
+case "$WHAT" in realtime|all)
+    # The built-in pattern as Y4M, for the C floor (rewritten each time: it follows TestPattern).
+    swift build -c release --product EncoderBench >/dev/null
+    "$(swift build -c release --show-bin-path)/EncoderBench" --write-pattern "$PATTERN_Y4M" --frames "$FRAMES" ;;
+esac
+gcc -O2 -Wall -o out/encode_loop C/encode_loop.c $(pkg-config --cflags --libs openh264)
 gcc -O2 -Wall -o out/udp_sink sender/udp_sink.c
 # The CLI is built in the main package (the parent directory), release.
 (cd .. && swift build -c release --product rtc-h264 >/dev/null)
@@ -29,5 +36,6 @@ COMMON=(--rtc "$RTC" --sink out/udp_sink --out out)
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "versions: $(gst-launch-1.0 --version | sed -n 2p), OpenH264 $(pkg-config --modversion openh264), libsrtp2 $(pkg-config --modversion libsrtp2)"
 case "$WHAT" in throughput|all) python3 sender/bench.py throughput "${COMMON[@]}" --clip "$Y4M" --encode-loop out/encode_loop --rounds "$ROUNDS" ;; esac
-case "$WHAT" in realtime|all) python3 sender/bench.py realtime "${COMMON[@]}" --duration "$SECONDS_RT" --rounds 3 ;; esac
+case "$WHAT" in realtime|all) python3 sender/bench.py realtime "${COMMON[@]}" --duration "$SECONDS_RT" --rounds 3 \
+    --clip "$Y4M" --pattern-clip "$PATTERN_Y4M" --encode-loop out/encode_loop ;; esac
 case "$WHAT" in keyframe|all) python3 sender/bench.py keyframe "${COMMON[@]}" --duration "$SECONDS_RT" ;; esac
