@@ -44,9 +44,11 @@ public struct EncoderConfiguration: Sendable, Equatable {
     /// Most encoder threads accepted. OpenH264 takes any count and limits it itself; at level 3.1 sizes its
     /// slice-parallel threading gains little past 4, so larger values are refused as likely mistakes.
     public static let maximumThreads = 4
-    /// Smallest maximum NAL unit size accepted for size-limited slices: OpenH264 reserves headroom per slice, and a
-    /// single macroblock of an IDR must fit.
-    public static let minimumMaxNALUnitSize = 300
+    /// Smallest maximum NAL unit size accepted for size-limited slices: OpenH264 2.3.1's `ParamValidationExt` refuses
+    /// a `uiMaxNalSize` below `NAL_HEADER_ADD_0X30BYTES + MAX_MACROBLOCK_SIZE_IN_BYTE` (20 + 400 bytes: the largest
+    /// macroblock plus headroom must fit one slice). Checked here so the error names the limit instead of
+    /// `InitializeExt` failing.
+    public static let minimumMaxNALUnitSize = 420
     /// Whether frame skipping is on by default (decided by measurement, Docs/Encoder.md).
     public static let defaultFrameSkipping = true
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Codec
 import Foundation
 import H264
+import RTP
 import Video
 
 /// `rtc-h264 encode`: encodes a Y4M file (or standard input) or the built-in test pattern to an Annex-B H.264 file,
@@ -17,11 +18,6 @@ struct EncodeCommand: ParsableCommand {
               rtc-h264 encode --pattern --frames 600 --bitrate-at 300:500k --force-keyframe 100,200 --output out.h264
             """
     )
-
-    /// RTP fixed header (RFC 3550 section 5.1).
-    static let rtpHeaderBytes = 12
-    /// SRTP authentication tag of AES_CM_128_HMAC_SHA1_80 (RFC 3711 section 5.2), the default suite.
-    static let srtpTagBytes = 10
 
     @Option(help: "A Y4M file to encode, or - for standard input.")
     var input: String?
@@ -49,7 +45,7 @@ struct EncodeCommand: ParsableCommand {
     @Option(help: "RTP packetization mode: 1 (one slice, FU-A later) or 0 (every NAL fits one packet).")
     var packetizationMode: Int = 1
 
-    @Option(help: "Path MTU for packetization mode 0 (RTP payload = MTU - RTP header - SRTP tag).")
+    @Option(help: "IP-level MTU for packetization mode 0: NAL units fit the RTP payload `send` would use (MTU - IPv4 - UDP - RTP header - SRTP tag of the default suite).")
     var mtu: Int = 1200
 
     @Flag(help: "Disable rate-control frame skipping (OpenH264 then overshoots the target on hard content).")
@@ -89,7 +85,9 @@ struct EncodeCommand: ParsableCommand {
         else {
             throw EncodeFailure("--level \(level) is not one of \(H264Level.all.map(\.description).joined(separator: ", "))")
         }
-        let maxNALUnitSize = packetizationMode == 0 ? mtu - EncodeCommand.rtpHeaderBytes - EncodeCommand.srtpTagBytes : nil
+        // The same derivation as `send` with its defaults (IPv4, AES_CM_128_HMAC_SHA1_80), so that a stream encoded
+        // here fits the packets `send --packetization-mode 0 --mtu N` makes.
+        let maxNALUnitSize = packetizationMode == 0 ? RTPPayloadLimit(mtu: mtu).maxPayloadSize : nil
         let configuration: EncoderConfiguration
         do {
             configuration = try encoding.configuration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Codec
 import Foundation
+import RTP
 import SRTP
 import Sender
 
@@ -58,6 +59,18 @@ struct StreamOptions: ParsableArguments {
         guard (1...65535).contains(peer.port) else { throw ValidationError("--to needs a port between 1 and 65535") }
         guard mtu >= 200 && mtu <= 65_000 else { throw ValidationError("--mtu must be between 200 and 65000") }
         guard keyframeThrottleMs >= 0 else { throw ValidationError("--keyframe-throttle must not be negative") }
+        if packetizationMode == 0 {
+            // Every NAL unit must fit one packet, and the encoder cannot cut slices below its minimum.
+            let limit = RTPPayloadLimit(
+                mtu: mtu, ipVersion: peer.host.contains(":") ? .v6 : .v4,
+                srtpTrailerSize: noSRTP ? 0 : SRTPSuite(sdpName: suite)!.rtpTrailerLength)
+            let minimum = EncoderConfiguration.minimumMaxNALUnitSize
+            guard limit.maxPayloadSize >= minimum else {
+                throw ValidationError(
+                    "--mtu \(mtu) leaves \(limit.maxPayloadSize) bytes of RTP payload; packetization mode 0 needs at least "
+                        + "\(minimum) per NAL unit: use --mtu \(mtu + minimum - limit.maxPayloadSize) or more, or --packetization-mode 1")
+            }
+        }
     }
 
     /// The SRTP settings: the given key, or a random one.

@@ -1,5 +1,6 @@
 import Testing
 @testable import Codec
+import Video
 
 /// Every invalid configuration is refused up front with the error naming its limit.
 @Suite struct EncoderConfigurationTests {
@@ -40,7 +41,9 @@ import Testing
          .keyframeDurationNotPositive(.zero)),
         ("zero threads", config(320, 240) { $0.threads = 0 }, .threadCountOutOfRange(0, maximum: 4)),
         ("too many threads", config(320, 240) { $0.threads = 5 }, .threadCountOutOfRange(5, maximum: 4)),
-        ("tiny NAL size", config(320, 240) { $0.maxNALUnitSize = 100 }, .maxNALUnitSizeTooSmall(100, minimum: 300)),
+        ("tiny NAL size", config(320, 240) { $0.maxNALUnitSize = 100 }, .maxNALUnitSizeTooSmall(100, minimum: 420)),
+        ("NAL size just below OpenH264's floor", config(320, 240) { $0.maxNALUnitSize = 419 },
+         .maxNALUnitSizeTooSmall(419, minimum: 420)),
     ]
 
     @Test(arguments: invalid)
@@ -64,6 +67,14 @@ import Testing
         try EncoderConfigurationTests.config(1280, 720, bitrate: 17_500_000) { $0.profile = .high }.validate()
         try EncoderConfigurationTests.config(16, 16).validate()
         try EncoderConfigurationTests.config(1920, 1080) { $0.level = .level4_0 }.validate()
+    }
+
+    @Test func theSmallestNALSizeAcceptedIsOneOpenH264Initialises() throws {
+        let smallest = EncoderConfigurationTests.config(320, 240) { $0.maxNALUnitSize = EncoderConfiguration.minimumMaxNALUnitSize }
+        let encoder = try H264Encoder(configuration: smallest)
+        let frame = try #require(try encoder.encode(.i420(TestPattern(width: 320, height: 240).frame(0)), timestamp: 0).encodedFrame)
+        #expect(frame.isKeyframe)
+        #expect(frame.nalUnits.allSatisfy { $0.length <= EncoderConfiguration.minimumMaxNALUnitSize })
     }
 
     @Test func defaults() {
