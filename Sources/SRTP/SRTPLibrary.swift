@@ -4,7 +4,17 @@ internal import CSRTP
 enum SRTPLibrary {
     /// The status of the one `srtp_init()` call. Swift initializes globals lazily and thread-safely (`swift_once`),
     /// so the first session to need the library runs `srtp_init` and every later one reuses its result.
-    private static let initializationStatus: UInt32 = srtp_init().rawValue
+    ///
+    /// First, when libsrtp2 uses NSS, one NSS context is opened and held for the life of the process: libsrtp2
+    /// opens and closes one per crypto context, and NSS would otherwise unload and reload its softoken whenever the
+    /// count drops to zero (14 times per process, 24 ms of CPU; see `CSRTP_holdNSSContext`).
+    private static let initialization: (status: UInt32, nssContext: Int32) = {
+        let nssContext = CSRTP_holdNSSContext()
+        return (srtp_init().rawValue, nssContext)
+    }()
+
+    /// What `CSRTP_holdNSSContext` answered at initialization: 1 held, 0 libsrtp2 does not use NSS, -1 NSS refused.
+    static var nssContextHeld: Int32 { initialization.nssContext }
 
     /// Runs `srtp_init()` on first use; later calls return at once.
     ///
@@ -14,7 +24,7 @@ enum SRTPLibrary {
     ///
     /// - Throws: `SRTPError.library` with the status of `srtp_init` when it failed.
     static func initializeOnce() throws(SRTPError) {
-        let status = SRTPStatus(rawValue: initializationStatus)
+        let status = SRTPStatus(rawValue: initialization.status)
         guard status == .ok || status == .badParam else { throw .library(status) }
     }
 
