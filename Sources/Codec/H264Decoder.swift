@@ -85,22 +85,11 @@ public final class H264Decoder {
     ) -> Bool {
         guard bufferInfo.iBufferStatus == 1, let y = planes.0, let u = planes.1, let v = planes.2 else { return false }
         let system = bufferInfo.UsrData.sSystemBuffer
-        let width = Int(system.iWidth), height = Int(system.iHeight)
-        let strideY = Int(system.iStride.0), strideUV = Int(system.iStride.1)
-        if frame.width != width || frame.height != height {
-            frame = I420Frame(width: width, height: height)
-        }
-        let dstY = frame.strideY, dstUV = frame.strideUV, chromaWidth = frame.chromaWidth
-        let chromaHeight = frame.chromaHeight
-        frame.withUnsafeMutablePlanes { dy, du, dv in
-            for row in 0..<height {
-                (dy + row * dstY).update(from: y + row * strideY, count: width)
-            }
-            for row in 0..<chromaHeight {
-                (du + row * dstUV).update(from: u + row * strideUV, count: chromaWidth)
-                (dv + row * dstUV).update(from: v + row * strideUV, count: chromaWidth)
-            }
-        }
+        guard let picture = try? I420FrameView(
+            width: Int(system.iWidth), height: Int(system.iHeight), strideY: Int(system.iStride.0),
+            strideUV: Int(system.iStride.1), y: y, u: u, v: v)
+        else { return false }
+        picture.copy(into: &frame)
         return true
     }
 

@@ -65,6 +65,17 @@ public struct I420FrameView {
     /// - Returns: a tightly packed copy.
     public func makeFrame() -> I420Frame {
         var frame = I420Frame(width: width, height: height)
+        copy(into: &frame)
+        return frame
+    }
+
+    /// Copies the picture into `frame`, row by row (strides may differ), replacing `frame` with a tightly packed
+    /// buffer only if its size differs.
+    /// - Parameter frame: the destination, reused.
+    public func copy(into frame: inout I420Frame) {
+        if frame.width != width || frame.height != height {
+            frame = I420Frame(width: width, height: height)
+        }
         let cw = chromaWidth, dsy = frame.strideY, dsuv = frame.strideUV
         frame.withUnsafeMutablePlanes { dy, du, dv in
             for row in 0..<height {
@@ -75,7 +86,6 @@ public struct I420FrameView {
                 (dv + row * dsuv).update(from: v + row * strideUV, count: cw)
             }
         }
-        return frame
     }
 }
 

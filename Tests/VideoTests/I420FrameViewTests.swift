@@ -33,6 +33,17 @@ import Testing
         #expect(copy.isTightlyPacked)
     }
 
+    @Test func copyIntoKeepsTheDestinationsStridesOrReplacesAWrongSize() throws {
+        let source = try TestPattern(width: 64, height: 48).frame(2)
+        var padded = I420Frame(width: 64, height: 48, strideY: 80, strideUV: 48)
+        source.withView { $0.copy(into: &padded) }
+        #expect(padded.strideY == 80 && padded.strideUV == 48, "the destination's layout is kept")
+        #expect(padded.withView { $0.makeFrame() } == source)
+        var wrong = I420Frame(width: 16, height: 16)
+        source.withView { $0.copy(into: &wrong) }
+        #expect(wrong == source)
+    }
+
     @Test func converterScalesAViewLikeTheFrameItLends() throws {
         let source = try TestPattern(width: 320, height: 240).frame(9)
         var converter = try FrameConverter(width: 160, height: 90)
