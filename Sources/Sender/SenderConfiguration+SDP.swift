@@ -7,11 +7,20 @@ import Video
 
 extension SenderConfiguration {
     /// The RTP payload limit of this stream: the MTU less the IP (v4 or v6, from the peer's address), UDP and RTP
-    /// headers and the SRTP tag.
-    var payloadLimit: RTPPayloadLimit {
-        RTPPayloadLimit(
-            mtu: mtu, ipVersion: peerHost.contains(":") ? .v6 : .v4,
-            srtpTrailerSize: security?.suite.rtpTrailerLength ?? 0)
+    /// headers and the SRTP tag. In packetization mode 0 it is also the encoder's slice-size limit.
+    public var payloadLimit: RTPPayloadLimit {
+        Self.payloadLimit(mtu: mtu, peerHost: peerHost, suite: security?.suite)
+    }
+
+    /// The RTP payload limit of a stream with these settings, for checking them before a configuration exists.
+    /// - Parameters:
+    ///   - mtu: the IP-level MTU.
+    ///   - peerHost: the peer's IP literal (a colon means IPv6).
+    ///   - suite: the SRTP suite, or nil for plain RTP.
+    /// - Returns: the limit.
+    public static func payloadLimit(mtu: Int, peerHost: String, suite: SRTPSuite?) -> RTPPayloadLimit {
+        RTPPayloadLimit(mtu: mtu, ipVersion: peerHost.contains(":") ? .v6 : .v4,
+                        srtpTrailerSize: suite?.rtpTrailerLength ?? 0)
     }
 
     /// The encoder configuration actually used: in packetization mode 0 every NAL unit must fit one RTP payload, so

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Codec
 import Foundation
-import RTP
 import SRTP
 import Sender
 
@@ -61,9 +60,8 @@ struct StreamOptions: ParsableArguments {
         guard keyframeThrottleMs >= 0 else { throw ValidationError("--keyframe-throttle must not be negative") }
         if packetizationMode == 0 {
             // Every NAL unit must fit one packet, and the encoder cannot cut slices below its minimum.
-            let limit = RTPPayloadLimit(
-                mtu: mtu, ipVersion: peer.host.contains(":") ? .v6 : .v4,
-                srtpTrailerSize: noSRTP ? 0 : SRTPSuite(sdpName: suite)!.rtpTrailerLength)
+            let limit = SenderConfiguration.payloadLimit(
+                mtu: mtu, peerHost: peer.host, suite: noSRTP ? nil : SRTPSuite(sdpName: suite))
             let minimum = EncoderConfiguration.minimumMaxNALUnitSize
             guard limit.maxPayloadSize >= minimum else {
                 throw ValidationError(
