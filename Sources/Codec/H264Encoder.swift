@@ -100,12 +100,10 @@ public final class H264Encoder {
             return try source.withView { try encode($0, timestamp: timestamp, forceKeyframe: forceKeyframe, start: start) }
         }
         try converter.convert(frame, into: &converted)
-        return try converted.withView {
-            try encodeSized($0, timestamp: timestamp, forceKeyframe: forceKeyframe, start: start)
-        }
+        return try encodeConverted(timestamp: timestamp, forceKeyframe: forceKeyframe, start: start)
     }
 
-    /// Encodes one borrowed I420 picture (a mapped file's, a camera's or a render loop's buffer), read in place by
+    /// Encodes one borrowed I420 picture (a camera's or a render loop's buffer), read in place by
     /// OpenH264 when it has the configured size, else cropped and scaled first as `encode(_:timestamp:forceKeyframe:)`
     /// does.
     /// - Parameters:
@@ -124,9 +122,13 @@ public final class H264Encoder {
             return try encodeSized(view, timestamp: timestamp, forceKeyframe: forceKeyframe, start: start)
         }
         try converter.convert(view, into: &converted)
-        return try converted.withView {
-            try encodeSized($0, timestamp: timestamp, forceKeyframe: forceKeyframe, start: start)
-        }
+        return try encodeConverted(timestamp: timestamp, forceKeyframe: forceKeyframe, start: start)
+    }
+
+    /// Encodes what the converter just wrote into `converted`.
+    private func encodeConverted(timestamp: Int64, forceKeyframe: Bool, start: ContinuousClock.Instant) throws
+        -> EncodeResult {
+        try converted.withView { try encodeSized($0, timestamp: timestamp, forceKeyframe: forceKeyframe, start: start) }
     }
 
     /// The encode itself, on a picture of the configured size.

@@ -58,8 +58,8 @@ extension H264Sender {
             return finish(error: nil)
         }
         do {
-            // The source lends the frame (in place for a mapped file) or fills the reused buffer, moved out of the
-            // state for the call so that filling it does not copy it.
+            // The source lends its own buffer (a camera's) or fills the reused one, moved out of the state for the
+            // call so that filling it does not copy it.
             var buffer = PipelineState.placeholderFrame
             swap(&buffer, &state.sourceFrame)
             defer { swap(&buffer, &state.sourceFrame) }

@@ -36,35 +36,33 @@ public struct FrameConverter: Sendable {
         }
         let crop = CropRect.centred(sourceWidth: frame.width, sourceHeight: frame.height,
                                     targetWidth: width, targetHeight: height)
-        let needsScale = crop.width != width || crop.height != height
         switch frame {
         case .i420(let source):
             try source.withView { (view) throws(VideoError) in try FrameConverter.copyOrScale(view, crop: crop, into: &output) }
         case .nv12(let source):
-            if needsScale {
-                var temp = takeScratch(width: crop.width, height: crop.height)
-                try FrameConverter.nv12ToI420(source, crop: crop, into: &temp)
-                try temp.withView { (view) throws(VideoError) in
-                    try FrameConverter.copyOrScale(view, crop: CropRect(x: 0, y: 0, width: crop.width, height: crop.height),
-                                                   into: &output)
-                }
-                scratch = temp
-            } else {
-                try FrameConverter.nv12ToI420(source, crop: crop, into: &output)
+            try convertToI420(crop: crop, into: &output) { (crop, destination) throws(VideoError) in
+                try FrameConverter.nv12ToI420(source, crop: crop, into: &destination)
             }
         case .bgra(let source):
-            if needsScale {
-                var temp = takeScratch(width: crop.width, height: crop.height)
-                try FrameConverter.bgraToI420(source, crop: crop, into: &temp)
-                try temp.withView { (view) throws(VideoError) in
-                    try FrameConverter.copyOrScale(view, crop: CropRect(x: 0, y: 0, width: crop.width, height: crop.height),
-                                                   into: &output)
-                }
-                scratch = temp
-            } else {
-                try FrameConverter.bgraToI420(source, crop: crop, into: &output)
+            try convertToI420(crop: crop, into: &output) { (crop, destination) throws(VideoError) in
+                try FrameConverter.bgraToI420(source, crop: crop, into: &destination)
             }
         }
+    }
+
+    /// Runs `toI420` (a libyuv conversion of the `crop` region of another format) straight into `output` when the
+    /// crop already has the output's size; otherwise into the scratch buffer, which is then scaled into `output`.
+    private mutating func convertToI420(
+        crop: CropRect, into output: inout I420Frame, _ toI420: (CropRect, inout I420Frame) throws(VideoError) -> Void
+    ) throws(VideoError) {
+        guard crop.width != width || crop.height != height else { return try toI420(crop, &output) }
+        var temp = takeScratch(width: crop.width, height: crop.height)
+        try toI420(crop, &temp)
+        try temp.withView { (view) throws(VideoError) in
+            try FrameConverter.copyOrScale(view, crop: CropRect(x: 0, y: 0, width: crop.width, height: crop.height),
+                                           into: &output)
+        }
+        scratch = temp
     }
 
     /// Crops and scales (or copies) a borrowed I420 picture into `output`, which is replaced by a new buffer only if

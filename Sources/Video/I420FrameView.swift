@@ -43,7 +43,7 @@ public struct I420FrameView {
         self.init(unchecked: width, height: height, strideY: strideY, strideUV: strideUV, y: y, u: u, v: v)
     }
 
-    /// Describes planes whose layout the caller has already checked (an `I420Frame`'s, a parsed Y4M header's).
+    /// Describes planes whose layout the caller has already checked (an `I420Frame`'s).
     init(unchecked width: Int, height: Int, strideY: Int, strideUV: Int, y: UnsafePointer<UInt8>,
          u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>) {
         self.width = width
