@@ -30,8 +30,8 @@ esac
 gcc -O2 -Wall -o out/encode_loop C/encode_loop.c $(pkg-config --cflags --libs openh264)
 gcc -O2 -Wall -o out/udp_sink sender/udp_sink.c
 # The CLI is built in the main package (the parent directory), release.
-(cd .. && swift build -c release --product rtc-h264 >/dev/null)
-RTC="$(cd .. && swift build -c release --show-bin-path)/rtc-h264"
+(cd ../.. && swift build -c release --product rtc-h264 >/dev/null)
+RTC="$(cd ../.. && swift build -c release --show-bin-path)/rtc-h264"
 COMMON=(--rtc "$RTC" --sink out/udp_sink --out out)
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "versions: $(gst-launch-1.0 --version | sed -n 2p), OpenH264 $(pkg-config --modversion openh264), libsrtp2 $(pkg-config --modversion libsrtp2)"
