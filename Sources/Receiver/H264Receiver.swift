@@ -1,92 +1,95 @@
-import Codec
-import H264
 import NIOCore
 import NIOPosix
 import RTP
-import SRTP
-import Video
+import Sender
+import Transport
 
 /// The receiving end: SRTP unprotect, RFC 6184 depacketizing, OpenH264 decoding of whole access units, RTCP back to
-/// the sender (Receiver Reports about once a second, and a PLI when it sees loss or an undecodable frame, repeated about
-/// every second until a keyframe arrives so that a lost PLI cannot freeze a long GOP).
+/// the sender (Receiver Reports about once a report interval, and a PLI on loss or an undecodable frame, repeated
+/// about every interval until a keyframe arrives so that a lost PLI cannot freeze a long GOP).
 ///
-/// Everything runs on one event loop, like the sender.
-public final class H264Receiver: @unchecked Sendable {
+/// It receives from the moment it is created; `run()` waits for the end. Its work runs on one I/O event loop, on the
+/// same `UDPTransport` the sender uses.
+public final class H264Receiver: Sendable {
     /// The configuration.
     public let configuration: ReceiverConfiguration
     /// The receiver's own SSRC (for its RTCP).
-    public let ssrc: UInt32
-    /// The event loop.
-    public let eventLoop: EventLoop
+    public let ssrc: SSRC
+    /// The bound local RTP port.
+    public let localPort: Int
 
-    /// Called for every access unit received (before decoding), on the event loop.
-    public var onAccessUnit: ((H264ReceivedFrame) -> Void)?
-    /// Called for every decoded picture, on the event loop.
-    public var onFrameDecoded: ((I420Frame, H264ReceivedFrame) -> Void)?
+    private let eventLoop: EventLoop
+    private let core: NIOLoopBound<ReceiverCore>
+    private let done: EventLoopFuture<ReceiverStats>
 
-    let rtpEndpoint: DatagramEndpoint
-    let rtcpEndpoint: DatagramEndpoint?
-    var state: ReceiverState
-    let finished: EventLoopPromise<ReceiverStats>
-
-    /// Binds the sockets and prepares the decoder.
-    /// - Parameters:
-    ///   - configuration: where to listen and what to do.
-    ///   - eventLoop: the loop to run on.
-    /// - Throws: socket, SRTP and decoder errors.
-    public init(configuration: ReceiverConfiguration, eventLoop: EventLoop? = nil) async throws {
-        let loop = eventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
-        self.eventLoop = loop
-        self.configuration = configuration
-        var rng = SystemRandomNumberGenerator()
-        ssrc = UInt32.random(in: 1 ... .max, using: &rng)
-        state = try ReceiverState(configuration: configuration)
-        finished = loop.makePromise(of: ReceiverStats.self)
-        let box = WeakBox<H264Receiver>()
-        let onDatagram: (SocketAddress, inout ByteBuffer) -> Void = { from, buffer in box.value?.received(from: from, &buffer) }
-        let onError: (Error) -> Void = { _ in }
-        rtpEndpoint = try await DatagramEndpoint(
-            host: configuration.listenHost, port: configuration.listenPort, eventLoop: loop, receiveBufferSize: 4 << 20,
-            onDatagram: onDatagram, onError: onError)
-        if configuration.rtcpMux {
-            rtcpEndpoint = nil
-        } else {
-            rtcpEndpoint = try await DatagramEndpoint(
-                host: configuration.listenHost, port: (rtpEndpoint.localAddress?.port ?? configuration.listenPort) + 1,
-                eventLoop: loop, onDatagram: onDatagram, onError: onError)
-        }
-        box.value = self
-        // Receive from the moment the socket is bound: a stream's first keyframe must not be lost to the gap
-        // between `init` and `run()`.
-        loop.execute { self.start() }
+    /// Binds the socket(s), prepares the decoder and starts receiving.
+    /// - Parameter configuration: where to listen and what to do.
+    /// - Throws: `ReceiverError`, socket, SRTP and decoder errors (nothing is left open then).
+    public convenience init(configuration: ReceiverConfiguration) async throws {
+        try await self.init(configuration: configuration, eventLoop: nil)
     }
 
-    /// The bound RTP address.
-    public var localAddress: SocketAddress? { rtpEndpoint.localAddress }
+    /// Creates a receiver on a given loop (tests).
+    package init(configuration: ReceiverConfiguration, eventLoop: EventLoop?) async throws {
+        try configuration.validate()
+        let loop = eventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
+        var rng = SystemRandomNumberGenerator()
+        let ssrc = SSRC(UInt32.random(in: 1 ... .max, using: &rng))
+        let transportConfiguration = TransportConfiguration(
+            localHost: configuration.listenHost, localPort: configuration.listenPort, peer: nil,
+            rtcpMux: configuration.rtcpMux,
+            security: configuration.security.map {
+                TransportSecurity(suite: $0.suite, outboundKey: $0.key ?? $0.remoteKey, inboundKey: $0.remoteKey)
+            })
+        let transport = try await UDPTransport.bind(configuration: transportConfiguration, eventLoop: loop)
+        let origin = ContinuousClock.now
+        let clock = SenderClock.system(origin: origin)
+        let promise = loop.makePromise(of: ReceiverStats.self)
+        do {
+            core = try await loop.submit {
+                let core = try ReceiverCore(
+                    configuration: configuration, ssrc: ssrc, transport: transport.value, clock: clock, done: promise)
+                core.start()
+                return NIOLoopBound(core, eventLoop: loop)
+            }.get()
+        } catch {
+            try? await loop.submit { transport.value.close() }.get()
+            promise.fail(error)
+            throw error
+        }
+        self.configuration = configuration
+        self.ssrc = ssrc
+        self.eventLoop = loop
+        self.done = promise.futureResult
+        self.localPort = try await loop.submit { transport.value.localPort }.get()
+    }
 
-    /// Waits until the frame or duration limit, the sender's BYE, the idle timeout, or `stop()` (the receiver
-    /// receives from the moment it is created).
+    deinit {
+        let core = self.core
+        eventLoop.execute { core.value.finish() }
+    }
+
+    /// Waits until the frame or duration limit, the sender's BYE, the idle timeout, or `stop()`.
     /// - Returns: the final statistics.
-    /// - Throws: nothing today; reserved for fatal socket errors.
     public func run() async throws -> ReceiverStats {
-        try await finished.futureResult.get()
+        try await done.get()
     }
 
     /// Stops receiving. Safe from any thread.
     public func stop() {
-        eventLoop.execute { self.finish() }
+        let core = self.core
+        eventLoop.execute { core.value.finish() }
     }
 
     /// Sends a PLI now (and keeps repeating it until a keyframe arrives). Safe from any thread.
     public func requestKeyframe() {
-        eventLoop.execute {
-            self.state.needKeyframe = true
-            self.sendFeedback(pli: true)
-        }
+        let core = self.core
+        eventLoop.execute { core.value.requestKeyframe() }
     }
 
     /// The statistics now.
-    public func statistics() -> EventLoopFuture<ReceiverStats> {
-        eventLoop.submit { self.snapshot() }
+    public func statistics() async -> ReceiverStats {
+        let core = self.core
+        return (try? await eventLoop.submit { core.value.snapshot() }.get()) ?? ReceiverStats()
     }
 }

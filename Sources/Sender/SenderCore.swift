@@ -326,7 +326,7 @@ final class SenderCore {
 }
 
 /// A weak reference, so that a timer does not keep its owner alive.
-final class WeakReference<Object: AnyObject> {
-    weak var object: Object?
-    init(_ object: Object) { self.object = object }
+package final class WeakReference<Object: AnyObject> {
+    package weak var object: Object?
+    package init(_ object: Object) { self.object = object }
 }

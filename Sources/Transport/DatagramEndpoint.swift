@@ -32,11 +32,9 @@ package final class DatagramEndpoint: Sendable {
     /// - Throws: when the address cannot be bound.
     package init(
         host: String, port: Int, eventLoop: EventLoop, receiveBufferSize: Int = 1 << 20,
-        onDatagram: @escaping (SocketAddress, inout ByteBuffer) -> Void,
-        onError: @escaping (Error) -> Void
+        onDatagram: @escaping @Sendable (SocketAddress, inout ByteBuffer) -> Void,
+        onError: @escaping @Sendable (Error) -> Void
     ) async throws {
-        // The closures are only ever called on `eventLoop` (the channel's loop): NIOLoopBound checks it.
-        let callbacks = NIOLoopBound((onDatagram, onError), eventLoop: eventLoop)
         channel = try await DatagramBootstrap(group: eventLoop)
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
             .channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(receiveBufferSize))
@@ -46,8 +44,7 @@ package final class DatagramEndpoint: Sendable {
             .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: Self.messagesPerRead * Self.maximumDatagramSize))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let (onDatagram, onError) = callbacks.value
-                    try channel.pipeline.syncOperations.addHandler(
+                                        try channel.pipeline.syncOperations.addHandler(
                         DatagramHandler(onDatagram: onDatagram, onError: onError))
                 }
             }

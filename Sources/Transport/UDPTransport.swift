@@ -50,8 +50,8 @@ package final class UDPTransport {
         // The socket callbacks reach the transport through this box, filled once the transport exists. Closing the
         // sockets releases their handlers and with them the box, which breaks the cycle socket -> box -> transport.
         let box = NIOLoopBoundBox.makeEmptyBox(valueType: UDPTransport.self, eventLoop: eventLoop)
-        let onDatagram: (SocketAddress, inout ByteBuffer) -> Void = { from, buffer in box.value?.received(from: from, &buffer) }
-        let onError: (Error) -> Void = { _ in box.value?.counters.socketErrors += 1 }
+        let onDatagram: @Sendable (SocketAddress, inout ByteBuffer) -> Void = { from, buffer in box.value?.received(from: from, &buffer) }
+        let onError: @Sendable (Error) -> Void = { _ in box.value?.counters.socketErrors += 1 }
         let rtp = try await DatagramEndpoint(
             host: configuration.localHost, port: configuration.localPort, eventLoop: eventLoop,
             receiveBufferSize: configuration.receiveBufferSize, onDatagram: onDatagram, onError: onError)
