@@ -55,7 +55,9 @@ public final class H264Sender: Sendable {
     ///   left open then).
     public convenience init(configuration: SenderConfiguration) async throws {
         let origin = ContinuousClock.now
-        try await self.init(configuration: configuration, clock: .system(origin: origin), origin: origin, ioLoop: nil)
+        try await self.init(
+            configuration: configuration, clock: .system(origin: origin), origin: origin, ioLoop: nil,
+            makeEncoder: { try H264Encoder(configuration: $0) })
     }
 
     /// Creates a sender with injected clocks and loop (tests).
@@ -64,7 +66,11 @@ public final class H264Sender: Sendable {
     ///   - clock: the clocks.
     ///   - origin: the `ContinuousClock` instant that `clock.monotonic` counts from (capture times are mapped with it).
     ///   - ioLoop: the I/O loop (default: one of NIO's process-wide loops; encoding never runs there).
-    package init(configuration: SenderConfiguration, clock: SenderClock, origin: ContinuousClock.Instant, ioLoop: EventLoop?) async throws {
+    ///   - makeEncoder: creates the encoder, on the encoder's thread.
+    package init(
+        configuration: SenderConfiguration, clock: SenderClock, origin: ContinuousClock.Instant, ioLoop: EventLoop?,
+        makeEncoder: @escaping @Sendable (EncoderConfiguration) throws -> any FrameEncoder
+    ) async throws {
         try configuration.validate()
         var rng = SystemRandomNumberGenerator()
         let ssrc = configuration.ssrc ?? SSRC(UInt32.random(in: 1 ... .max, using: &rng))
@@ -108,7 +114,7 @@ public final class H264Sender: Sendable {
             let throttle = KeyframeRequestThrottle(minimumInterval: configuration.keyframeThrottle)
             let encoder = try await encoderLoop.submit {
                 let stage = EncoderStage(
-                    encoder: try H264Encoder(configuration: encoderConfiguration), throttle: throttle, mailbox: mailbox,
+                    encoder: try makeEncoder(encoderConfiguration), throttle: throttle, mailbox: mailbox,
                     clock: clock, maximumConsecutiveFailures: maximumFailures
                 ) { output in
                     ioLoop.execute { coreBox.value?.handle(output) }
