@@ -9,11 +9,11 @@ extension H264Encoder {
     /// - Throws: `EncoderConfigurationError` for a bad value (the encoder is left unchanged), `OpenH264Error` if
     ///   OpenH264 refuses it.
     public func setBitrate(target: Int, maxBitrate: Int? = nil) throws {
+        try configuration.validate(targetBitrate: target, maxBitrate: maxBitrate)
         var updated = configuration
         updated.targetBitrate = target
         updated.maxBitrate = maxBitrate
         let newMax = updated.effectiveMaxBitrate
-        try updated.validate(targetBitrate: target, maxBitrate: newMax)
         let api = encoder.pointee!.pointee
         var targetInfo = SBitrateInfo(iLayer: SPATIAL_LAYER_ALL, iBitrate: Int32(target))
         var maxInfo = SBitrateInfo(iLayer: SPATIAL_LAYER_ALL, iBitrate: Int32(newMax))
