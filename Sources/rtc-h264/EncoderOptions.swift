@@ -49,13 +49,13 @@ struct EncoderOptions: ParsableArguments {
         if let size {
             let minimum = EncoderConfiguration.minimumDimension
             guard size.width >= minimum, size.height >= minimum, size.width % 2 == 0, size.height % 2 == 0 else {
-                throw ValidationError("--size \(size) must have even dimensions of at least \(minimum)")
+                throw ValidationError("--size: invalid frame size \(size) (even dimensions of at least \(minimum) needed)")
             }
         }
         if let fps {
             let range = EncoderConfiguration.supportedFrameRates
             guard fps.isFinite, range.contains(fps) else {
-                throw ValidationError("--fps \(fps) is outside \(range.lowerBound)...\(range.upperBound)")
+                throw ValidationError("--fps: \(EncoderConfigurationError.frameRateOutOfRange(fps, supported: range))")
             }
         }
         guard keyframeInterval > 0 else {
