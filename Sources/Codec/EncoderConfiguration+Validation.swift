@@ -43,7 +43,7 @@ extension EncoderConfiguration {
         }
     }
 
-    /// Checks a target and an optional explicit ceiling: the target positive and within the level's MaxBR (checked
+    /// Checks a target and an optional explicit ceiling: the target positive, at least `minimumBitrate` and within the level's MaxBR (checked
     /// before the default ceiling is derived from it), then the ceiling (explicit, or 1.5x the target clamped to the
     /// level) positive, at least the target and within MaxBR.
     /// - Parameters:
@@ -53,6 +53,9 @@ extension EncoderConfiguration {
     func validate(targetBitrate: Int, maxBitrate: Int?) throws(EncoderConfigurationError) {
         let limit = level.maxBitrate(for: profile)
         guard targetBitrate > 0 else { throw .bitrateNotPositive(targetBitrate) }
+        guard targetBitrate >= EncoderConfiguration.minimumBitrate else {
+            throw .bitrateBelowMinimum(targetBitrate, minimum: EncoderConfiguration.minimumBitrate)
+        }
         guard targetBitrate <= limit else {
             throw .bitrateExceedsLevel(bitrate: targetBitrate, maxBitrate: limit, level: level, profile: profile)
         }

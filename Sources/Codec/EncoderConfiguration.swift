@@ -38,6 +38,11 @@ public struct EncoderConfiguration: Sendable, Equatable {
     public static let defaultKeyframeIntervalDuration = Duration.seconds(240)
     /// Smallest width or height accepted (one macroblock).
     public static let minimumDimension = 16
+    /// The lowest target accepted, 10 kbit/s. OpenH264 2.3.1 refuses (`cmInitParaError`, at `InitializeExt` and at a
+    /// runtime change alike) a target below one bit per frame (measured: 30 bit/s at 30 fps, 60 at 60 fps); 10 kbit/s
+    /// is far above that at any supported frame rate and below any useful video rate (libwebrtc's default minimum is
+    /// 30 kbit/s), so every target from here to the level's MaxBR works from any starting rate.
+    public static let minimumBitrate = 10_000
     /// The longest keyframe interval in time accepted: one day. Longer is certainly a mistake, and bounding it keeps
     /// the conversion to 90 kHz ticks far from `Int64`'s limit.
     public static let maximumKeyframeIntervalDuration = Duration.seconds(86_400)

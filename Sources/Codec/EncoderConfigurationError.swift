@@ -8,6 +8,8 @@ public enum EncoderConfigurationError: Error, Equatable, Sendable, CustomStringC
     case frameRateOutOfRange(Double, supported: ClosedRange<Double>)
     /// A bitrate is zero or negative.
     case bitrateNotPositive(Int)
+    /// The target is below `EncoderConfiguration.minimumBitrate`.
+    case bitrateBelowMinimum(Int, minimum: Int)
     /// The ceiling is below the target.
     case maxBitrateBelowTarget(target: Int, maxBitrate: Int)
     /// The frame has more macroblocks than the level's MaxFS (Table A-1).
@@ -39,6 +41,7 @@ public enum EncoderConfigurationError: Error, Equatable, Sendable, CustomStringC
         case .frameRateOutOfRange(let f, let r):
             return "frame rate \(f) is outside the supported range \(r.lowerBound)...\(r.upperBound)"
         case .bitrateNotPositive(let b): return "bitrate \(b) bit/s must be positive"
+        case .bitrateBelowMinimum(let b, let m): return "bitrate \(b) bit/s is below the minimum \(m) bit/s"
         case .maxBitrateBelowTarget(let t, let m): return "maximum bitrate \(m) bit/s is below the target \(t) bit/s"
         case .frameSizeExceedsLevel(let mbs, let limit, let level):
             return "frame of \(mbs) macroblocks exceeds level \(level) MaxFS \(limit) macroblocks (H.264 Table A-1)"

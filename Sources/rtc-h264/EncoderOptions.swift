@@ -96,7 +96,7 @@ struct EncoderOptions: ParsableArguments {
         switch error {
         case .oddSize, .sizeTooSmall, .frameSizeExceedsLevel, .dimensionExceedsLevel: return "--size"
         case .frameRateOutOfRange, .macroblockRateExceedsLevel: return "--fps"
-        case .bitrateNotPositive, .bitrateExceedsLevel: return "--bitrate/--max-bitrate"
+        case .bitrateNotPositive, .bitrateExceedsLevel, .bitrateBelowMinimum: return "--bitrate/--max-bitrate"
         case .maxBitrateBelowTarget: return "--max-bitrate"
         case .keyframeIntervalNotPositive: return "--keyframe-interval"
         case .keyframeDurationNotPositive, .keyframeDurationTooLong: return "--keyframe-interval-duration"

@@ -36,6 +36,8 @@ import Video
          "bitrate -9223372036854775808 bit/s must be positive"),
         ("Int.min ceiling", config { $0.maxBitrate = .min }, .bitrateNotPositive(.min),
          "bitrate -9223372036854775808 bit/s must be positive"),
+        ("one bit per second", config { $0.targetBitrate = 1 }, .bitrateBelowMinimum(1, minimum: 10_000),
+         "bitrate 1 bit/s is below the minimum 10000 bit/s"),
         ("Int.max ceiling", config { $0.maxBitrate = .max },
          .bitrateExceedsLevel(bitrate: .max, maxBitrate: 14_000_000, level: .level3_1, profile: .constrainedBaseline),
          "bitrate 9223372036854775807 bit/s exceeds level 3.1 MaxBR 14000000 bit/s for Constrained Baseline (H.264 Table A-1)"),
