@@ -48,10 +48,10 @@ import Video
     }
 
     @Test func pliIsAnsweredByAnIDRWithinAFrameAndTheEncodeTime() async throws {
-        let stats = try await withSender(frames: 45) { sender, peer in
+        let stats = try await withSender(frames: 60) { sender, peer in
             try await peer.waitUntil { $0.frames.count >= 10 }
             try await peer.send([Self.pli(peer, sender)])
-            try await waitUntil(sender) { $0.pliCount == 1 }
+            try await waitUntil(sender) { $0.pliCount == 1 && $0.keyFramesEncoded == 2 }
         }
         #expect(stats.pliCount == 1)
         #expect(stats.keyFramesEncoded == 2)
@@ -61,14 +61,14 @@ import Video
     }
 
     @Test func firWithARepeatedSequenceNumberIsIgnored() async throws {
-        let stats = try await withSender(throttle: .zero, frames: 40) { sender, peer in
+        let stats = try await withSender(throttle: .zero, frames: 90) { sender, peer in
             try await peer.waitUntil { $0.frames.count >= 5 }
             for seq: UInt8 in [7, 7, 7, 8] {
                 try await peer.send([.fir(FullIntraRequest(
                     senderSSRC: peer.ssrc, entries: [FullIntraRequestEntry(ssrc: sender.ssrc, sequenceNumber: seq)]))])
                 try await Task.sleep(for: .milliseconds(120))
             }
-            try await waitUntil(sender) { $0.firCount == 2 }
+            try await waitUntil(sender) { $0.firCount == 2 && $0.keyFramesEncoded == 3 }
         }
         #expect(stats.firCount == 2)
         #expect(stats.keyFramesEncoded == 3)  // frame 0, FIR 7, FIR 8
@@ -171,10 +171,10 @@ import Video
 
     /// Issue 11: with SDES each side protects with its own key (RFC 4568 section 6.1).
     @Test func aPeerProtectingItsRTCPWithItsOwnKeyIsHeardWithRemoteKey() async throws {
-        let stats = try await withSender(frames: 30, peerKey: Self.otherKey, configure: { $0.security?.remoteKey = Self.otherKey }) { sender, peer in
+        let stats = try await withSender(frames: 60, peerKey: Self.otherKey, configure: { $0.security?.remoteKey = Self.otherKey }) { sender, peer in
             try await peer.waitUntil { $0.frames.count >= 5 }
             try await peer.send([Self.pli(peer, sender)])
-            try await waitUntil(sender) { $0.pliCount == 1 }
+            try await waitUntil(sender) { $0.pliCount == 1 && $0.keyFramesEncoded == 2 }
         }
         #expect(stats.pliCount == 1)
         #expect(stats.keyFramesEncoded == 2)
