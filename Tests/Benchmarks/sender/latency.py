@@ -178,7 +178,13 @@ def run_once(label, binary, a, round_index):
     ts_unwrapped = None
     stop_control_at = t_start + a.duration - 0.3
 
-    while proc.poll() is None:
+    usage = None
+    while True:
+        pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
+        if pid != 0:
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            usage = ru
+            break
         now = time.monotonic()
         deadlines = [d for d in (next_pli, next_control) if d is not None]
         if request is not None:
@@ -310,6 +316,9 @@ def run_once(label, binary, a, round_index):
     print(f"   sender keyframeRequestLatency (--stats lines):     {describe(file_kf_ms)}")
     print(f"   frame's first packet after its RTP timestamp, above the run's fastest frame: IDR {describe(idr_delay_ms)};"
           f" P {describe(p_delay_ms)}")
+    cpu = usage.ru_utime + usage.ru_stime
+    print(f"   sender process: cpu {cpu:.3f} s (u {usage.ru_utime:.3f} s {usage.ru_stime:.3f}) = {100 * cpu / wall:.2f}% of"
+          f" one core, max RSS {usage.ru_maxrss / 1024:.1f} MB")
     print(f"   non-IDR frames started between PLI and IDR: "
           f"{dict(sorted((k, frames_between.count(k)) for k in set(frames_between)))}; packets {packets}, frames {frames};"
           f" sender framesEncoded {last.get('framesEncoded')}, keyFramesEncoded {last.get('keyFramesEncoded')},"
@@ -319,7 +328,7 @@ def run_once(label, binary, a, round_index):
     result = {"label": label, "binary": binary, "round": round_index, "load": load, "control_ms": control_ms,
               "control_failures": control_failures, "pli_ms": pli_ms, "frames_between": frames_between,
               "reply_keyframe_ms": reply_kf_ms, "idr_delay_ms": idr_delay_ms, "p_delay_ms": p_delay_ms, "file_keyframe_ms": file_kf_ms, "plis_sent": plis_sent,
-              "last_stats": last}
+              "last_stats": last, "cpu_percent": 100 * cpu / wall, "maxrss_mb": usage.ru_maxrss / 1024}
     with open(os.path.join(a.out, f"latency-{label}-{round_index}.json"), "w") as f:
         json.dump(result, f)
     return result
@@ -346,6 +355,15 @@ def table(labels, results):
             rows.append(f"| {name} {stat} | " + " | ".join(
                 cell(pooled(l, key), lambda v: f"{fn(v):.2f}") for l in labels) + " |")
         rows.append(f"| {name} n | " + " | ".join(str(len(pooled(l, key))) for l in labels) + " |")
+    def stat_sum(label, name):
+        values = [r["last_stats"].get(name) for r in results if r["label"] == label]
+        return "-" if any(v is None for v in values) else str(sum(values))
+
+    rows.append("| frames encoded / dropped (newest wins) / skipped (rate control), all runs | " + " | ".join(
+        f"{stat_sum(l, 'framesEncoded')} / {stat_sum(l, 'framesDropped')} / {stat_sum(l, 'framesSkipped')}"
+        for l in labels) + " |")
+    rows.append("| sender CPU, % of one core (median of runs) | " + " | ".join(
+        f"{statistics.median(r['cpu_percent'] for r in results if r['label'] == l):.2f}" for l in labels) + " |")
     rows.append("| control failures | " + " | ".join(
         str(sum(len(r["control_failures"]) for r in results if r["label"] == l)) for l in labels) + " |")
     rows.append("| runs (load at start) | " + " | ".join(
