@@ -11,6 +11,7 @@
 # Usage: Tests/Benchmarks/run-sender.sh [throughput|realtime|keyframe|all|latency] [rounds] [seconds]
 #   RTC_BIN=/path/to/rtc-h264    measure that binary instead of building this checkout's (e.g. an older build)
 #   RTC_BIN_BEFORE=/path/to/rtc-h264   latency only: also measure this one, side by side ("before" vs "after")
+#   LATENCY_OUT=out/DIR   latency only: where the raw samples go (default out)
 #   latency's defaults: 2 rounds of 30 s.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -35,7 +36,7 @@ if [ "$WHAT" = latency ]; then
     BINS=()
     if [ -n "${RTC_BIN_BEFORE:-}" ]; then BINS+=(--bin "before=$RTC_BIN_BEFORE" --bin "after=$RTC"); else BINS+=(--bin "ours=$RTC"); fi
     echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
-    exec python3 sender/latency.py "${BINS[@]}" --rounds "$ROUNDS" --duration "$SECONDS_RT" --out out
+    exec python3 sender/latency.py "${BINS[@]}" --rounds "$ROUNDS" --duration "$SECONDS_RT" --out "${LATENCY_OUT:-out}"
 fi
 for tool in ffmpeg gst-launch-1.0 gcc python3; do
     command -v "$tool" >/dev/null || { echo "$tool is required (apt-get install ffmpeg gstreamer1.0-tools gcc python3)" >&2; exit 1; }

@@ -88,6 +88,7 @@ class ControlRequest:
         self.buffer = b""
         self.sent = False
         self.start = time.monotonic()
+        self.start_realtime = realtime_now()
         code = self.sock.connect_ex(("127.0.0.1", port))
         if code not in (0, errno.EINPROGRESS):
             raise OSError(code, os.strerror(code))
@@ -171,6 +172,7 @@ def run_once(label, binary, a, round_index):
     plis_sent = 0
     request = None
     control_ms, control_failures, control_statuses = [], [], {}
+    control_starts = []  # CLOCK_REALTIME of each successful request's connect(), beside control_ms
     seen_keyframes = None
     reply_kf_ms = []
     packets = frames = 0
@@ -249,6 +251,7 @@ def run_once(label, binary, a, round_index):
                             control_statuses[status] = control_statuses.get(status, 0) + 1
                             if status == 200:
                                 control_ms.append(elapsed)
+                                control_starts.append(request.start_realtime)
                                 stats = json.loads(body)
                                 kf = stats.get("keyFramesEncoded")
                                 if (seen_keyframes is not None and kf is not None and kf > seen_keyframes
@@ -316,6 +319,22 @@ def run_once(label, binary, a, round_index):
     print(f"   sender keyframeRequestLatency (--stats lines):     {describe(file_kf_ms)}")
     print(f"   frame's first packet after its RTP timestamp, above the run's fastest frame: IDR {describe(idr_delay_ms)};"
           f" P {describe(p_delay_ms)}")
+    # Requests that began while a frame was (probably) being encoded: the next frame's first packet arrived less than
+    # the run's mean encode time after the request started. Encoding on the I/O loop (before) delays exactly these.
+    mean_encode_ms = 1000 * last.get("totalEncodeTime", 0) / max(1, last.get("framesEncoded", 1))
+    arrivals = sorted(arr for arr, _, _ in frame_starts)
+    during_ms, outside_ms = [], []
+    j = 0
+    for start, ms in sorted(zip(control_starts, control_ms)):
+        while j < len(arrivals) and arrivals[j] < start:
+            j += 1
+        if j < len(arrivals) and 1000 * (arrivals[j] - start) < mean_encode_ms:
+            during_ms.append(ms)
+        else:
+            outside_ms.append(ms)
+    print(f"   control, request began < {mean_encode_ms:.1f} ms (mean encode) before a frame's first packet: "
+          f"{describe(during_ms)}")
+    print(f"   control, other requests: {describe(outside_ms)}")
     cpu = usage.ru_utime + usage.ru_stime
     print(f"   sender process: cpu {cpu:.3f} s (u {usage.ru_utime:.3f} s {usage.ru_stime:.3f}) = {100 * cpu / wall:.2f}% of"
           f" one core, max RSS {usage.ru_maxrss / 1024:.1f} MB")
@@ -325,7 +344,9 @@ def run_once(label, binary, a, round_index):
           f" framesDropped {last.get('framesDropped', '-')}, framesSkipped {last.get('framesSkipped')},"
           f" mean encode {1000 * last.get('totalEncodeTime', 0) / max(1, last.get('framesEncoded', 1)):.2f} ms/frame;"
           f" wall {wall:.1f} s", flush=True)
-    result = {"label": label, "binary": binary, "round": round_index, "load": load, "control_ms": control_ms,
+    result = {"label": label, "binary": binary, "round": round_index, "load": load, "control_ms": control_ms, "control_starts": control_starts,
+              "frame_arrivals": arrivals,
+              "control_during_encode_ms": during_ms, "control_outside_encode_ms": outside_ms,
               "control_failures": control_failures, "pli_ms": pli_ms, "frames_between": frames_between,
               "reply_keyframe_ms": reply_kf_ms, "idr_delay_ms": idr_delay_ms, "p_delay_ms": p_delay_ms, "file_keyframe_ms": file_kf_ms, "plis_sent": plis_sent,
               "last_stats": last, "cpu_percent": 100 * cpu / wall, "maxrss_mb": usage.ru_maxrss / 1024}
@@ -342,7 +363,9 @@ def table(labels, results):
         return fmt(values) if values else "-"
 
     rows = []
-    metrics = (("control GET /stats", "control_ms"), ("PLI -> first IDR packet (wire)", "pli_ms"),
+    metrics = (("control GET /stats", "control_ms"),
+               ("control, begun during an encode", "control_during_encode_ms"),
+               ("control, other", "control_outside_encode_ms"), ("PLI -> first IDR packet (wire)", "pli_ms"),
                ("keyframeRequestLatency (replies)", "reply_keyframe_ms"),
                ("keyframeRequestLatency (--stats)", "file_keyframe_ms"),
                ("IDR first packet after its RTP time (above fastest frame)", "idr_delay_ms"),
@@ -351,10 +374,18 @@ def table(labels, results):
     rows.append(header)
     rows.append("|---|" + "---|" * len(labels))
     for name, key in metrics:
-        for stat, fn in (("p50", lambda v: percentile(v, 50)), ("p99", lambda v: percentile(v, 99)), ("max", max)):
+        stats = [("p50", lambda v: percentile(v, 50))]
+        if key.startswith("control"):
+            stats += [("p90", lambda v: percentile(v, 90)), ("p95", lambda v: percentile(v, 95))]
+        stats += [("p99", lambda v: percentile(v, 99)), ("max", max)]
+        for stat, fn in stats:
             rows.append(f"| {name} {stat} | " + " | ".join(
                 cell(pooled(l, key), lambda v: f"{fn(v):.2f}") for l in labels) + " |")
         rows.append(f"| {name} n | " + " | ".join(str(len(pooled(l, key))) for l in labels) + " |")
+        if key.startswith("control"):
+            for limit in (2, 10):
+                rows.append(f"| {name} over {limit} ms | " + " | ".join(
+                    cell(pooled(l, key), lambda v: f"{100 * sum(x > limit for x in v) / len(v):.1f}%") for l in labels) + " |")
     def stat_sum(label, name):
         values = [r["last_stats"].get(name) for r in results if r["label"] == label]
         return "-" if any(v is None for v in values) else str(sum(values))
