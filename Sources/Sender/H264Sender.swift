@@ -42,6 +42,7 @@ public final class H264Sender: Sendable {
     private let core: NIOLoopBound<SenderCore>
     private let encoder: NIOLoopBound<EncoderStage>
     private let mailbox: FrameMailbox
+    private let eventsContinuation: AsyncStream<SenderEvent>.Continuation
     private let finished = Atomic<Bool>(false)
     private let frameRateBits: Atomic<UInt64>
 
@@ -145,6 +146,7 @@ public final class H264Sender: Sendable {
         self.encoderLoop = encoderLoop
         self.mailbox = mailbox
         self.events = events
+        self.eventsContinuation = eventsContinuation
         self.reports = reports
         self.frameRateBits = Atomic(configuration.encoder.frameRate.bitPattern)
         self.localPort = try await ioLoop.submit { transport.value.localPort }.get()
@@ -197,7 +199,9 @@ public final class H264Sender: Sendable {
     /// - Throws: what `fill` throws (nothing is sent then), `SenderError.finished`.
     public func send(captureTime: ContinuousClock.Instant = .now, fill: (inout I420Frame) throws -> Void) throws {
         let time = MonotonicTime(nanoseconds: (captureTime - origin).saturatingNanoseconds)
-        if try mailbox.put(captureTime: time, fill: fill) {
+        let (wake, replaced) = try mailbox.put(captureTime: time, fill: fill)
+        if replaced { eventsContinuation.yield(.frameDropped(.encoderBusy)) }
+        if wake {
             let encoder = self.encoder
             encoderLoop.execute { encoder.value.drain() }
         }
