@@ -125,6 +125,14 @@ public struct LossBasedBandwidthEstimator: Sendable {
         }
     }
 
+    /// Lowers the target to `bitrate` when above it: the combined estimate (`SendSideBandwidthEstimator`) caps the
+    /// loss-based one by the delay-based estimate and the receiver's limits, so that growth restarts from the rate
+    /// actually used (libwebrtc `SendSideBandwidthEstimation::GetUpperLimit`).
+    /// - Parameter bitrate: the upper limit in bits per second (the minimum still applies).
+    public mutating func limit(to bitrate: Int) {
+        if bitrate < targetBitrate { set(Double(bitrate)) }
+    }
+
     private mutating func set(_ bitrate: Double) {
         let bounded = min(max(bitrate.isFinite ? bitrate : Double(minimumBitrate), Double(minimumBitrate)),
                           Double(maximumBitrate))
