@@ -84,6 +84,8 @@ let package = Package(
         .testTarget(name: "CodecTests", dependencies: ["Codec", "H264", "Video"]),
         .testTarget(name: "SDPTests", dependencies: ["SDP"]),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "RTP"]),
+        // The pure sender and receiver stages wired together over a simulated lossy link (no sockets, fake clock).
+        .testTarget(name: "StageSimulationTests", dependencies: ["Sender", "Receiver", "RTP"]),
         .testTarget(name: "SenderTests", dependencies: [
             "Sender", "H264", "RTP", "SRTP", "SDP", "Codec", "Video",
             .product(name: "NIOCore", package: "swift-nio"),

@@ -1,7 +1,7 @@
 import RTP
 
 /// The receiver's side of generic NACK (RFC 4585 section 6.2.1; libwebrtc `NackRequester`): tracks missing
-/// sequence numbers and says which to NACK now, repeating each once per RTT until it arrives, and when to give up
+/// sequence numbers and says which to NACK now, repeating each once per RTT (plus `resendMargin`) until it arrives, and when to give up
 /// and ask for a keyframe instead.
 ///
 /// Pure: the caller reports each arriving media packet (`received`), calls `poll(now:into:)` when
@@ -19,6 +19,10 @@ public struct NACKGenerator: Sendable {
     public static let defaultMaxMissing = 1000
     /// The RTT assumed until one is set (libwebrtc `kDefaultRtt`).
     public static let defaultRoundTripTime: Duration = .milliseconds(100)
+    /// The default time added to the RTT before a NACK is repeated: a retransmission takes the RTT plus the sender's
+    /// pacing and processing time, and a sender (ours: `NACKResponder`, RTT + 5 ms) refuses a repeat that comes
+    /// sooner than one RTT after its last resend; repeating at exactly one RTT would mostly be refused.
+    public static let defaultResendMargin: Duration = .milliseconds(20)
     /// Sequence numbers further than this behind the newest are forgotten (libwebrtc `kMaxPacketAge`).
     public static let maxPacketAge = 10_000
 
@@ -30,6 +34,8 @@ public struct NACKGenerator: Sendable {
     public let maxMissing: Int
     /// How long to wait after a gap appears before the first NACK (0 by default; a little helps with reordering).
     public let reorderingDelay: Duration
+    /// Added to the RTT between two NACKs for one packet.
+    public let resendMargin: Duration
     /// The latest RTT estimate: the interval between NACKs for one packet.
     public var roundTripTime: Duration?
     /// What happened so far.
@@ -51,10 +57,12 @@ public struct NACKGenerator: Sendable {
     ///   - maxAge: how long to keep asking, clamped to 10 ms...60 s.
     ///   - maxMissing: packets tracked at once, clamped to 1...10,000.
     ///   - reorderingDelay: wait before the first NACK, clamped to 0...1 s.
+    ///   - resendMargin: added to the RTT between two NACKs for one packet, clamped to 0...1 s.
     public init(
         maxRetries: Int = defaultMaxRetries, maxAge: Duration = defaultMaxAge, maxMissing: Int = defaultMaxMissing,
-        reorderingDelay: Duration = .zero
+        reorderingDelay: Duration = .zero, resendMargin: Duration = defaultResendMargin
     ) {
+        self.resendMargin = min(max(resendMargin, .zero), .seconds(1))
         self.maxRetries = min(max(maxRetries, 1), 100)
         self.maxAge = min(max(maxAge, .milliseconds(10)), .seconds(60))
         self.maxMissing = min(max(maxMissing, 1), 10_000)
@@ -68,7 +76,9 @@ public struct NACKGenerator: Sendable {
     /// - Parameter sequenceNumber: the sequence number.
     public func isMissing(_ sequenceNumber: SequenceNumber) -> Bool { missing[sequenceNumber.rawValue] != nil }
 
-    private var resendInterval: Duration { max(roundTripTime ?? Self.defaultRoundTripTime, .milliseconds(1)) }
+    private var resendInterval: Duration {
+        max(roundTripTime ?? Self.defaultRoundTripTime, .milliseconds(1)) + resendMargin
+    }
 
     /// Reports an arriving media packet (after RTX is unwrapped).
     /// - Parameters:
