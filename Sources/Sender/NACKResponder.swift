@@ -95,7 +95,10 @@ public struct NACKResponder: Sendable {
         budgetBytes = refilled(now: now)
         budgetUpdated = now
         let interval = minimumResendInterval
-        for pair in nack.pairs {
+        // Indexed rather than `for pair in`: an unoptimized build allocates an iterator box per loop.
+        let pairs = nack.pairs
+        for index in 0..<pairs.count {
+            let pair = pairs[index]
             handle(pair.packetID, now: now, interval: interval, history: &history, retransmit: &retransmit)
             var mask = pair.lostBitmask
             var bit = 0

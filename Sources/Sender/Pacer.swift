@@ -100,7 +100,9 @@ public struct Pacer: Sendable {
     /// How long the oldest waiting packet has waited.
     /// - Parameter now: the current time.
     public func queueDelay(now: MonotonicTime) -> Duration {
-        let oldest = [media.first?.enqueuedAt, retransmissions.first?.enqueuedAt].compactMap { $0 }.min()
+        var oldest: MonotonicTime?
+        if let first = media.first?.enqueuedAt { oldest = first }
+        if let first = retransmissions.first?.enqueuedAt { oldest = min(oldest ?? first, first) }
         return oldest.map { max(.zero, now - $0) } ?? .zero
     }
 
