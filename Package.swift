@@ -81,6 +81,9 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
 
+        // MARK: Receiver stages (pure for now: jitter buffer, NACK generator, freeze detector)
+        .target(name: "Receiver", dependencies: ["RTP", "H264"]),
+
         // MARK: Tool
         .executableTarget(
             name: "rtc-h264",
@@ -97,6 +100,9 @@ let package = Package(
         .testTarget(name: "VideoTests", dependencies: ["Video"]),
         .testTarget(name: "CodecTests", dependencies: ["Codec", "H264", "Video"]),
         .testTarget(name: "SDPTests", dependencies: ["SDP"]),
+        .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "RTP"]),
+        // The pure sender and receiver stages wired together over a simulated lossy link (no sockets, fake clock).
+        .testTarget(name: "StageSimulationTests", dependencies: ["Sender", "Receiver", "RTP"]),
         .testTarget(name: "SenderTests", dependencies: [
             "Sender", "Receiver", "Control", "Transport", "H264", "RTP", "SRTP", "SDP", "Codec", "Video",
             .product(name: "NIOCore", package: "swift-nio"),
