@@ -81,9 +81,6 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
 
-        // MARK: Receiver stages (pure for now: jitter buffer, NACK generator, freeze detector)
-        .target(name: "Receiver", dependencies: ["RTP", "H264"]),
-
         // MARK: Tool
         .executableTarget(
             name: "rtc-h264",
