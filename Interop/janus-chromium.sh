@@ -27,7 +27,9 @@
 # SRTP pass is reported as skipped, and fails the scenario only with JANUS_REQUIRE_SRTP=1.
 #
 # Needs root (network namespaces). Debian packages: janus, chromium, python3, iproute2, curl.
-# Environment: JANUS_CHROMIUM_PASSES="plain srtp" (default) selects passes; KEEP=1 keeps the scratch directory.
+# Environment: JANUS_CHROMIUM_PASSES="plain srtp" (default) selects passes; KEEP=1 keeps the scratch directory;
+# JANUS_SENDER_ARGS adds options to both senders; JANUS_SRTP_FORCE=1 runs the SRTP pass even without
+# --accept-plain-rtcp (a diagnosis: it shows what fails without it).
 source "$(dirname "$0")/lib.sh"
 iop_init janus-chromium
 iop_require janus:janus chromium:chromium python3:python3 ip:iproute2 curl:curl
@@ -159,7 +161,8 @@ run_pass() {
     local media_args=(--no-srtp) key_args=() relay_args=()
     if [ "$label" = srtp ]; then
         iop_new_key "$IOP_DIR/srtp.key"
-        media_args=(--key-file "$IOP_DIR/srtp.key" --accept-plain-rtcp)
+        media_args=(--key-file "$IOP_DIR/srtp.key")
+        [ "$SRTP_OPTION" = 1 ] && media_args+=(--accept-plain-rtcp)
         key_args=(--key-file "$IOP_DIR/srtp.key")
         relay_args=(--srtp)
     fi
@@ -173,7 +176,8 @@ run_pass() {
         sleep 0.1; waited=$((waited + 1))
     done
     iop_bg "$label-send" ip netns exec "$NS_SERVER" "$RTC" send --to "$SERVER_ADDR:$relay_port" --local-port $sender_port --no-rtcp-mux \
-        --size 640x360 --fps 30 --profile baseline --bitrate 5M "${media_args[@]}" --stats "$stats" --quiet
+        --size 640x360 --fps 30 --profile baseline --bitrate 5M "${media_args[@]}" --stats "$stats" --quiet \
+        ${JANUS_SENDER_ARGS:-}
     local send_pid=$IOP_LAST_PID
     sleep 0.3
     kill -0 "$send_pid" 2>/dev/null || iop_fail "$label: rtc-h264 send exited: $(tail -c 400 "$IOP_DIR/$label-send.err")"
@@ -197,11 +201,14 @@ run_pass() {
 }
 
 srtp_status="not run"
+SRTP_OPTION=0
+"$RTC" send --help 2>&1 | grep -q -- '--accept-plain-rtcp' && SRTP_OPTION=1
 for pass in $PASSES; do
     case "$pass" in
         plain) run_pass plain 1 40000 ;;
         srtp)
-            if "$RTC" send --help 2>&1 | grep -q -- '--accept-plain-rtcp'; then
+            if [ "$SRTP_OPTION" = 1 ] || [ "${JANUS_SRTP_FORCE:-0}" = 1 ]; then
+                [ "$SRTP_OPTION" = 1 ] || iop_log "srtp: JANUS_SRTP_FORCE=1: running without --accept-plain-rtcp (expected to fail)"
                 run_pass srtp 2 40010
                 srtp_status="passed"
             elif [ "${JANUS_REQUIRE_SRTP:-0}" = 1 ]; then

@@ -291,6 +291,9 @@ def check(args):
                  f"lost packets {inbound['packetsLost']}")
         if inbound.get("frameWidth") != 640 or inbound.get("frameHeight") != 360:
             fail(f"viewer {name} decoded {inbound.get('frameWidth')}x{inbound.get('frameHeight')}, expected 640x360")
+        if not inbound.get("decoderImplementation"):
+            fail(f"viewer {name}: getStats() hides decoderImplementation (the page could not open its fake capture: "
+                 f"{with_inbound[-1]['timings'].get('capture')})")
         if inbound.get("mimeType") != "video/H264" or "profile-level-id=42e01f" not in inbound.get("sdpFmtpLine", ""):
             fail(f"viewer {name} negotiated {inbound.get('mimeType')} {inbound.get('sdpFmtpLine')}, "
                  f"expected video/H264 with profile-level-id=42e01f")
@@ -344,10 +347,12 @@ def check(args):
         fail(f"the IDR left the sender {pli_to_idr:.3f} s after the PLI (limit {MAX_PLI_TO_IDR} s)")
     recovery = {}
     for name, row in viewer_rows.items():
-        pre = [r for r in row["reports"] if r["t"] / 1000 <= burst_start]
+        # The baseline is the last report before the path came back (frames in flight when the burst began may
+        # still be decoded after it began); recovery is the first report after that with a new keyframe decoded.
+        pre = [r for r in row["reports"] if r["t"] / 1000 <= burst_end]
         keys_before = pre[-1]["inbound"]["keyFramesDecoded"] if pre else 0
         decoded_before = pre[-1]["inbound"]["framesDecoded"] if pre else 0
-        again = first(r for r in row["reports"] if r["t"] / 1000 > burst_start
+        again = first(r for r in row["reports"] if r["t"] / 1000 > burst_end
                       and r["inbound"]["keyFramesDecoded"] > keys_before and r["inbound"]["framesDecoded"] > decoded_before)
         if again is None:
             fail(f"viewer {name} decoded no keyframe after the burst: {row['reports'][-1]['inbound']}")
