@@ -6,20 +6,20 @@ import NIOPosix
 ///
 /// Errors from the socket (ICMP port unreachable surfaces as `ECONNREFUSED`) are counted through `onError` and never
 /// close the channel: an absent peer must not stop a live sender.
-final class DatagramEndpoint: Sendable {
+package final class DatagramEndpoint: Sendable {
     /// Datagrams read per `recvmmsg` call.
-    static let messagesPerRead = 16
+    package static let messagesPerRead = 16
     /// The largest datagram accepted whole (above any path MTU we send or accept).
-    static let maximumDatagramSize = 2048
+    package static let maximumDatagramSize = 2048
 
     /// The channel; all reads and writes happen on its event loop.
-    let channel: Channel
+    package let channel: Channel
 
     /// The event loop everything runs on.
-    var eventLoop: EventLoop { channel.eventLoop }
+    package var eventLoop: EventLoop { channel.eventLoop }
 
     /// The bound local address.
-    var localAddress: SocketAddress? { channel.localAddress }
+    package var localAddress: SocketAddress? { channel.localAddress }
 
     /// Binds a UDP socket.
     /// - Parameters:
@@ -30,13 +30,11 @@ final class DatagramEndpoint: Sendable {
     ///   - onDatagram: called for every datagram, on `eventLoop`, with its source address and bytes.
     ///   - onError: called for every socket error, on `eventLoop`.
     /// - Throws: when the address cannot be bound.
-    init(
+    package init(
         host: String, port: Int, eventLoop: EventLoop, receiveBufferSize: Int = 1 << 20,
-        onDatagram: @escaping (SocketAddress, inout ByteBuffer) -> Void,
-        onError: @escaping (Error) -> Void
+        onDatagram: @escaping @Sendable (SocketAddress, inout ByteBuffer) -> Void,
+        onError: @escaping @Sendable (Error) -> Void
     ) async throws {
-        // The closures are only ever called on `eventLoop` (the channel's loop).
-        let callbacks = UncheckedSendable((onDatagram, onError))
         channel = try await DatagramBootstrap(group: eventLoop)
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
             .channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(receiveBufferSize))
@@ -46,8 +44,7 @@ final class DatagramEndpoint: Sendable {
             .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: Self.messagesPerRead * Self.maximumDatagramSize))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let (onDatagram, onError) = callbacks.value
-                    try channel.pipeline.syncOperations.addHandler(
+                                        try channel.pipeline.syncOperations.addHandler(
                         DatagramHandler(onDatagram: onDatagram, onError: onError))
                 }
             }
@@ -58,17 +55,17 @@ final class DatagramEndpoint: Sendable {
     /// - Parameters:
     ///   - bytes: the datagram (a slice sharing storage is fine).
     ///   - peer: the destination.
-    func write(_ bytes: ByteBuffer, to peer: SocketAddress) {
+    package func write(_ bytes: ByteBuffer, to peer: SocketAddress) {
         channel.write(AddressedEnvelope(remoteAddress: peer, data: bytes), promise: nil)
     }
 
     /// Sends the queued datagrams (one `sendmmsg` for a batch).
-    func flush() {
+    package func flush() {
         channel.flush()
     }
 
     /// Closes the socket.
-    func close() async {
+    package func close() async {
         try? await channel.close()
     }
 }
@@ -93,10 +90,4 @@ final class DatagramHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         onError(error)
     }
-}
-
-/// Carries a value that is only used on one event loop across an isolation boundary the compiler cannot see.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -1,3 +1,5 @@
+import Transport
+
 /// What the receiver has seen, named after WebRTC's `RTCInboundRtpStreamStats` where a name fits.
 public struct ReceiverStats: Codable, Sendable, Equatable {
     /// Seconds since the receiver started.
@@ -36,6 +38,8 @@ public struct ReceiverStats: Codable, Sendable, Equatable {
     public var malformedPackets: Int = 0
     /// Seconds (since start) at which keyframes were decoded.
     public var keyframeTimes: [Double] = []
+    /// What the transport carried and refused.
+    public var transport = TransportCounters()
 
     /// Creates empty statistics.
     public init() {}
