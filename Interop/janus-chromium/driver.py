@@ -315,6 +315,15 @@ def check(args):
              f"(rtcpPacketsReceived={final.get('rtcpPacketsReceived')}, "
              f"srtcpUnprotectFailures={final.get('srtcpUnprotectFailures')}, "
              f"packetsFromStrangers={final.get('packetsFromStrangers')})")
+    # Every feedback datagram Janus sent reached the sender and was accepted (one may be in flight at the stop).
+    if final.get("rtcpPacketsReceived", 0) < end.get("rtcpToSender", 0) - 1:
+        fail(f"Janus sent {end.get('rtcpToSender')} RTCP datagrams to the sender, which accepted only "
+             f"rtcpPacketsReceived={final.get('rtcpPacketsReceived')} (srtcpUnprotectFailures="
+             f"{final.get('srtcpUnprotectFailures')}, rtcpMalformed={final.get('rtcpMalformed')})")
+    if frames and frames[0]["idr"] is None and "plainRTCPAccepted" in final \
+            and final["plainRTCPAccepted"] < end.get("rtcpToSender", 0) - 1:
+        fail(f"SRTP with --accept-plain-rtcp: plainRTCPAccepted={final['plainRTCPAccepted']} but Janus sent "
+             f"{end.get('rtcpToSender')} plain RTCP datagrams")
     # Map the sender's own stats lines onto the wall clock: its clock starts with its first frame.
     anchor = frames[0]["t0"] - 1 / 30 if frames else 0
     before = [s for s in stats if anchor + s["timestamp"] < burst_start]
@@ -399,8 +408,9 @@ def check(args):
               f"{lowered['targetBitrate'] / 1e6:.2f} Mbit/s (REMB {lowered['rembBitrate'] / 1e6:.2f})"
               if lowered else "target never lowered"))
     print(f"[janus-chromium/{label}] wire: {len(frames)} frames sent (sender framesSent {final.get('framesSent')}), "
-          f"{sum(1 for f in frames if f['dropped'])} dropped in the burst; sender rtcpPacketsReceived "
-          f"{final.get('rtcpPacketsReceived')}, srtcpUnprotectFailures {final.get('srtcpUnprotectFailures')}, "
+          f"{sum(1 for f in frames if f['dropped'])} dropped in the burst; RTCP from Janus {end.get('rtcpToSender')}, "
+          f"sender rtcpPacketsReceived {final.get('rtcpPacketsReceived')}, plainRTCPAccepted "
+          f"{final.get('plainRTCPAccepted', '-')}, srtcpUnprotectFailures {final.get('srtcpUnprotectFailures')}, "
           f"packetsFromStrangers {final.get('packetsFromStrangers')}\n", flush=True)
     if args.summary:
         with open(args.summary, "a") as f:
