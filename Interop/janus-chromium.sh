@@ -52,7 +52,8 @@ NAMESPACES=()
 # Ends every process we started (by PID, as lib.sh does) and any process still inside our namespaces (by PID, from
 # `ip netns pids`: Chromium's helpers), then deletes the namespaces; lib.sh's cleanup removes the scratch directory.
 jc_cleanup() {
-    local status=$? pid ns i
+    local status=$? pid pids ns i
+    set +e                                   # best effort from here; `(exit "$status")` below must not end the trap
     for pid in "${IOP_PIDS[@]:-}"; do
         [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null || true
     done
@@ -64,8 +65,18 @@ jc_cleanup() {
     done
     for ns in "${NAMESPACES[@]:-}"; do
         [ -n "$ns" ] || continue
-        for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
+        for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25; do
+            pids=$(ip netns pids "$ns" 2>/dev/null)
+            [ -n "$pids" ] || break
+            for pid in $pids; do kill -KILL "$pid" 2>/dev/null || true; done
+            sleep 0.2
+        done
         ip netns del "$ns" 2>/dev/null || true
+    done
+    # Chromium's profile is the last thing written to; remove it first (retrying while its helpers finish exiting).
+    for i in 1 2 3 4 5; do
+        [ -n "$IOP_DIR" ] && [ "${KEEP:-0}" != 1 ] && [ -d "$IOP_DIR/chromium-profile" ] || break
+        rm -rf "$IOP_DIR/chromium-profile" 2>/dev/null || sleep 0.3
     done
     (exit "$status")
     iop_cleanup
