@@ -193,11 +193,15 @@ run_pass() {
     sleep 0.3
     kill -0 "$send_pid" 2>/dev/null || iop_fail "$label: rtc-h264 send exited: $(tail -c 400 "$IOP_DIR/$label-send.err")"
     iop_log "$label: rtc-h264 send -> relay $SERVER_ADDR:$relay_port -> Janus mountpoint $mp ($SERVER_ADDR:$janus_port, rtcpport $((janus_port + 1)))"
+    # The driver runs in the background and is waited for, so that SIGTERM reaches the trap at once.
     local rc=0
-    in_viewer python3 "$HERE/driver.py" run --label "$label" --janus "$JANUS_URL" --mp "$mp" --video-port $janus_port \
-        "${key_args[@]}" --cdp "http://127.0.0.1:$CDP_PORT" --page "http://$SERVER_ADDR:$PAGE_PORT/viewer.html" \
-        --reports "$REPORTS" --relay-log "$relay_log" --relay-pid "$relay_pid" --marks "$marks" \
-        --viewers "$label-A" "$label-B" || rc=$?
+    ip netns exec "$NS_VIEWER" python3 "$HERE/driver.py" run --label "$label" --janus "$JANUS_URL" --mp "$mp" \
+        --video-port $janus_port "${key_args[@]}" --cdp "http://127.0.0.1:$CDP_PORT" \
+        --page "http://$SERVER_ADDR:$PAGE_PORT/viewer.html" --reports "$REPORTS" --relay-log "$relay_log" \
+        --relay-pid "$relay_pid" --marks "$marks" --viewers "$label-A" "$label-B" &
+    local driver_pid=$!
+    IOP_PIDS+=("$driver_pid")
+    wait "$driver_pid" || rc=$?
     kill -TERM "$send_pid" 2>/dev/null || true
     iop_wait "$send_pid" 10 || true
     kill -TERM "$relay_pid" 2>/dev/null || true
