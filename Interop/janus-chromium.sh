@@ -242,12 +242,12 @@ iop_log "summary: Janus $JANUS_VERSION, $CHROMIUM_VERSION headless, 640x360 Cons
 python3 - "$SUMMARY" <<'EOF'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])] if sys.argv[1] else []
-print(f"{'pass':<6} {'viewer':<8} {'decoded/sent':>13} {'ratio':>7} {'join->1st frame':>16} {'1st PLI after burst':>20} {'PLI->IDR':>9} {'recovery':>9}  decoder")
+print(f"{'pass':<6} {'viewer':<8} {'decoded/sent':>13} {'ratio':>7} {'join->1st frame':>16} {'1st PLI after burst':>20} {'PLI->IDR':>9} {'PLI->decoded':>13} {'recovery':>9}  decoder")
 for r in rows:
     ms = lambda v: f"{v * 1000:.0f} ms" if v is not None else "-"
     s = lambda v: f"{v:.2f} s" if v is not None else "-"
     print(f"{r['pass']:<6} {r['viewer']:<8} {r['decoded']:>6}/{r['sent']:<6} {r['ratio']:>7.1%} {ms(r['join']):>16} "
-          f"{s(r['firstPli']):>20} {ms(r['pliToIdr']):>9} {s(r['recovery']):>9}  {r['decoder']}")
+          f"{s(r['firstPli']):>20} {ms(r['pliToIdr']):>9} {ms(r.get('pliToDecoded')):>13} {s(r['recovery']):>9}  {r['decoder']}")
 EOF
 iop_log "srtp pass: $srtp_status"
 iop_log "PASS: two Chromium viewers watched rtc-h264 through Janus; keyframe requests and REMB reached the sender"

@@ -367,6 +367,10 @@ def check(args):
             fail(f"viewer {name} decoded no keyframe after the burst: {row['reports'][-1]['inbound']}")
         else:
             recovery[name] = again["t"] / 1000 - burst_end
+            # The keyframe request that got it there: the last PLI/FIR on the wire before the keyframe showed.
+            request = [e for e in plis if e["t"] <= again["t"] / 1000]
+            if request:
+                row["pliToDecoded"] = again["t"] / 1000 - request[-1]["t"]
         last = row["reports"][-1]["inbound"]
         row["pli"] = last["pliCount"]
         row["nack"] = last["nackCount"]
@@ -388,14 +392,16 @@ def check(args):
 
     # Summary.
     print(f"\n[janus-chromium/{label}] {'viewer':<8} {'decoded/sent':>13} {'ratio':>7} {'join->1st frame':>16} "
-          f"{'freezes':>8} {'PLI':>4} {'NACK':>5} {'recovery':>9}  decoder, size")
+          f"{'freezes':>8} {'PLI':>4} {'NACK':>5} {'recovery':>9} {'PLI->decoded':>13}  decoder, size")
     for name, row in viewer_rows.items():
         inbound = row["inbound"]
         join = f"{row['join'] * 1000:.0f} ms" if row["join"] is not None else "-"
         rec = f"{recovery[name]:.2f} s" if name in recovery else "-"
+        to_decoded = f"{row['pliToDecoded'] * 1000:.0f} ms" if "pliToDecoded" in row else "-"
         print(f"[janus-chromium/{label}] {name:<8} {row['decoded']:>6}/{row['sent']:<6} {row['ratio']:>7.1%} "
               f"{join:>16} {row.get('freezes', 0):>3} ({row.get('freezeTime', 0):.1f} s) {row.get('pli', 0):>4} "
-              f"{row.get('nack', 0):>5} {rec:>9}  {row.get('decoder')}, {inbound['frameWidth']}x{inbound['frameHeight']}")
+              f"{row.get('nack', 0):>5} {rec:>9} {to_decoded:>13}  {row.get('decoder')}, "
+              f"{inbound['frameWidth']}x{inbound['frameHeight']}")
     first_pli = f"{plis[0]['t'] - burst_start:.2f} s" if plis else "none"
     idr_text = f"{pli_to_idr * 1000:.0f} ms" if pli_to_idr is not None else "none"
     source = "wire" if answered else "sender stats keyframeRequestLatency"
@@ -418,6 +424,7 @@ def check(args):
                 f.write(json.dumps({"pass": label, "viewer": name, "ratio": row["ratio"], "sent": row["sent"],
                                     "decoded": row["decoded"], "join": row["join"], "recovery": recovery.get(name),
                                     "pliToIdr": pli_to_idr, "firstPli": plis[0]["t"] - burst_start if plis else None,
+                                    "pliToDecoded": row.get("pliToDecoded"),
                                     "decoder": row.get("decoder")}) + "\n")
     if failures:
         raise SystemExit(f"FAIL: [{label}] {len(failures)} check(s) failed")
