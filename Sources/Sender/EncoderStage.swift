@@ -9,7 +9,7 @@ import Video
 /// the application's channels are served while a frame encodes. It owns the encoder, the encoder's applied rates and
 /// the keyframe throttle (the one owner of "a keyframe is wanted"). Confined to its thread.
 final class EncoderStage {
-    private let encoder: H264Encoder
+    private let encoder: any FrameEncoder
     private var throttle: KeyframeRequestThrottle
     private let mailbox: FrameMailbox
     private let clock: SenderClock
@@ -27,7 +27,7 @@ final class EncoderStage {
     ///   - clock: the sender's clocks.
     ///   - maximumConsecutiveFailures: failures in a row that end the stream.
     ///   - deliver: receives each output, in order (it hops to the I/O loop).
-    init(encoder: H264Encoder, throttle: KeyframeRequestThrottle, mailbox: FrameMailbox, clock: SenderClock,
+    init(encoder: any FrameEncoder, throttle: KeyframeRequestThrottle, mailbox: FrameMailbox, clock: SenderClock,
          maximumConsecutiveFailures: Int, deliver: @escaping (EncoderOutput) -> Void) {
         self.encoder = encoder
         self.throttle = throttle

@@ -42,6 +42,7 @@ public final class H264Sender: Sendable {
     private let core: NIOLoopBound<SenderCore>
     private let encoder: NIOLoopBound<EncoderStage>
     private let mailbox: FrameMailbox
+    private let eventsContinuation: AsyncStream<SenderEvent>.Continuation
     private let finished = Atomic<Bool>(false)
     private let frameRateBits: Atomic<UInt64>
 
@@ -55,7 +56,9 @@ public final class H264Sender: Sendable {
     ///   left open then).
     public convenience init(configuration: SenderConfiguration) async throws {
         let origin = ContinuousClock.now
-        try await self.init(configuration: configuration, clock: .system(origin: origin), origin: origin, ioLoop: nil)
+        try await self.init(
+            configuration: configuration, clock: .system(origin: origin), origin: origin, ioLoop: nil,
+            makeEncoder: { try H264Encoder(configuration: $0) })
     }
 
     /// Creates a sender with injected clocks and loop (tests).
@@ -64,7 +67,11 @@ public final class H264Sender: Sendable {
     ///   - clock: the clocks.
     ///   - origin: the `ContinuousClock` instant that `clock.monotonic` counts from (capture times are mapped with it).
     ///   - ioLoop: the I/O loop (default: one of NIO's process-wide loops; encoding never runs there).
-    package init(configuration: SenderConfiguration, clock: SenderClock, origin: ContinuousClock.Instant, ioLoop: EventLoop?) async throws {
+    ///   - makeEncoder: creates the encoder, on the encoder's thread.
+    package init(
+        configuration: SenderConfiguration, clock: SenderClock, origin: ContinuousClock.Instant, ioLoop: EventLoop?,
+        makeEncoder: @escaping @Sendable (EncoderConfiguration) throws -> any FrameEncoder
+    ) async throws {
         try configuration.validate()
         var rng = SystemRandomNumberGenerator()
         let ssrc = configuration.ssrc ?? SSRC(UInt32.random(in: 1 ... .max, using: &rng))
@@ -108,7 +115,7 @@ public final class H264Sender: Sendable {
             let throttle = KeyframeRequestThrottle(minimumInterval: configuration.keyframeThrottle)
             let encoder = try await encoderLoop.submit {
                 let stage = EncoderStage(
-                    encoder: try H264Encoder(configuration: encoderConfiguration), throttle: throttle, mailbox: mailbox,
+                    encoder: try makeEncoder(encoderConfiguration), throttle: throttle, mailbox: mailbox,
                     clock: clock, maximumConsecutiveFailures: maximumFailures
                 ) { output in
                     ioLoop.execute { coreBox.value?.handle(output) }
@@ -139,6 +146,7 @@ public final class H264Sender: Sendable {
         self.encoderLoop = encoderLoop
         self.mailbox = mailbox
         self.events = events
+        self.eventsContinuation = eventsContinuation
         self.reports = reports
         self.frameRateBits = Atomic(configuration.encoder.frameRate.bitPattern)
         self.localPort = try await ioLoop.submit { transport.value.localPort }.get()
@@ -191,7 +199,9 @@ public final class H264Sender: Sendable {
     /// - Throws: what `fill` throws (nothing is sent then), `SenderError.finished`.
     public func send(captureTime: ContinuousClock.Instant = .now, fill: (inout I420Frame) throws -> Void) throws {
         let time = MonotonicTime(nanoseconds: (captureTime - origin).saturatingNanoseconds)
-        if try mailbox.put(captureTime: time, fill: fill) {
+        let (wake, replaced) = try mailbox.put(captureTime: time, fill: fill)
+        if replaced { eventsContinuation.yield(.frameDropped(.encoderBusy)) }
+        if wake {
             let encoder = self.encoder
             encoderLoop.execute { encoder.value.drain() }
         }

@@ -65,8 +65,8 @@ public struct SenderConfiguration: Sendable {
     public var keyframeThrottle: Duration = KeyframeRequestThrottle.defaultMinimumInterval
     /// How often statistics are taken and Sender Reports sent (WebRTC sends about once a second for video).
     public var reportInterval: Duration = .seconds(1)
-    /// Called on the I/O loop with every access unit sent and its RTP timestamp (a tee such as `--save-annexb`); it
-    /// must return quickly.
+    /// Called on the I/O loop with every access unit about to be sent and its RTP timestamp (a tee such as
+    /// `--save-annexb`); it must return quickly.
     public var frameObserver: (@Sendable (EncodedFrame, RTPTimestamp) -> Void)?
     /// How many frames in a row may fail (encoder, packetizer, SRTP) before the stream ends with the error; a
     /// single bad frame is dropped, counted, and answered with an IDR.

@@ -32,7 +32,6 @@ final class SenderCore {
     private var packetBuffer: PacketBuffer
     private let timestampOffset: UInt32
     private var rtpClock: RTPClock?
-    private var lastRTPTimestamp: RTPTimestamp?
     private var router: FeedbackRouter
     private(set) var bitrate: BitrateController
     private var link = LinkQuality()
@@ -135,6 +134,7 @@ final class SenderCore {
         var packets = 0
         var payloadBytes = 0
         let transport = self.transport
+        configuration.frameObserver?(frame, timestamp)
         do {
             try packetizer.packetize(frame, timestamp: timestamp, into: &packetBuffer) { packet in
                 try packet.withUnsafeBytes { try transport.queueRTP($0) }
@@ -146,8 +146,6 @@ final class SenderCore {
             throw error
         }
         transport.flush()
-        lastRTPTimestamp = timestamp
-        configuration.frameObserver?(frame, timestamp)
         stats.framesSent += 1
         stats.packetsSent += packets
         stats.bytesSent += payloadBytes

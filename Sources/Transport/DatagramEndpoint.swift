@@ -36,7 +36,6 @@ package final class DatagramEndpoint: Sendable {
         onError: @escaping @Sendable (Error) -> Void
     ) async throws {
         channel = try await DatagramBootstrap(group: eventLoop)
-            .channelOption(.socketOption(.so_reuseaddr), value: 1)
             .channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(receiveBufferSize))
             // Vector reads (recvmmsg) split the receive buffer evenly between the messages: give each message room for
             // a full datagram, or NIO truncates them (2048 bytes / 32 messages would leave 64 bytes each).
