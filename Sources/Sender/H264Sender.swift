@@ -46,6 +46,12 @@ public final class H264Sender: Sendable {
     private let finished = Atomic<Bool>(false)
     private let frameRateBits: Atomic<UInt64>
 
+    /// One frame interval, at most 100 ms: how long the BYE waits after the last frame.
+    static func byeDelay(frameRate: Double) -> Duration {
+        guard frameRate.isFinite, frameRate >= 10 else { return .milliseconds(100) }
+        return .seconds(1) / frameRate
+    }
+
     /// How many events and reports are kept for a slow reader.
     static let streamBuffer = 256
 
@@ -283,6 +289,9 @@ public final class H264Sender: Sendable {
         let encoder = self.encoder, core = self.core
         if first {
             try? await encoderLoop.submit { encoder.value.drain() }.get()
+            // The BYE leaves a frame interval after the last frame, as the next frame would have: a receiver that
+            // reads RTP and RTCP from two sockets (ffmpeg) ends at the BYE and must have the last frame by then.
+            try? await Task.sleep(for: Self.byeDelay(frameRate: frameRate))
         }
         let (stats, failure) = try await ioLoop.submit {
             (core.value.finish(error: nil), core.value.failure)
