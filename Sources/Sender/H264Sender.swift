@@ -100,7 +100,10 @@ public final class H264Sender: Sendable {
             localHost: configuration.localHost, localPort: configuration.localPort, peer: peer,
             rtcpMux: configuration.rtcpMux,
             security: configuration.security.map {
-                TransportSecurity(suite: $0.suite, outboundKey: $0.key, inboundKey: $0.remoteKey ?? $0.key)
+                var security = TransportSecurity(suite: $0.suite, outboundKey: $0.key, inboundKey: $0.remoteKey ?? $0.key)
+                // Retransmissions on the media SSRC protect a sequence number again (RFC 3711 allows it for them).
+                security.allowRepeatTransmission = configuration.nack && configuration.rtx == nil
+                return security
             })
         transportConfiguration.peerRTCPPort = configuration.peerRTCPPort
         transportConfiguration.acceptPlainRTCP = configuration.acceptPlainRTCP

@@ -20,6 +20,8 @@ public enum SenderEvent: Sendable, Equatable {
         case estimatedMaximumBitrate
         /// The peer's TMMBR.
         case temporaryMaximumBitrate
+        /// The sender's congestion control (loss reported by the peer).
+        case congestionControl
     }
 
     /// Why a frame given to the sender did not reach the wire.

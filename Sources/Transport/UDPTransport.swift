@@ -83,7 +83,9 @@ package final class UDPTransport {
         self.rtpSocket = rtp
         self.rtcpSocket = rtcp
         if let security = configuration.security {
-            srtpOut = try SRTPSession(direction: .outbound, suite: security.suite, key: security.outboundKey)
+            srtpOut = try SRTPSession(
+                direction: .outbound, suite: security.suite, key: security.outboundKey,
+                allowRepeatTransmission: security.allowRepeatTransmission)
             srtpIn = try SRTPSession(direction: .inbound, suite: security.suite, key: security.inboundKey)
             rtpTrailer = security.suite.rtpTrailerLength
             rtcpTrailer = security.suite.rtcpTrailerLength

@@ -63,7 +63,8 @@ import Video
         ])
         #expect(routed == [
             .receptionReport(block), .pictureLoss, .fullIntraRequest, .fullIntraRequest,
-            .estimatedMaximumBitrate(Int.max), .negativeAcknowledgement([SequenceNumber(5), SequenceNumber(7)]),
+            .estimatedMaximumBitrate(Int.max),
+            .negativeAcknowledgement(GenericNACK(senderSSRC: theirs, mediaSSRC: ours, lost: [SequenceNumber(5), SequenceNumber(7)])),
         ])
     }
 
