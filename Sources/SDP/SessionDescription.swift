@@ -127,7 +127,12 @@ public struct SessionDescription: Sendable, Equatable {
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
-    private static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+    /// A whole number without a fraction ("30"), anything else as Swift prints a `Double` (which reads back
+    /// exactly). No conversion can trap: only finite values below 2^53 go through `Int64`.
+    static func format(_ value: Double) -> String {
+        if value.isFinite, value == value.rounded(), value.magnitude < 9_007_199_254_740_992 {
+            return String(Int64(value))
+        }
+        return String(value)
     }
 }

@@ -1,3 +1,5 @@
+import Codec
+
 /// Computes the encoder's target bitrate from the operator's wish and the peer's limits.
 ///
 /// The effective target is the operator's bitrate (command line or control endpoint) capped by the peer's latest limit
@@ -40,7 +42,7 @@ public struct BitrateController: Sendable, Equatable {
     ///   - maximumBitrate: the cap in bit/s (level limit).
     ///   - ceilingFactor: the ceiling over the target.
     /// - Throws: `Error` when a value is not positive or the operator bitrate is above the maximum.
-    public init(operatorBitrate: Int, minimumBitrate: Int, maximumBitrate: Int, ceilingFactor: Double = 1.5) throws {
+    public init(operatorBitrate: Int, minimumBitrate: Int, maximumBitrate: Int, ceilingFactor: Double = EncoderConfiguration.defaultMaxBitrateRatio) throws {
         guard minimumBitrate > 0 else { throw Error.notPositive(minimumBitrate) }
         guard maximumBitrate >= minimumBitrate else { throw Error.aboveLimit(minimumBitrate, limit: maximumBitrate) }
         self.minimumBitrate = minimumBitrate

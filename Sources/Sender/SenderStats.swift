@@ -20,6 +20,10 @@ public struct SenderStats: Codable, Sendable, Equatable {
     public var keyFramesEncoded: Int = 0
     /// Frames the encoder's rate control dropped (reported, never a silent gap).
     public var framesSkipped: Int = 0
+    /// Frames replaced by a newer one while the encoder was busy (push API: the newest frame wins).
+    public var framesDropped: Int = 0
+    /// Frames that failed to encode, packetize or protect, dropped and answered with an IDR.
+    public var frameFailures: Int = 0
     /// `framesSent`.
     public var framesSent: Int = 0
     /// `packetsSent`.
@@ -49,8 +53,10 @@ public struct SenderStats: Codable, Sendable, Equatable {
     /// Seconds from the arrival of the latest served keyframe request (PLI, FIR, control) to the first packet of the
     /// IDR that answered it being handed to the socket: the keyframe latency.
     public var keyframeRequestLatency: Double?
-    /// Keyframe requests from the control endpoint.
+    /// Keyframe requests from the application (`requestKeyframe()`, the control endpoint).
     public var keyframeRequests: Int = 0
+    /// Bitrate limits from the peer (REMB, TMMBR) that the encoder refused; the stream stayed as it was.
+    public var bitrateChangeFailures: Int = 0
     /// The latest REMB limit from the peer, bit/s.
     public var rembBitrate: Int?
     /// The latest TMMBR limit from the peer, bit/s.
@@ -73,6 +79,8 @@ public struct SenderStats: Codable, Sendable, Equatable {
     public var packetsFromStrangers: Int = 0
     /// Socket errors while sending (e.g. ICMP port unreachable); the sender goes on.
     public var sendErrors: Int = 0
+    /// RTCP accepted in the clear although the media is SRTP (`acceptPlainRTCP`).
+    public var plainRTCPAccepted: Int = 0
 
     /// Creates empty statistics.
     public init() {}
