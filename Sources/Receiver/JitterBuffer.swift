@@ -99,7 +99,10 @@ public struct JitterBuffer<Packet: Sendable>: Sendable {
     private func hole() -> (length: Int, evidence: MonotonicTime)? {
         guard let next, bufferedCount > 0, !isPresent(next) else { return nil }
         var length = 1
-        while !isPresent(next + length) { length += 1 }  // ends: a buffered packet lies within `capacity`
+        // Ends at a buffered packet, which lies within `capacity` of `next`; the bound is a guard against a broken
+        // invariant turning into an endless loop.
+        while length < capacity, !isPresent(next + length) { length += 1 }
+        guard length < capacity else { return nil }
         return (length, arrivals[index(next + length)])
     }
 

@@ -23,8 +23,6 @@ public struct NACKGenerator: Sendable {
     /// pacing and processing time, and a sender (ours: `NACKResponder`, RTT + 5 ms) refuses a repeat that comes
     /// sooner than one RTT after its last resend; repeating at exactly one RTT would mostly be refused.
     public static let defaultResendMargin: Duration = .milliseconds(20)
-    /// Sequence numbers further than this behind the newest are forgotten (libwebrtc `kMaxPacketAge`).
-    public static let maxPacketAge = 10_000
 
     /// NACKs per packet before giving up.
     public let maxRetries: Int
@@ -41,15 +39,26 @@ public struct NACKGenerator: Sendable {
     /// What happened so far.
     public private(set) var statistics = NACKGeneratorStatistics()
 
+    /// One tracked sequence number, in a slot indexed by its extended number.
     private struct Entry: Sendable {
-        var detectedAt: MonotonicTime
+        var extended: Int64 = -1
+        var isMissing = false
+        var detectedAt = MonotonicTime.zero
         var lastSentAt: MonotonicTime?
-        var retries: Int
+        var retries = 0
     }
 
-    private var newest: SequenceNumber?
-    private var missing: [UInt16: Entry] = [:]
+    /// Slots for the window of extended numbers behind the newest (libwebrtc forgets after `kMaxPacketAge`, 10,000;
+    /// here the window is 4,096 packets, 4 s at 1,000 packets per second, longer than `maxAge` allows waiting).
+    static let window = 4096
+
+    private var tracker = ExtendedSequenceNumberTracker()
+    private var entries = [Entry](repeating: Entry(), count: window)
+    /// The oldest extended number that may still be missing.
+    private var oldest: Int64?
     private var keyframeNeeded = false
+    /// The number of sequence numbers currently missing.
+    public private(set) var missingCount = 0
 
     /// Creates a generator.
     /// - Parameters:
@@ -69,12 +78,29 @@ public struct NACKGenerator: Sendable {
         self.reorderingDelay = min(max(reorderingDelay, .zero), .seconds(1))
     }
 
-    /// The number of sequence numbers currently missing.
-    public var missingCount: Int { missing.count }
+    private func slot(_ extended: Int64) -> Int { Int(extended & Int64(Self.window - 1)) }
+
+    private func entry(_ extended: Int64) -> Entry? {
+        let e = entries[slot(extended)]
+        return e.extended == extended && e.isMissing ? e : nil
+    }
+
+    private mutating func clear(_ extended: Int64) {
+        entries[slot(extended)].isMissing = false
+        missingCount -= 1
+    }
+
+    /// The extended number of `sequenceNumber` relative to the newest, nil before the first packet.
+    private func extended(_ sequenceNumber: SequenceNumber) -> Int64? {
+        guard let highest = tracker.highest else { return nil }
+        return highest + Int64(SequenceNumber(UInt16(truncatingIfNeeded: highest)).distance(to: sequenceNumber))
+    }
 
     /// Whether `sequenceNumber` is currently missing.
     /// - Parameter sequenceNumber: the sequence number.
-    public func isMissing(_ sequenceNumber: SequenceNumber) -> Bool { missing[sequenceNumber.rawValue] != nil }
+    public func isMissing(_ sequenceNumber: SequenceNumber) -> Bool {
+        extended(sequenceNumber).map { entry($0) != nil } ?? false
+    }
 
     private var resendInterval: Duration {
         max(roundTripTime ?? Self.defaultRoundTripTime, .milliseconds(1)) + resendMargin
@@ -86,13 +112,12 @@ public struct NACKGenerator: Sendable {
     ///   - now: the arrival time.
     ///   - isRetransmission: whether it came as a retransmission (RTX), for the statistics.
     public mutating func received(_ sequenceNumber: SequenceNumber, now: MonotonicTime, isRetransmission: Bool = false) {
-        guard let newest else {
-            self.newest = sequenceNumber
-            return
-        }
-        let distance = newest.distance(to: sequenceNumber)
-        if distance <= 0 {
-            if missing.removeValue(forKey: sequenceNumber.rawValue) != nil {
+        let previous = tracker.highest
+        let current = tracker.extend(sequenceNumber)
+        guard let newest = previous else { return }
+        if current <= newest {
+            if entry(current) != nil {
+                clear(current)
                 if isRetransmission {
                     statistics.recoveredByRetransmission += 1
                 } else {
@@ -101,36 +126,47 @@ public struct NACKGenerator: Sendable {
             }
             return
         }
-        self.newest = sequenceNumber
-        let gap = distance - 1
+        let gap = Int(current - newest - 1)
         if gap > 0 {
-            if missing.count + gap > maxMissing {
-                statistics.givenUp += missing.count + gap
-                statistics.packetsMissing += gap
-                missing.removeAll(keepingCapacity: true)
+            statistics.packetsMissing += gap
+            if missingCount + gap > maxMissing {
+                statistics.givenUp += missingCount + gap
+                removeMissing(throughExtended: current)
                 keyframeNeeded = true
             } else {
-                for step in 1...gap {
-                    missing[(newest + step).rawValue] = Entry(detectedAt: now, lastSentAt: nil, retries: 0)
+                // A while loop: iterating a Range<Int64> allocates in an unoptimized build.
+                var extended = newest + 1
+                while extended < current {
+                    entries[slot(extended)] = Entry(
+                        extended: extended, isMissing: true, detectedAt: now, lastSentAt: nil, retries: 0)
+                    extended += 1
                 }
-                statistics.packetsMissing += gap
+                missingCount += gap
+                if oldest == nil { oldest = newest + 1 }
             }
         }
-        if !missing.isEmpty {
-            // Forget what is too far behind to matter (libwebrtc `kMaxPacketAge`).
-            for key in missing.keys where SequenceNumber(key).distance(to: sequenceNumber) > Self.maxPacketAge {
-                missing.removeValue(forKey: key)
-            }
+        // Forget what falls out of the window (libwebrtc `kMaxPacketAge`).
+        if let first = oldest, first <= current - Int64(Self.window) {
+            removeMissing(throughExtended: current - Int64(Self.window))
         }
     }
 
-    /// Forgets missing packets before `sequenceNumber` (e.g. once a keyframe has been decoded, older packets are
-    /// no longer needed).
+    private mutating func removeMissing(throughExtended last: Int64) {
+        guard let first = oldest else { return }
+        var extended = first
+        while extended <= last, missingCount > 0 {
+            if entry(extended) != nil { clear(extended) }
+            extended += 1
+        }
+        oldest = missingCount > 0 ? last + 1 : nil
+    }
+
+    /// Forgets missing packets before `sequenceNumber` (e.g. once a keyframe has been decoded, or the jitter buffer
+    /// has skipped them, older packets are no longer needed).
     /// - Parameter sequenceNumber: the first sequence number still wanted.
     public mutating func removeMissing(before sequenceNumber: SequenceNumber) {
-        for key in missing.keys where SequenceNumber(key).isBefore(sequenceNumber) {
-            missing.removeValue(forKey: key)
-        }
+        guard let extended = extended(sequenceNumber) else { return }
+        removeMissing(throughExtended: extended - 1)
     }
 
     /// Decides what to NACK at `now`: each missing packet whose first NACK is due (after `reorderingDelay`) or whose
@@ -145,23 +181,28 @@ public struct NACKGenerator: Sendable {
         let interval = resendInterval
         var giveUp = keyframeNeeded
         keyframeNeeded = false
-        for (key, var entry) in missing {
-            let due = entry.lastSentAt.map { $0 + interval } ?? entry.detectedAt + reorderingDelay
-            // Give up one RTT after the last try, or once too old.
-            if (entry.retries >= maxRetries && due <= now) || now - entry.detectedAt > maxAge {
-                missing.removeValue(forKey: key)
-                statistics.givenUp += 1
-                giveUp = true
-                continue
+        if let first = oldest, let newest = tracker.highest {
+            var extended = first
+            var newOldest: Int64?
+            while extended <= newest, missingCount > 0 {
+                defer { extended += 1 }
+                guard var entry = entry(extended) else { continue }
+                let due = entry.lastSentAt.map { $0 + interval } ?? entry.detectedAt + reorderingDelay
+                // Give up one RTT after the last try, or once too old.
+                if (entry.retries >= maxRetries && due <= now) || now - entry.detectedAt > maxAge {
+                    clear(extended)
+                    statistics.givenUp += 1
+                    giveUp = true
+                    continue
+                }
+                if newOldest == nil { newOldest = extended }
+                guard due <= now else { continue }
+                entry.lastSentAt = now
+                entry.retries += 1
+                entries[slot(extended)] = entry
+                nack.append(SequenceNumber(UInt16(truncatingIfNeeded: extended)))
             }
-            guard due <= now else { continue }
-            entry.lastSentAt = now
-            entry.retries += 1
-            missing[key] = entry
-            nack.append(SequenceNumber(key))
-        }
-        if let newest {
-            nack.sort { newest.distance(to: $0) < newest.distance(to: $1) }
+            oldest = missingCount > 0 ? newOldest : nil
         }
         statistics.sequenceNumbersNACKed += nack.count
         if giveUp { statistics.keyframeRequests += 1 }
@@ -171,9 +212,13 @@ public struct NACKGenerator: Sendable {
     /// When `poll` next has something to do (a NACK due or a packet to give up), nil when nothing is missing.
     public var nextDeadline: MonotonicTime? {
         if keyframeNeeded { return .zero }
+        guard let first = oldest, let newest = tracker.highest else { return nil }
         let interval = resendInterval
         var earliest: MonotonicTime?
-        for entry in missing.values {
+        var extended = first
+        while extended <= newest {
+            defer { extended += 1 }
+            guard let entry = entry(extended) else { continue }
             let due = min(entry.lastSentAt.map { $0 + interval } ?? entry.detectedAt + reorderingDelay,
                           entry.detectedAt + maxAge + .nanoseconds(1))
             earliest = earliest.map { min($0, due) } ?? due

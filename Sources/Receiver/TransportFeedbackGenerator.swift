@@ -6,7 +6,8 @@ import RTP
 ///
 /// Pure: the caller reports arrivals (`received`) and calls `poll(now:into:)` when `nextDeadline` passes. Arrivals
 /// are kept in preallocated slots by extended sequence number. A packet arriving after its number was already
-/// reported (as lost) is not reported again. A message holds at most `maxPacketsPerMessage` packets (so it fits in a
+/// reported (as lost) is not reported again; a jump of more than `maxJump` numbers (a sender restart) restarts the
+/// reports at the new packet. A message holds at most `maxPacketsPerMessage` packets (so it fits in a
 /// 1,200-byte datagram with an RR and the SRTCP trailer) and starts a new one where a receive delta would not fit
 /// two bytes (8.19 s).
 public struct TransportFeedbackGenerator: Sendable {
@@ -14,6 +15,8 @@ public struct TransportFeedbackGenerator: Sendable {
     public static let defaultInterval: Duration = .milliseconds(50)
     /// Packets per message: at most 2 bytes of delta and 2/7 byte of chunk each, about 990 bytes for 430.
     public static let maxPacketsPerMessage = 430
+    /// A jump in the transport-wide number larger than this restarts reporting at the new packet.
+    public static let maxJump = 1000
     /// Arrivals remembered (a report is due long before this many packets arrive).
     static let capacity = 8192
 
@@ -53,12 +56,17 @@ public struct TransportFeedbackGenerator: Sendable {
     ///   - transportSequenceNumber: the number from its transport-wide sequence number extension.
     ///   - now: its arrival time.
     public mutating func received(_ transportSequenceNumber: SequenceNumber, now: MonotonicTime) {
+        let previousHighest = tracker.highest
         let extended = tracker.extend(transportSequenceNumber)
         if let next = nextToReport, extended < next {
             lateArrivals += 1
             return
         }
         if nextToReport == nil { nextToReport = extended }
+        if let previousHighest, extended - previousHighest > Int64(Self.maxJump) {
+            // A jump no loss explains (a sender restart): report from here instead of thousands of "lost".
+            nextToReport = extended
+        }
         let slot = Int(extended & Int64(Self.capacity - 1))
         arrivals[slot] = now.nanoseconds
         numbers[slot] = extended

@@ -64,4 +64,16 @@ import Testing
             #expect(bytes.count <= 1000)
         }
     }
+
+    @Test func aJumpRestartsTheReports() {
+        var generator = TransportFeedbackGenerator(senderSSRC: Self.us, mediaSSRC: Self.media)
+        var out: [TransportFeedback] = []
+        generator.received(SequenceNumber(100), now: ms(0))
+        generator.received(SequenceNumber(20_000), now: ms(10))  // sender restarted with a new random start
+        generator.received(SequenceNumber(20_001), now: ms(11))
+        generator.poll(now: ms(20), into: &out)
+        #expect(out.count == 1)
+        #expect(out[0].baseSequenceNumber == SequenceNumber(20_000))
+        #expect(out[0].statuses.count == 2)
+    }
 }

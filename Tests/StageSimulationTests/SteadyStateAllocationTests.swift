@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import RTP
+import Receiver
 import Sender
 import Testing
 
@@ -76,5 +77,40 @@ let mallocCountTotal: (@convention(c) () -> UInt64)? = {
         print("send-path stages: \(allocations) allocations over 50,000 packets (checksum \(checksum))")
         #expect(allocations == 0)
         #expect(responder.statistics.packetsRetransmitted > 0)
+    }
+
+    /// The receive path's stages per packet: NACK generator (with 1 % loss, polled every 5 ms), jitter buffer (holding
+    /// buffer indices, as a receiver with a buffer pool would), transport-wide arrival recording.
+    @Test(.enabled(if: mallocCountTotal != nil, "needs LD_PRELOAD=malloc_count.so"))
+    func receivePathStagesDoNotAllocatePerPacket() throws {
+        var generator = NACKGenerator()
+        var jitter = try JitterBuffer<Int>(maximumWait: .milliseconds(100))
+        var feedback = TransportFeedbackGenerator(senderSSRC: SSRC(1), mediaSSRC: SSRC(2), interval: .seconds(1))
+        var nack: [SequenceNumber] = []
+        nack.reserveCapacity(256)
+        var released = 0
+
+        func iterate(_ i: Int) {
+            let now = MonotonicTime(nanoseconds: Int64(i) * 1_000_000)
+            if i % 100 != 37 {  // 1 % loss, never repaired: the jitter buffer skips it after 100 ms
+                let seq = SequenceNumber(UInt16(truncatingIfNeeded: i))
+                generator.received(seq, now: now)
+                jitter.insert(i, sequenceNumber: seq, now: now)
+                feedback.received(seq, now: now)
+            }
+            while let output = jitter.pop(now: now) {
+                if case .packet = output { released += 1 }
+            }
+            if i % 5 == 0 { _ = generator.poll(now: now, into: &nack) }
+        }
+
+        for i in 0..<20_000 { iterate(i) }
+        let before = mallocCountTotal!()
+        for i in 20_000..<70_000 { iterate(i) }
+        let allocations = mallocCountTotal!() - before
+        print("receive-path stages: \(allocations) allocations over 50,000 packets (released \(released))")
+        #expect(allocations == 0)
+        #expect(jitter.lostCount > 0)
+        #expect(generator.statistics.sequenceNumbersNACKed > 0)
     }
 }
