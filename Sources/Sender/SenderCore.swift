@@ -55,6 +55,9 @@ final class SenderCore {
     private(set) var finished = false
     private(set) var failure: SenderError?
 
+    /// The longest time a packet waits in the pacer's queue.
+    static let pacerQueueTimeLimit = Duration.milliseconds(500)
+
     init(
         configuration: SenderConfiguration, ssrc: SSRC, packetizer: H264Packetizer, timestampOffset: UInt32,
         transport: UDPTransport, clock: SenderClock, encoderLoop: EventLoop, encoder: NIOLoopBound<EncoderStage>,
@@ -91,7 +94,9 @@ final class SenderCore {
             }
         }
         if let factor = configuration.pacingFactor {
-            pacer = try Pacer(targetBitrate: enc.targetBitrate, pacingFactor: factor)
+            // Every packet leaves within half a second of being queued (the pacer speeds up to drain a longer queue), so
+            // it is still in the history (kept at least 1 s) when its turn comes.
+            pacer = try Pacer(targetBitrate: enc.targetBitrate, pacingFactor: factor, queueTimeLimit: Self.pacerQueueTimeLimit)
         }
         if configuration.congestionControl {
             congestion = try LossBasedBandwidthEstimator(
@@ -377,7 +382,8 @@ final class SenderCore {
             case .media:
                 let transport = self.transport
                 do {
-                    try history?.withPacket(packet.sequenceNumber, now: now) { try transport.queueRTP($0) }
+                    let found = try history?.withPacket(packet.sequenceNumber, now: now) { try transport.queueRTP($0) }
+                    if found == nil { stats.pacerPacketsDropped += 1 }  // gone from the history: never silent
                 } catch {
                     stats.sendErrors += 1
                 }
@@ -490,13 +496,20 @@ final class SenderCore {
         reportTask = nil
         pacerTimer?.cancel()
         pacerTimer = nil
-        // What the pacer still holds leaves now, ahead of the BYE.
+        // What the pacer still holds leaves now, ahead of the BYE (the pacer's clock is run forward to let it go).
         if pacer != nil {
             let now = clock.monotonic()
+            var time = now
             let transport = self.transport
-            while let packet = pacer!.dequeue(now: now + .seconds(60)) {
+            var rounds = 0
+            while pacer!.queuedPackets > 0, rounds < 100_000 {
+                rounds += 1
+                guard let packet = pacer!.dequeue(now: time) else {
+                    time = pacer!.nextSendTime(now: time) ?? time
+                    continue
+                }
                 guard packet.kind == .media else { continue }
-                try? history?.withPacket(packet.sequenceNumber, now: now) { try transport.queueRTP($0) }
+                _ = try? history?.withPacket(packet.sequenceNumber, now: now) { try transport.queueRTP($0) }
             }
             transport.flush()
         }
