@@ -117,6 +117,13 @@ import Testing
         #expect(try RTCPPacket.serialized([.remb(r)]).count == 20)
     }
 
+    @Test func ntpConversionNeverTraps() {
+        #expect(NTPTimestamp(unixSeconds: Int64.max, nanoseconds: 0).seconds
+            == UInt32(truncatingIfNeeded: Int64.max &+ NTPTimestamp.unixEpochOffset))
+        #expect(NTPTimestamp(unixSeconds: 0, nanoseconds: -1).fraction == 0)
+        #expect(NTPTimestamp(unixSeconds: 0, nanoseconds: Int64.max).fraction == 0xFFFF_FFFB)  // 999999999 ns
+    }
+
     @Test func packetsLargerThanTheLengthFieldAreTypedErrors() {
         let pairs = [NACKPair](repeating: NACKPair(packetID: SequenceNumber(1)), count: 70_000)
         let nack = RTCPPacket.nack(GenericNACK(senderSSRC: SSRC(1), mediaSSRC: SSRC(2), pairs: pairs))
