@@ -91,6 +91,9 @@ public struct SessionDescription: Sendable, Equatable {
         self.sessionName = sessionName
     }
 
+    /// The CNAME written with an SSRC when none is set.
+    public static let defaultCNAME = "rtc-h264"
+
     /// The SDP text, lines ended by CRLF as RFC 8866 section 5 requires.
     public func serialize() -> String {
         let ipVersion = connectionAddress.contains(":") ? "IP6" : "IP4"
@@ -121,7 +124,7 @@ public struct SessionDescription: Sendable, Equatable {
             lines.append("a=crypto:\(crypto.tag) \(crypto.suite) \(crypto.keyParameters)")
         }
         if let ssrc {
-            lines.append("a=ssrc:\(ssrc) cname:\(cname ?? "rtc-h264")")
+            lines.append("a=ssrc:\(ssrc) cname:\(cname ?? Self.defaultCNAME)")
         }
         lines.append("a=recvonly")
         return lines.joined(separator: "\r\n") + "\r\n"
