@@ -180,16 +180,20 @@ final class ReceiverCore {
     private func repair() {
         guard !state.finished, transport.peer != nil, let media = state.senderSSRC else { return }
         let now = clock.monotonic()
-        state.nackList.removeAll(keepingCapacity: true)
-        let giveUp = state.nack?.poll(now: now, into: &state.nackList) ?? false
-        if !state.nackList.isEmpty {
-            let nack = GenericNACK(senderSSRC: ssrc, mediaSSRC: media, lost: state.nackList)
+        // The list is moved out (not copied) so that the generator and the list are not both borrowed from `state`.
+        var list = state.nackList
+        state.nackList = []
+        list.removeAll(keepingCapacity: true)
+        let giveUp = state.nack?.poll(now: now, into: &list) ?? false
+        if !list.isEmpty {
+            let nack = GenericNACK(senderSSRC: ssrc, mediaSSRC: media, lost: list)
             let report = RTCPPacket.receiverReport(ReceiverReport(ssrc: ssrc, reportBlocks: []))
             if (try? transport.sendRTCP([report, .nack(nack)])) != nil {
                 state.stats.nackCount += 1
-                state.stats.packetsNACKed += state.nackList.count
+                state.stats.packetsNACKed += list.count
             }
         }
+        state.nackList = list
         if giveUp { askForKeyframe() }
         drainJitterBuffer(now: now)
     }
