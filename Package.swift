@@ -52,7 +52,7 @@ let package = Package(
         // MARK: Owners of C handles
         .target(name: "SRTP", dependencies: ["CSRTP"]),
         .target(name: "Video", dependencies: ["CYUV"]),
-        .target(name: "Codec", dependencies: ["H264", "Video", "COpenH264", "COpenH264Shim"]),
+        .target(name: "Codec", dependencies: ["H264", "RTP", "Video", "COpenH264", "COpenH264Shim"]),
 
         // MARK: The component: stages wired together, networking on SwiftNIO
         .target(name: "Sender", dependencies: [
@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "RTPTests", dependencies: ["RTP", "H264"]),
         .testTarget(name: "SRTPTests", dependencies: ["SRTP"]),
         .testTarget(name: "VideoTests", dependencies: ["Video"]),
-        .testTarget(name: "CodecTests", dependencies: ["Codec", "H264", "Video"]),
+        .testTarget(name: "CodecTests", dependencies: ["Codec", "H264", "RTP", "Video"]),
         .testTarget(name: "SDPTests", dependencies: ["SDP"]),
         .testTarget(name: "SenderTests", dependencies: [
             "Sender", "H264", "RTP", "SRTP", "SDP", "Codec", "Video",

@@ -22,6 +22,9 @@ extension H264Encoder {
         p.iRCMode = RC_BITRATE_MODE
         p.fMaxFrameRate = Float(configuration.frameRate)
         p.bEnableFrameSkip = configuration.frameSkipping
+        // Explicit: with iMinQp 0 OpenH264 would replace the window with 12...42 (ParamValidation).
+        p.iMinQp = Int32(configuration.qpRange.lowerBound)
+        p.iMaxQp = Int32(configuration.qpRange.upperBound)
         p.iTemporalLayerNum = 1
         p.iSpatialLayerNum = 1
         p.uiIntraPeriod = openH264IntraPeriod

@@ -128,7 +128,7 @@ struct EncodeCommand: ParsableCommand {
                 do {
                     try encoder.setBitrate(target: change.bps)
                 } catch let error as EncoderConfigurationError {
-                    throw ValidationError("--bitrate-at \(index):\(RateParser.format(bitrate: change.bps)): \(error)")
+                    throw ValidationError("--bitrate-at (frame \(index)): \(error)")
                 }
             }
             let timestamp = Self.timestamp(frame: index, frameRate: configuration.frameRate)

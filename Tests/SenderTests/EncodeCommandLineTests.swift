@@ -82,8 +82,12 @@ import Testing
         (["--mtu=-9223372036854775808"], "--mtu -9223372036854775808 is outside 1...65535"),
         (["--packetization-mode", "0", "--mtu", "400"], "--mtu: maximum NAL unit size 350 is below the minimum 420 bytes"),
         (["--bitrate-at", "5:-1e30"], "The value '5:-1e30' is invalid for '--bitrate-at <bitrate-at>'"),
-        (["--bitrate-at", "1:20M"], "--bitrate-at 1:20 Mbit/s: bitrate 20000000 bit/s exceeds level 3.1 MaxBR"),
+        (["--bitrate-at", "1:20M"], "--bitrate-at (frame 1): bitrate 20000000 bit/s exceeds level 3.1 MaxBR"),
         (["--frames", "0"], "--frames must be positive"),
+        (["--bitrate-at", "1:9999"], "--bitrate-at (frame 1): bitrate 9999 bit/s is below the minimum 10000 bit/s"),
+        (["--qp-range", "0-51"], "--qp-range 0-51 is not MIN-MAX within 12-51"),
+        (["--qp-range", "40-20"], "--qp-range 40-20 is not MIN-MAX within 12-51"),
+        (["--qp-range", "99999999999999999999-1"], "--qp-range 99999999999999999999-1 is not MIN-MAX within 12-51"),
     ]
 
     @Test(arguments: badFlags)
@@ -102,7 +106,7 @@ import Testing
         let result = try Self.run(["encode", "--pattern", "--size", "320x240", "--frames", "10", "--output", output,
                                    "--bitrate", "14M", "--max-bitrate", "14M", "--keyframe-interval-duration", "86400",
                                    "--keyframe-interval", "9223372036854775807", "--fps", "60", "--threads", "4",
-                                   "--level", "31", "--bitrate-at", "5:1k"])
+                                   "--level", "31", "--bitrate-at", "5:10k", "--qp-range", "12-51"])
         #expect(result.reason == .exit)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("encoded 10 frames 320x240"), "\(result.stderr)")
