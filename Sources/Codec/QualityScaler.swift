@@ -23,9 +23,12 @@ public struct QualityScaler: Sendable {
         public var upHoldTime: Duration
         /// The least time between two switches, except a step down for a target below the floor (applied at once).
         public var minimumSwitchInterval: Duration
-        /// Frames over which skips are counted (also the settling time after a switch: nothing is decided on skips
-        /// before the window has filled at the new size).
+        /// Frames over which skips are counted.
         public var skipWindowFrames: Int
+        /// Frames ignored by the skip count after the start and after each switch: the first IDR at a size makes rate
+        /// control skip a few frames whatever the content (measured: up to 8 on the noisy source at 720p/2.5M, which
+        /// then encodes without skipping), and that must not read as "this size is too large".
+        public var settleFrames: Int
         /// Step down one rung when at least this share of the last `skipWindowFrames` frames was skipped.
         public var skipRatioToStepDown: Double
         /// After a step down for skipping, how long the rung left stays closed to a step up; doubled each time the
@@ -39,8 +42,8 @@ public struct QualityScaler: Sendable {
         public var balancedLowestHeightFraction: Double
 
         /// The measured defaults (Docs/Encoder.md).
-        public init(minimumBitsPerPixel: Double = 0.045, upHysteresis: Double = 1.15, upHoldTime: Duration = .seconds(4),
-                    minimumSwitchInterval: Duration = .seconds(3), skipWindowFrames: Int = 30,
+        public init(minimumBitsPerPixel: Double = 0.035, upHysteresis: Double = 1.15, upHoldTime: Duration = .seconds(4),
+                    minimumSwitchInterval: Duration = .seconds(3), skipWindowFrames: Int = 30, settleFrames: Int = 30,
                     skipRatioToStepDown: Double = 0.2, skipBackoff: Duration = .seconds(10),
                     maximumSkipBackoff: Duration = .seconds(80), balancedFloorFactor: Double = 0.6,
                     balancedLowestHeightFraction: Double = 0.5) {
@@ -49,6 +52,7 @@ public struct QualityScaler: Sendable {
             self.upHoldTime = upHoldTime
             self.minimumSwitchInterval = minimumSwitchInterval
             self.skipWindowFrames = skipWindowFrames
+            self.settleFrames = settleFrames
             self.skipRatioToStepDown = skipRatioToStepDown
             self.skipBackoff = skipBackoff
             self.maximumSkipBackoff = maximumSkipBackoff
@@ -83,6 +87,8 @@ public struct QualityScaler: Sendable {
     private var skipRingPosition = 0
     private var skipRingFilled = 0
     private var skipsInRing = 0
+    /// Frames still to ignore before counting skips (see `Settings.settleFrames`).
+    private var framesToSettle: Int
     /// Per rung: closed to step-ups until this time after a step down for skipping.
     private var upBlockedUntil: [MonotonicTime]
     /// Per rung: the back-off the next step down for skipping from it will impose.
@@ -102,6 +108,7 @@ public struct QualityScaler: Sendable {
         self.settings = settings
         self.rungIndex = 0
         skipRing = Array(repeating: false, count: max(1, settings.skipWindowFrames))
+        framesToSettle = max(0, settings.settleFrames)
         upBlockedUntil = Array(repeating: MonotonicTime(nanoseconds: .min), count: ladder.count)
         nextBackoff = Array(repeating: settings.skipBackoff, count: ladder.count)
         rungIndex = bestRungIndex(targetBitrate: targetBitrate, frameRate: frameRate, hysteresis: 1)
@@ -124,7 +131,9 @@ public struct QualityScaler: Sendable {
     ///   - frameRate: frames per second.
     public func floor(ofRung index: Int, frameRate: Double) -> Double {
         let factor = preference == .balanced ? settings.balancedFloorFactor : 1
-        return settings.minimumBitsPerPixel * factor * Double(ladder.rungs[index].pixels) * frameRate
+        // Rounded up to whole bit/s (less a rounding error of the product, so 0.035 x 921600 x 30 is 967680).
+        let exact = settings.minimumBitsPerPixel * factor * Double(ladder.rungs[index].pixels) * frameRate
+        return (exact - 1e-6).rounded(.up)
     }
 
     /// The largest rung whose floor times `hysteresis` the target reaches (the lowest allowed rung if none).
@@ -143,6 +152,10 @@ public struct QualityScaler: Sendable {
     /// Records the outcome of one input frame at the current rung.
     /// - Parameter skipped: whether rate control skipped it.
     public mutating func recordFrame(skipped: Bool) {
+        if framesToSettle > 0 {
+            framesToSettle -= 1
+            return
+        }
         if skipRingFilled == skipRing.count {
             if skipRing[skipRingPosition] { skipsInRing -= 1 }
         } else {
@@ -209,5 +222,6 @@ public struct QualityScaler: Sendable {
         skipRingFilled = 0
         skipRingPosition = 0
         skipsInRing = 0
+        framesToSettle = max(0, settings.settleFrames)
     }
 }

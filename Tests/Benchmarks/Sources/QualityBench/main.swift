@@ -10,6 +10,7 @@
 import Codec
 import Foundation
 import H264
+import RTP
 import Video
 
 struct Options {
@@ -19,6 +20,7 @@ struct Options {
     var sizes: [(Int, Int)] = []
     var qpRanges: [ClosedRange<Int>] = [EncoderConfiguration.defaultQPRange]
     var frameSkipping = true
+    var adaptive: [DegradationPreference] = []
     var label = ""
 }
 
@@ -53,6 +55,10 @@ while let argument = arguments.popFirst() {
             return parts[0]...parts[1]
         }
     case "--no-frame-skip": options.frameSkipping = false
+    case "--adaptive":
+        options.adaptive = value().split(separator: ",").map {
+            need(DegradationPreference(rawValue: String($0)), "bad preference \($0)")
+        }
     case "--label": options.label = value()
     default: fail("unknown argument \(argument)")
     }
@@ -149,5 +155,26 @@ for target in options.targets {
                    target: target, m)
         }
     }
-    /*ADAPTIVE*/
+    for preference in options.adaptive {
+        var configuration = EncoderConfiguration(width: first.width, height: first.height, frameRate: frameRate,
+                                                 targetBitrate: target)
+        configuration.keyframeInterval = 100_000
+        let encoder = try AdaptiveH264Encoder(configuration: configuration, preference: preference)
+        var switches: [String] = []
+        var skips: [String: Int] = [:]
+        var m = try measure(source: source) { index, frame in
+            let timestamp = Int64(index) * 3000
+            let now = MonotonicTime(nanoseconds: Int64(index) * 1_000_000_000 / 30)
+            let result = try frame.withView { try encoder.encode($0, timestamp: timestamp, now: now) }
+            if let change = result.resolutionChange {
+                switches.append("\(index): \(change.to.width)x\(change.to.height) (\(change.reason))")
+            }
+            if case .skipped(let reason) = result.output { skips["\(reason)", default: 0] += 1 }
+            return result.output.encodedFrame
+        }
+        m.switches = switches
+        m.skipReasons = skips
+        report(label: label, frames: source.count, frameRate: frameRate, mode: "adaptive \(preference.rawValue) from \(encoder.currentSize.width)x\(encoder.currentSize.height)",
+               target: target, m)
+    }
 }
