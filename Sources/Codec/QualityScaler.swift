@@ -19,7 +19,8 @@ public struct QualityScaler: Sendable {
         /// A larger rung is considered only when the target is at least this multiple of its floor (so that a target
         /// hovering at a floor cannot make the size flap).
         public var upHysteresis: Double
-        /// How long the target must leave room for a larger rung before stepping up.
+        /// How long the target must leave room for a larger rung (with skipping below half `skipRatioToStepDown`)
+        /// before stepping up.
         public var upHoldTime: Duration
         /// The least time between two switches, except a step down for a target below the floor (applied at once).
         public var minimumSwitchInterval: Duration
@@ -196,7 +197,10 @@ public struct QualityScaler: Sendable {
         let roomFor = bestRungIndex(targetBitrate: targetBitrate, frameRate: frameRate,
                                     hysteresis: settings.upHysteresis)
         while candidate > roomFor, upBlockedUntil[candidate - 1] <= now { candidate -= 1 }
-        guard candidate < rungIndex, skipsInRing == 0 else {
+        // An occasional skip does not hold a step up back (it may come from the lower target just left); skipping at
+        // half the step-down ratio or more does.
+        let skippingHere = Double(skipsInRing) >= settings.skipRatioToStepDown / 2 * Double(skipRing.count)
+        guard candidate < rungIndex, !skippingHere else {
             upCandidateSince = nil
             return nil
         }
