@@ -4,7 +4,9 @@
 // of the previous decoded picture, as a viewer sees it.
 //
 // Usage: QualityBench --y4m FILE [--frames N] --targets 250k,400k,... [--sizes 1280x720,960x540,...]
-//                     [--qp MIN-MAX[,MIN-MAX...]] [--no-frame-skip] [--adaptive PREFERENCE] [--label NAME]
+//                     [--qp MIN-MAX[,MIN-MAX...]] [--no-frame-skip] [--adaptive PREFERENCE[,...]]
+//                     [--steps FRAME:RATE,...] [--label NAME]
+// (--steps: live bitrate changes during adaptive runs, e.g. 150:300k,300:2.5M.)
 // Prints one line per run: label, mode, target, frames delivered, longest freeze, achieved bitrate (10 s average),
 // busiest 1 s window / target, delivered PSNR-Y, and for adaptive runs the switches.
 import Codec
@@ -22,6 +24,7 @@ struct Options {
     var frameSkipping = true
     var adaptive: [DegradationPreference] = []
     var label = ""
+    var steps: [Int: Int] = [:]
 }
 
 func fail(_ message: String) -> Never {
@@ -60,6 +63,12 @@ while let argument = arguments.popFirst() {
             need(DegradationPreference(rawValue: String($0)), "bad preference \($0)")
         }
     case "--label": options.label = value()
+    case "--steps":
+        for step in value().split(separator: ",") {
+            let parts = step.split(separator: ":")
+            guard parts.count == 2, let frame = Int(parts[0]) else { fail("bad step \(step) (FRAME:RATE)") }
+            options.steps[frame] = try RateParser.bitrate(String(parts[1]))
+        }
     default: fail("unknown argument \(argument)")
     }
 }
@@ -165,6 +174,7 @@ for target in options.targets {
         var m = try measure(source: source) { index, frame in
             let timestamp = Int64(index) * 3000
             let now = MonotonicTime(nanoseconds: Int64(index) * 1_000_000_000 / 30)
+            if let rate = options.steps[index] { try encoder.setBitrate(target: rate) }
             let result = try frame.withView { try encoder.encode($0, timestamp: timestamp, now: now) }
             if let change = result.resolutionChange {
                 switches.append("\(index): \(change.to.width)x\(change.to.height) (\(change.reason))")
