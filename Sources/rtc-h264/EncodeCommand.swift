@@ -117,7 +117,11 @@ struct EncodeCommand: ParsableCommand {
                 level: parsedLevel, frameSkipping: !noFrameSkip, maxNALUnitSize: maxNALUnitSize)
         } catch {
             // A usage error naming the flag the limit concerns (exit status 64), as for a flag refused by parsing.
-            throw ValidationError("\(EncoderOptions.flag(for: error)): \(error)")
+            var flag = EncoderOptions.flag(for: error)
+            // A size or rate taken from the input file is named as such.
+            if flag == "--fps", encoding.fps == nil, input != nil { flag = "the input's frame rate (override with --fps)" }
+            if flag == "--size", encoding.size == nil, input != nil { flag = "the input's size (override with --size)" }
+            throw ValidationError("\(flag): \(error)")
         }
         let encoder = try AdaptiveH264Encoder(configuration: configuration,
                                               preference: degradationPreference.preference)

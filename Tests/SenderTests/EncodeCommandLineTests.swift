@@ -150,4 +150,21 @@ import Testing
                                      "--degradation-preference", "balanced", "--output", "/dev/null"])
         #expect(balanced.stderr.contains("resolution: 640x360 from frame 0 (initial)\n"), "\(balanced.stderr)")
     }
+
+    /// A rate or size from the input file that the encoder refuses is named as the input's, not as a flag.
+    @Test func limitsBrokenByTheInputNameTheInput() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("fast.y4m").path
+        var file = Data("YUV4MPEG2 W16 H16 F1000:1 Ip A1:1 C420jpeg\nFRAME\n".utf8)
+        file.append(Data(count: 16 * 16 * 3 / 2))
+        try file.write(to: URL(fileURLWithPath: path))
+        let result = try Self.run(["encode", "--input", path, "--output", "/dev/null"])
+        #expect(result.reason == .exit && result.status == Self.usageError, "\(result.stderr)")
+        #expect(result.stderr.contains("""
+            the input's frame rate (override with --fps): frame rate 1000.0 is outside the supported range 1.0...60.0
+            """), "\(result.stderr)")
+        let overridden = try Self.run(["encode", "--input", path, "--fps", "30", "--output", "/dev/null"])
+        #expect(overridden.status == 0, "\(overridden.stderr)")
+    }
 }
