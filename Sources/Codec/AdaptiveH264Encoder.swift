@@ -128,7 +128,7 @@ public final class AdaptiveH264Encoder {
         encoder = try H264Encoder(configuration: AdaptiveH264Encoder.configuration(configuration, at: to))
         scaler.apply(decision, now: now)
         let change = ResolutionChange(from: from, to: to, reason: decision.reason)
-        statistics.resolutionSwitches[decision.reason, default: 0] += 1
+        statistics.countSwitch(decision.reason)
         statistics.lastResolutionChange = change
         pendingChange = change
     }
@@ -143,7 +143,7 @@ public final class AdaptiveH264Encoder {
             change = pendingChange
             pendingChange = nil
         case .skipped(let reason):
-            statistics.framesSkipped[reason, default: 0] += 1
+            statistics.countSkip(reason)
             scaler.recordFrame(skipped: reason == .rateControl)
         }
         return AdaptiveEncodeResult(output: output, resolutionChange: change)
