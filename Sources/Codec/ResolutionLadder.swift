@@ -28,13 +28,14 @@ public struct ResolutionLadder: Sendable, Equatable {
         self.rungs = rungs
     }
 
-    /// `value * numerator / denominator` rounded to the nearest even number, computed without overflow for any
-    /// validated size (at most a few thousand pixels).
+    /// `value * numerator / denominator` rounded to the nearest even number (for the factors of `scaleFactors`).
+    /// A made-up size too large for the arithmetic is returned unscaled rather than trapping.
     static func evenScaled(_ value: Int, _ numerator: Int, _ denominator: Int) -> Int {
         let (product, overflow) = value.multipliedReportingOverflow(by: numerator)
-        guard !overflow else { return value }
+        let (rounded, roundingOverflow) = product.addingReportingOverflow(denominator)
+        guard !overflow, !roundingOverflow, denominator > 0 else { return value }
         // Nearest multiple of 2 of product / denominator: round(product / (2 * denominator)) * 2.
-        return (product + denominator) / (2 * denominator) * 2
+        return rounded / (2 * denominator) * 2
     }
 
     /// The number of rungs.

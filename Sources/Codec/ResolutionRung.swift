@@ -14,8 +14,12 @@ public struct ResolutionRung: Sendable, Hashable, CustomStringConvertible {
         self.height = height
     }
 
-    /// Luma samples per picture.
-    public var pixels: Int { width * height }
+    /// Luma samples per picture (saturating at `Int.max` for a made-up size, so that no rung can trap a floor
+    /// computation).
+    public var pixels: Int {
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? .max : product
+    }
 
     /// `WxH`.
     public var description: String { "\(width)x\(height)" }

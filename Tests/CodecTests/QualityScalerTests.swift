@@ -156,4 +156,32 @@ import RTP
         #expect(DegradationPreference.allCases.map(\.description)
                 == ["maintain-framerate", "maintain-resolution", "balanced"])
     }
+
+    /// Hostile inputs to the pure policy give answers, not traps: huge sizes, NaN and infinite frame rates and
+    /// hysteresis, extreme targets and times, degenerate settings.
+    @Test func hostileInputsNeverTrap() {
+        let huge = ResolutionLadder(width: .max - 1, height: .max - 1)
+        #expect(huge.rungs[0].pixels == .max)
+        var settings = QualityScaler.Settings()
+        settings.skipWindowFrames = 0
+        settings.settleFrames = -5
+        settings.upHysteresis = .nan
+        settings.skipBackoff = .seconds(Int64.max)
+        settings.maximumSkipBackoff = .seconds(Int64.max)
+        for ladder in [huge, Self.ladder720] {
+            for fps in [Double.nan, .infinity, -.infinity, 0, -30, 1e300] {
+                var scaler = QualityScaler(ladder: ladder, preference: .maintainFramerate, settings: settings,
+                                           targetBitrate: .max, frameRate: fps)
+                for (step, target) in [Int.max, .min, 0, 1].enumerated() {
+                    let now = MonotonicTime(nanoseconds: step % 2 == 0 ? .max : .min)
+                    if let decision = scaler.decide(targetBitrate: target, frameRate: fps, now: now) {
+                        scaler.apply(decision, now: now)
+                    }
+                    scaler.recordFrame(skipped: true)
+                    scaler.recordFrame(skipped: false)
+                }
+                #expect((0..<ladder.count).contains(scaler.rungIndex))
+            }
+        }
+    }
 }
