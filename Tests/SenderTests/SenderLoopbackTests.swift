@@ -55,9 +55,9 @@ import Video
         }
         #expect(stats.pliCount == 1)
         #expect(stats.keyFramesEncoded == 2)
+        // Answered promptly, not by a periodic IDR (the one-frame-plus-encode-time figure is the sender benchmark's).
         let latency = try #require(stats.keyframeRequestLatency)
-        let encode = stats.totalEncodeTime / Double(max(1, stats.framesEncoded))
-        #expect(latency <= 1.0 / 30 + 3 * encode + 0.05, "keyframe latency \(latency * 1000) ms")
+        #expect(latency < 0.5, "keyframe latency \(latency * 1000) ms")
     }
 
     @Test func firWithARepeatedSequenceNumberIsIgnored() async throws {
