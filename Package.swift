@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Codec", targets: ["Codec"]),
         .library(name: "SDP", targets: ["SDP"]),
         .library(name: "Sender", targets: ["Sender"]),
+        .library(name: "STUN", targets: ["STUN"]),
         .executable(name: "rtc-h264", targets: ["rtc-h264"]),
     ],
     dependencies: [
@@ -38,6 +39,13 @@ let package = Package(
             pkgConfig: "libsrtp2",
             providers: [.apt(["libsrtp2-dev"])]
         ),
+        // OpenSSL 3 for DTLS 1.2 + use_srtp and STUN's HMAC-SHA1. The module map's shim.h turns the macros and
+        // variadic functions Swift cannot call into prefixed static inline functions.
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // libyuv ships no pkg-config file on Debian; the module map links -lyuv.
         .systemLibrary(
             name: "CYUV",
@@ -48,6 +56,8 @@ let package = Package(
         .target(name: "H264"),
         .target(name: "RTP", dependencies: ["H264"]),
         .target(name: "SDP"),
+        // STUN messages (RFC 8489); pure but for OpenSSL's one-shot HMAC-SHA1.
+        .target(name: "STUN", dependencies: ["COpenSSL"]),
 
         // MARK: Owners of C handles
         .target(name: "SRTP", dependencies: ["CSRTP"]),
@@ -80,6 +90,7 @@ let package = Package(
         .testTarget(name: "VideoTests", dependencies: ["Video"]),
         .testTarget(name: "CodecTests", dependencies: ["Codec", "H264", "Video"]),
         .testTarget(name: "SDPTests", dependencies: ["SDP"]),
+        .testTarget(name: "STUNTests", dependencies: ["STUN", "COpenSSL"]),
         .testTarget(name: "SenderTests", dependencies: [
             "Sender", "H264", "RTP", "SRTP", "SDP", "Codec", "Video",
             .product(name: "NIOCore", package: "swift-nio"),
