@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "SDP", targets: ["SDP"]),
         .library(name: "Sender", targets: ["Sender"]),
         .library(name: "STUN", targets: ["STUN"]),
+        .library(name: "WebRTC", targets: ["WebRTC"]),
         .executable(name: "rtc-h264", targets: ["rtc-h264"]),
     ],
     dependencies: [
@@ -58,6 +59,8 @@ let package = Package(
         .target(name: "SDP"),
         // STUN messages (RFC 8489); pure but for OpenSSL's one-shot HMAC-SHA1.
         .target(name: "STUN", dependencies: ["COpenSSL"]),
+        // ICE (lite and controlling), JSEP SDP for one H.264 video m-line, the RFC 7983 demultiplexer: sans-IO.
+        .target(name: "WebRTC", dependencies: ["STUN", "RTP", "H264"]),
 
         // MARK: Owners of C handles
         .target(name: "SRTP", dependencies: ["CSRTP"]),
@@ -91,6 +94,7 @@ let package = Package(
         .testTarget(name: "CodecTests", dependencies: ["Codec", "H264", "Video"]),
         .testTarget(name: "SDPTests", dependencies: ["SDP"]),
         .testTarget(name: "STUNTests", dependencies: ["STUN", "COpenSSL"]),
+        .testTarget(name: "WebRTCTests", dependencies: ["WebRTC", "STUN", "RTP", "H264"]),
         .testTarget(name: "SenderTests", dependencies: [
             "Sender", "H264", "RTP", "SRTP", "SDP", "Codec", "Video",
             .product(name: "NIOCore", package: "swift-nio"),
