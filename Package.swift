@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Sender", targets: ["Sender"]),
         .library(name: "STUN", targets: ["STUN"]),
         .library(name: "WebRTC", targets: ["WebRTC"]),
+        .library(name: "DTLS", targets: ["DTLS"]),
         .executable(name: "rtc-h264", targets: ["rtc-h264"]),
     ],
     dependencies: [
@@ -66,6 +67,8 @@ let package = Package(
         .target(name: "SRTP", dependencies: ["CSRTP"]),
         .target(name: "Video", dependencies: ["CYUV"]),
         .target(name: "Codec", dependencies: ["H264", "Video", "COpenH264", "COpenH264Shim"]),
+        // DTLS 1.2 + use_srtp over OpenSSL, sans-IO (memory BIOs): one owner per SSL_CTX, SSL, X509, EVP_PKEY.
+        .target(name: "DTLS", dependencies: ["COpenSSL", "SRTP", "RTP"]),
 
         // MARK: The component: stages wired together, networking on SwiftNIO
         .target(name: "Sender", dependencies: [
@@ -94,6 +97,7 @@ let package = Package(
         .testTarget(name: "CodecTests", dependencies: ["Codec", "H264", "Video"]),
         .testTarget(name: "SDPTests", dependencies: ["SDP"]),
         .testTarget(name: "STUNTests", dependencies: ["STUN", "COpenSSL"]),
+        .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "RTP"]),
         .testTarget(name: "WebRTCTests", dependencies: ["WebRTC", "STUN", "RTP", "H264"]),
         .testTarget(name: "SenderTests", dependencies: [
             "Sender", "H264", "RTP", "SRTP", "SDP", "Codec", "Video",

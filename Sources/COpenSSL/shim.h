@@ -1,6 +1,8 @@
 #ifndef COPENSSL_SHIM_H
 #define COPENSSL_SHIM_H
 #include <openssl/ssl.h>
+#include <openssl/srtp.h>
+#include <openssl/tls1.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
