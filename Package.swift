@@ -61,7 +61,7 @@ let package = Package(
         // STUN messages (RFC 8489); pure but for OpenSSL's one-shot HMAC-SHA1.
         .target(name: "STUN", dependencies: ["COpenSSL"]),
         // ICE (lite and controlling), JSEP SDP for one H.264 video m-line, the RFC 7983 demultiplexer: sans-IO.
-        .target(name: "WebRTC", dependencies: ["STUN", "RTP", "H264"]),
+        .target(name: "WebRTC", dependencies: ["STUN", "DTLS", "RTP", "H264"]),
 
         // MARK: Owners of C handles
         .target(name: "SRTP", dependencies: ["CSRTP"]),
