@@ -164,7 +164,9 @@ public final class PeerTransport {
             afterDTLS()
             return .consumed
         case .rtp, .rtcp:
-            guard reportedConnected, let path, path.remote == source, local == nil || path.local == local else {
+            guard reportedConnected, let path, path.remote == source,
+                  path.local == nil || local == nil || path.local == local
+            else {
                 statistics.unexpectedMedia += 1
                 return .dropped
             }

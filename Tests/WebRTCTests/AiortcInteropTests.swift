@@ -17,13 +17,16 @@ import Testing
     static let frameCount = 60
     static let frameInterval: Duration = .milliseconds(33)
 
-    @Test(.enabled(if: python != nil, "set RTC_H264_AIORTC_PYTHON to a Python with aiortc"), .timeLimit(.minutes(1)))
-    func aiortcViewerDecodesOurStream() throws {
-        let clock = ContinuousClock()
-        let origin = clock.now
-        func now() -> MonotonicTime { MonotonicTime(nanoseconds: (clock.now - origin).saturatingNanoseconds) }
 
-        // An x264 Constrained Baseline stream, one keyframe per second.
+    /// Elapsed time on the test's clock.
+    struct Clock {
+        let clock = ContinuousClock()
+        let origin = ContinuousClock.now
+        func now() -> MonotonicTime { MonotonicTime(nanoseconds: (clock.now - origin).saturatingNanoseconds) }
+    }
+
+    /// An x264 Constrained Baseline stream of `frameCount` 320x240 frames, one keyframe per second.
+    static func makeStream() throws -> (annexB: [UInt8], accessUnits: [AccessUnit]) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aiortc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -31,56 +34,56 @@ import Testing
         let ffmpeg = Process()
         ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
         ffmpeg.arguments = ["-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-frames:v",
-                            "\(Self.frameCount)", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-profile:v", "baseline",
+                            "\(frameCount)", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-profile:v", "baseline",
                             "-g", "30", "-bf", "0", "-f", "h264", h264.path]
         try ffmpeg.run()
         ffmpeg.waitUntilExit()
         #expect(ffmpeg.terminationStatus == 0)
         let annexB = try [UInt8](Data(contentsOf: h264))
         let accessUnits = try AnnexB.accessUnits(in: annexB)
-        #expect(accessUnits.count == Self.frameCount)
+        #expect(accessUnits.count == frameCount)
+        return (annexB, accessUnits)
+    }
 
-        // aiortc as the viewer.
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Interop/aiortc_whep_client.py")
-        let viewer = Process()
-        viewer.executableURL = URL(fileURLWithPath: try #require(Self.python))
-        viewer.arguments = [script.path, "--frames", "\(Self.frameCount - 2)", "--timeout", "20"]
-        let toViewer = Pipe()
-        let fromViewer = Pipe()
-        viewer.standardInput = toViewer
-        viewer.standardOutput = fromViewer
-        try viewer.run()
-        defer { if viewer.isRunning { viewer.terminate() } }
-        var lines = LineReader(handle: fromViewer.fileHandleForReading)
-        let firstLine = lines.next(timeoutMilliseconds: 20_000)
-        let offerLine = try #require(firstLine)
-        let offerObject = try JSONSerialization.jsonObject(with: Data(offerLine.utf8)) as? [String: String]
-        let offer = try JSEPSessionDescription(parsing: try #require(offerObject?["offer"]))
+    /// Starts one of the aiortc scripts beside this file.
+    static func launch(_ script: String) throws -> (process: Process, input: FileHandle, lines: LineReader) {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Interop/\(script)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(python))
+        process.arguments = [path.path, "--frames", "\(frameCount - 2)", "--timeout", "20"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        return (process, input.fileHandleForWriting, LineReader(handle: output.fileHandleForReading))
+    }
 
-        // Our side: one socket on an external interface (aioice leaves loopback out), ICE-lite, DTLS server.
-        let ip = try #require(UDPTestSocket.firstExternalIPv4())
-        let socket = try UDPTestSocket(ip: ip)
-        let certificate = try DTLSCertificate.generate()
-        let credentials = ICECredentials.random()
-        var video = VideoSendConfiguration(profileLevelID: try ProfileLevelID(string: "42e01f"), packetizationMode: 1,
-                                           ssrc: 0x5eed_0001, cname: "interop")
-        video.feedback = ["nack", "nack pli"]
-        let (answer, negotiated) = try VideoAnswerer.answer(
-            offer, video: video,
-            transport: LocalTransportDescription(credentials: credentials, candidates: [.host(socket.address)],
-                                                 iceLite: true, fingerprint: certificate.fingerprint))
-        let answerJSON = try JSONSerialization.data(withJSONObject: ["answer": answer.sdp])
-        toViewer.fileHandleForWriting.write(answerJSON + Data("\n".utf8))
-        let answeredAt = now()
-        let transport = PeerTransport(
-            agent: .lite(ICELiteAgent(local: credentials, remote: negotiated.remoteCredentials, now: now())),
-            dtls: try DTLSEndpoint(context: try DTLSContext(certificate: certificate), role: negotiated.dtlsRole,
-                                   remoteFingerprint: negotiated.remoteFingerprint))
+    static func send(_ object: [String: String], to handle: FileHandle) throws {
+        handle.write(try JSONSerialization.data(withJSONObject: object) + Data("\n".utf8))
+    }
 
+    static func receive(_ key: String, from lines: inout LineReader) throws -> String {
+        let line = lines.next(timeoutMilliseconds: 20_000)
+        let object = try JSONSerialization.jsonObject(with: Data(try #require(line).utf8)) as? [String: String]
+        return try #require(object?[key])
+    }
+
+    /// What the drive loop saw.
+    struct Outcome {
+        var report: [String: Any]
+        var connectedAt: MonotonicTime?
+        var rtcpDecrypted = 0
+    }
+
+    /// Runs the socket, the transport and a 30 fps sender until aiortc reports.
+    static func drive(
+        _ transport: PeerTransport, socket: UDPTestSocket, clock: Clock, payloadType: UInt8, ssrc: UInt32,
+        stream: (annexB: [UInt8], accessUnits: [AccessUnit]), lines: inout LineReader
+    ) throws -> Outcome {
         var packetizer = try H264Packetizer(
-            ssrc: SSRC(video.ssrc), payloadType: PayloadType(negotiated.format.payloadType),
-            firstSequenceNumber: SequenceNumber(1000), srtpTrailerSize: SRTPSuite.maxRTPTrailer)
+            ssrc: SSRC(ssrc), payloadType: PayloadType(payloadType), firstSequenceNumber: SequenceNumber(1000),
+            srtpTrailerSize: SRTPSuite.maxRTPTrailer)
         var packetBuffer = packetizer.makePacketBuffer()
         var outbound: SRTPSession?
         var inbound: SRTPSession?
@@ -90,34 +93,32 @@ import Testing
         var nextFrameTime = MonotonicTime.zero
         var rtcpDecrypted = 0
         var receiveBuffer = [UInt8](repeating: 0, count: 2048)
-        var result: [String: Any]?
-
-        while result == nil, now() < MonotonicTime.zero + .seconds(40) {
+        while clock.now() < MonotonicTime.zero + .seconds(40) {
             while let (count, source) = socket.receive(into: &receiveBuffer) {
                 let datagram = receiveBuffer[0..<count]
-                if case .media(.rtcp) = transport.handleDatagram(datagram, from: source, to: nil, now: now()),
+                if case .media(.rtcp) = transport.handleDatagram(datagram, from: source, to: socket.address, now: clock.now()),
                    let inbound {
                     var copy = Array(datagram)
                     if (try? inbound.unprotectRTCP(&copy, length: count)) != nil { rtcpDecrypted += 1 }
                 }
             }
-            transport.handleTimeout(now: now())
+            transport.handleTimeout(now: clock.now())
             while let transmit = transport.pollTransmit() { socket.send(transmit.bytes, to: transmit.destination) }
             while let event = transport.pollEvent() {
                 switch event {
                 case .connected(_, let address, let keys):
                     remote = address
-                    connectedAt = now()
-                    nextFrameTime = now()
+                    connectedAt = clock.now()
+                    nextFrameTime = clock.now()
                     outbound = try SRTPSession(direction: .outbound, suite: keys.suite, key: keys.localKey)
                     inbound = try SRTPSession(direction: .inbound, suite: keys.suite, key: keys.remoteKey)
                 case .pathChanged(_, let address): remote = address
                 case .closed(let reason): Issue.record("transport closed: \(reason)")
                 }
             }
-            if let outbound, let remote, nextFrame < accessUnits.count, now() >= nextFrameTime {
-                let unit = accessUnits[nextFrame]
-                let frame = EncodedFrame(annexB: Array(annexB[unit.byteRange]), timestamp: Int64(nextFrame))
+            if let outbound, let remote, nextFrame < stream.accessUnits.count, clock.now() >= nextFrameTime {
+                let unit = stream.accessUnits[nextFrame]
+                let frame = EncodedFrame(annexB: Array(stream.annexB[unit.byteRange]), timestamp: Int64(nextFrame))
                 try packetizer.packetize(frame, timestamp: RTPTimestamp(UInt32(nextFrame * 3000)), into: &packetBuffer) {
                     buffer in
                     try buffer.withUnsafeMutableBytes { raw, length in
@@ -126,27 +127,107 @@ import Testing
                     socket.send(buffer.bytes, to: remote)
                 }
                 nextFrame += 1
-                nextFrameTime = nextFrameTime + Self.frameInterval
+                nextFrameTime = nextFrameTime + frameInterval
             }
-            if let line = lines.next(timeoutMilliseconds: 5) {
-                result = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            if let line = lines.next(timeoutMilliseconds: 5),
+               let report = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] {
+                return Outcome(report: report, connectedAt: connectedAt, rtcpDecrypted: rtcpDecrypted)
             }
         }
-        let report = try #require(result)
-        #expect(connectedAt != nil)
-        #expect(report["ice"] as? String == "completed")
-        #expect(report["connection"] as? String == "connected")
-        #expect((report["frames"] as? Int ?? 0) >= Self.frameCount - 2)
-        #expect(report["width"] as? Int == 320)
-        #expect(report["height"] as? Int == 240)
-        #expect(rtcpDecrypted >= 1)  // aiortc's receiver reports, decrypted with the DTLS-derived keys
+        Issue.record("aiortc did not report within 40 s")
+        return Outcome(report: [:], connectedAt: connectedAt, rtcpDecrypted: rtcpDecrypted)
+    }
+
+    static func expectDecoded(_ outcome: Outcome) {
+        #expect(outcome.connectedAt != nil)
+        #expect(outcome.report["ice"] as? String == "completed")
+        #expect(outcome.report["connection"] as? String == "connected")
+        #expect((outcome.report["frames"] as? Int ?? 0) >= frameCount - 2)
+        #expect(outcome.report["width"] as? Int == 320)
+        #expect(outcome.report["height"] as? Int == 240)
+        #expect(outcome.rtcpDecrypted >= 1)  // aiortc's receiver reports, decrypted with the DTLS-derived keys
+    }
+
+    /// WHEP: aiortc offers as a viewer; we answer as an ICE-lite server and send.
+    @Test(.enabled(if: python != nil, "set RTC_H264_AIORTC_PYTHON to a Python with aiortc"), .timeLimit(.minutes(1)))
+    func aiortcViewerDecodesOurStream() throws {
+        let stream = try Self.makeStream()
+        var (viewer, input, lines) = try Self.launch("aiortc_whep_client.py")
+        defer { if viewer.isRunning { viewer.terminate() } }
+        let offer = try JSEPSessionDescription(parsing: try Self.receive("offer", from: &lines))
+
+        // One socket on an external interface (aioice leaves loopback out), ICE-lite, DTLS server.
+        let socket = try UDPTestSocket(ip: try #require(UDPTestSocket.firstExternalIPv4()))
+        let certificate = try DTLSCertificate.generate()
+        let credentials = ICECredentials.random()
+        var video = VideoSendConfiguration(profileLevelID: try ProfileLevelID(string: "42e01f"), packetizationMode: 1,
+                                           ssrc: 0x5eed_0001, cname: "interop")
+        video.feedback = ["nack", "nack pli"]
+        let (answer, negotiated) = try VideoAnswerer.answer(
+            offer, video: video,
+            transport: LocalTransportDescription(credentials: credentials, candidates: [.host(socket.address)],
+                                                 iceLite: true, fingerprint: certificate.fingerprint))
+        let clock = Clock()
+        try Self.send(["answer": answer.sdp], to: input)
+        let transport = PeerTransport(
+            agent: .lite(ICELiteAgent(local: credentials, remote: negotiated.remoteCredentials, now: clock.now())),
+            dtls: try DTLSEndpoint(context: try DTLSContext(certificate: certificate), role: negotiated.dtlsRole,
+                                   remoteFingerprint: negotiated.remoteFingerprint))
+        let outcome = try Self.drive(transport, socket: socket, clock: clock, payloadType: negotiated.format.payloadType,
+                                     ssrc: video.ssrc, stream: stream, lines: &lines)
+        Self.expectDecoded(outcome)
         if case .lite(let agent) = transport.agent {
             #expect(agent.statistics.integrityFailures == 0)
             #expect(agent.statistics.requestsAnswered >= 1)
         }
-        print("aiortc interop: \(report), negotiated PT \(negotiated.format.payloadType) \(negotiated.format.profileLevelID), "
-              + "suite \(transport.keys?.suite.sdpName ?? "-"), SRTCP decrypted \(rtcpDecrypted), "
-              + "connected \(connectedAt.map { "\($0 - answeredAt)" } ?? "-") after the answer")
+        print("aiortc WHEP interop: \(outcome.report), PT \(negotiated.format.payloadType) \(negotiated.format.profileLevelID), "
+              + "DTLS \(negotiated.dtlsRole), suite \(transport.keys?.suite.sdpName ?? "-"), SRTCP decrypted "
+              + "\(outcome.rtcpDecrypted), connected \(outcome.connectedAt.map { "\($0)" } ?? "-") after the answer")
+    }
+
+    /// WHIP: we offer sendonly with full ICE; aiortc answers as the endpoint and decodes what we publish.
+    @Test(.enabled(if: python != nil, "set RTC_H264_AIORTC_PYTHON to a Python with aiortc"), .timeLimit(.minutes(1)))
+    func aiortcEndpointDecodesWhatWePublish() throws {
+        let stream = try Self.makeStream()
+        var (endpoint, input, lines) = try Self.launch("aiortc_whip_endpoint.py")
+        defer { if endpoint.isRunning { endpoint.terminate() } }
+
+        let socket = try UDPTestSocket(ip: try #require(UDPTestSocket.firstExternalIPv4()))
+        let certificate = try DTLSCertificate.generate()
+        let credentials = ICECredentials.random()
+        var video = VideoSendConfiguration(profileLevelID: try ProfileLevelID(string: "42e01f"), packetizationMode: 1,
+                                           ssrc: 0x5eed_0002, cname: "interop")
+        video.feedback = ["nack", "nack pli"]
+        let offer = VideoOfferer.offer(
+            video: video,
+            transport: LocalTransportDescription(credentials: credentials, candidates: [.host(socket.address)],
+                                                 iceLite: false, fingerprint: certificate.fingerprint))
+        let clock = Clock()
+        try Self.send(["offer": offer.sdp], to: input)
+        let answer = try JSEPSessionDescription(parsing: try Self.receive("answer", from: &lines))
+        let negotiated = try VideoOfferer.accept(answer, video: video)
+        var agent = ICEFullAgent(
+            local: credentials, remote: negotiated.remoteCredentials,
+            localCandidates: [.init(address: socket.address,
+                                    priority: ICECandidate.priority(kind: .host, localPreference: 65535))],
+            now: clock.now())
+        for candidate in negotiated.remoteCandidates { agent.addRemoteCandidate(candidate) }
+        #expect(!agent.pairs.isEmpty)
+        let transport = PeerTransport(
+            agent: .full(agent),
+            dtls: try DTLSEndpoint(context: try DTLSContext(certificate: certificate), role: negotiated.dtlsRole,
+                                   remoteFingerprint: negotiated.remoteFingerprint))
+        let outcome = try Self.drive(transport, socket: socket, clock: clock, payloadType: negotiated.format.payloadType,
+                                     ssrc: video.ssrc, stream: stream, lines: &lines)
+        Self.expectDecoded(outcome)
+        if case .full(let agent) = transport.agent {
+            #expect(agent.statistics.integrityFailures == 0)
+            #expect(agent.role == .controlling)
+            print("aiortc WHIP interop: \(outcome.report), PT \(negotiated.format.payloadType), DTLS \(negotiated.dtlsRole), "
+                  + "suite \(transport.keys?.suite.sdpName ?? "-"), checks sent \(agent.statistics.requestsSent), "
+                  + "answered \(agent.statistics.requestsAnswered), SRTCP decrypted \(outcome.rtcpDecrypted), "
+                  + "connected \(outcome.connectedAt.map { "\($0)" } ?? "-") after the answer")
+        }
     }
 }
 

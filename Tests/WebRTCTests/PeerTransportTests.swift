@@ -125,6 +125,12 @@ import Testing
         // RTCP from the browser is classified as RTCP; media from elsewhere is dropped.
         #expect(join.server.handleDatagram([0x81, 201, 0, 1, 0, 0, 0, 1], from: Self.browserSocket, to: nil, now: Self.t0)
             == .media(.rtcp))
+        // A lite agent has one socket: naming it does not change the answer.
+        #expect(join.server.handleDatagram([0x81, 201, 0, 1, 0, 0, 0, 1], from: Self.browserSocket,
+                                           to: Self.serverSocket, now: Self.t0) == .media(.rtcp))
+        // A full agent's media must arrive on the selected local socket.
+        #expect(join.browser.handleDatagram(wire, from: Self.serverSocket, to: TransportAddress(ipString: "192.168.1.23", port: 1),
+                                            now: Self.t0) == .dropped)
         let stranger = TransportAddress(ipString: "198.51.100.1", port: 1)!
         #expect(join.server.handleDatagram(wire, from: stranger, to: nil, now: Self.t0) == .dropped)
         #expect(join.server.handleDatagram([22, 0xfe, 0xfd, 0, 0], from: stranger, to: nil, now: Self.t0) == .dropped)
