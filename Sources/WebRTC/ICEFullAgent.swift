@@ -108,6 +108,8 @@ public struct ICEFullAgent: Sendable {
     /// The counters.
     public private(set) var statistics = ICEStatistics()
 
+    /// Remote addresses that sent us an authenticated check (a peer filter for DTLS before our own checks succeed).
+    var authenticatedRemotes: Set<TransportAddress> = []
     let localCandidates: [LocalCandidate]
     let createdAt: MonotonicTime
     var random: SplitMix64
@@ -166,6 +168,14 @@ public struct ICEFullAgent: Sendable {
               let address = candidate.transportAddress
         else { return }
         addPairs(remote: address, priority: candidate.priority)
+    }
+
+    /// Whether an address proved it holds the peer's credentials: a check to it succeeded, or it sent us an
+    /// authenticated check. The peer filter for DTLS and SRTP.
+    /// - Parameters:
+    ///   - address: A datagram's source.
+    public func isAuthenticated(_ address: TransportAddress) -> Bool {
+        authenticatedRemotes.contains(address) || pairs.contains { $0.remote == address && $0.state == .succeeded }
     }
 
     /// Handles a datagram the demultiplexer classified as STUN.
@@ -409,6 +419,7 @@ public struct ICEFullAgent: Sendable {
         default: break
         }
         respond(to: message, from: source, to: local, errorCode: nil)
+        if authenticatedRemotes.count < configuration.maxPairs { authenticatedRemotes.insert(source) }
         // A request from an unknown address is a peer-reflexive remote candidate (RFC 8445 section 7.3.1.3).
         if pairIndex(local: local, remote: source) == nil, localCandidates.contains(where: { $0.address == local }) {
             addPairs(remote: source, priority: message.priority ?? 0, onlyLocal: local)

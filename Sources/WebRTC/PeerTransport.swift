@@ -151,7 +151,7 @@ public final class PeerTransport {
             afterICE(now: now)
             return .consumed
         case .dtls:
-            guard isAuthenticated(source, local: local) else {
+            guard isAuthenticated(source) else {
                 statistics.unauthenticatedDTLS += 1
                 return .dropped
             }
@@ -231,11 +231,10 @@ public final class PeerTransport {
 
     // MARK: - Wiring
 
-    func isAuthenticated(_ source: TransportAddress, local: TransportAddress?) -> Bool {
+    func isAuthenticated(_ source: TransportAddress) -> Bool {
         switch agent {
         case .lite(let lite): return lite.isAuthenticated(source)
-        case .full(let full):
-            return full.pairs.contains { $0.remote == source && $0.state == .succeeded && (local == nil || $0.local == local) }
+        case .full(let full): return full.isAuthenticated(source)
         }
     }
 

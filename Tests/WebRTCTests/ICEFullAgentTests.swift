@@ -190,6 +190,9 @@ struct FixedGenerator: RandomNumberGenerator {
         #expect(b.role == .controlled)
         #expect(a.statistics.roleConflicts + b.statistics.roleConflicts >= 1)
         #expect(a.selected?.remote == peerSocket)
+        #expect(a.isAuthenticated(peerSocket))
+        #expect(b.isAuthenticated(Self.clientSocket))
+        #expect(!b.isAuthenticated(TransportAddress(ipString: "10.0.0.9", port: 1)!))
         #expect(b.selected?.remote == Self.clientSocket)
         #expect(now - Self.t0 < .seconds(2))
     }
