@@ -39,8 +39,9 @@ public struct ICECandidate: Hashable, Sendable, CustomStringConvertible {
     public var port: UInt16
     /// The type.
     public var kind: Kind
-    /// The related address and port of reflexive and relayed candidates.
+    /// The related address of reflexive and relayed candidates (`raddr`).
     public var relatedAddress: String?
+    /// The related port of reflexive and relayed candidates (`rport`).
     public var relatedPort: UInt16?
     /// Extension attributes in order (`generation 0`, `network-id 1`, `ufrag x`, ...).
     public var extensions: [(name: String, value: String)] {

@@ -17,8 +17,9 @@ public struct JSEPMediaSection: Hashable, Sendable {
 
     /// The protocol WebRTC media uses (RFC 8829 section 5.1.2).
     public static let webRTCProtocol = "UDP/TLS/RTP/SAVPF"
-    /// The port and address written when the real ones come from ICE (RFC 8829 section 5.2.1: port 9, 0.0.0.0).
+    /// The port written when the real one comes from ICE (RFC 8829 section 5.2.1: the discard port, 9).
     public static let discardPort: UInt16 = 9
+    /// The `c=` value written when the real address comes from ICE (RFC 8829 section 5.2.1).
     public static let unspecifiedConnection = "IN IP4 0.0.0.0"
 
     /// Creates a section.

@@ -20,8 +20,9 @@ public struct VideoSendConfiguration: Hashable, Sendable {
     public var feedback = ["nack", "nack pli", "ccm fir", "goog-remb"]
     /// Whether we handle transport-wide congestion control feedback (the header extension and `transport-cc`).
     public var transportWideCC = false
-    /// The payload types used in our own offers (WHIP).
+    /// The H.264 payload type used in our own offers (WHIP), from the dynamic range 96-127.
     public var offerPayloadType: UInt8 = 96
+    /// The RTX payload type used in our own offers (WHIP).
     public var offerRTXPayloadType: UInt8 = 97
     /// The header extension id used for transport-cc in our own offers (1...14, one-byte form).
     public var offerTransportCCExtensionID = 3
