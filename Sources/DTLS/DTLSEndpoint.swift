@@ -310,7 +310,7 @@ public final class DTLSEndpoint {
         let pending = Int(BIO_ctrl_pending(outgoing))
         guard pending > 0 else { return }
         var stream = [UInt8](repeating: 0, count: pending)
-        let read = stream.withUnsafeMutableBytes { BIO_read(outgoing, $0.baseAddress, Int32($0.count)) }
+        let read = stream.withUnsafeMutableBytes { BIO_read(outgoing, $0.baseAddress, Int32(clamping: $0.count)) }
         guard read > 0 else { return }
         if Int(read) < pending { stream.removeLast(pending - Int(read)) }
         transmits += DTLSRecordSplitter.datagrams(from: stream, mtu: configuration.mtu)

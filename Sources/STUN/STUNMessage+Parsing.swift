@@ -16,10 +16,14 @@ extension STUNMessage {
     public static func looksLikeSTUN(_ datagram: some Collection<UInt8>) -> Bool {
         guard datagram.count >= headerLength else { return false }
         var iterator = datagram.makeIterator()
-        var header = [UInt8]()
-        header.reserveCapacity(8)
-        for _ in 0..<8 { header.append(iterator.next()!) }  // count checked above
-        return header[0] & 0xC0 == 0 && readUInt32(header, at: 4) == magicCookie
+        var first: UInt8 = 0
+        var cookie: UInt32 = 0
+        for index in 0..<8 {
+            let byte = iterator.next() ?? 0  // count checked above
+            if index == 0 { first = byte }
+            if index >= 4 { cookie = cookie << 8 | UInt32(byte) }
+        }
+        return first & 0xC0 == 0 && cookie == magicCookie
     }
 
     /// Parses and checks a STUN message.

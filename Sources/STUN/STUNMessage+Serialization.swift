@@ -93,6 +93,9 @@ extension STUNMessage {
         case .software(let string), .realm(let string), .nonce(let string):
             value = try text(string, max: maxTextLength)
         case .unknownAttributes(let types):
+            guard types.count <= Int(UInt16.max) / 2 else {
+                throw .valueOutOfRange(type: type, reason: "\(types.count) attribute types")
+            }
             value = types.flatMap { bigEndianBytes(UInt64($0.rawValue), count: 2) }
         case .other(_, let raw):
             guard raw.count <= Int(UInt16.max) else {
