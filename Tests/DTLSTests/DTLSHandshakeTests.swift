@@ -160,6 +160,42 @@ import Testing
         #expect(Self.keys(pair.clientEvents)?.remoteKey == Self.keys(pair.serverEvents)?.localKey)
     }
 
+    /// The server's last flight (ChangeCipherSpec, Finished) is lost after the server is connected: the client's
+    /// timer retransmits its flight, and the connected server answers it by retransmitting its own (RFC 6347 4.2.4).
+    @Test func connectedServerRetransmitsItsLastFlight() throws {
+        var configuration = DTLSEndpoint.Configuration()
+        configuration.initialRetransmissionTimeout = .milliseconds(50)
+        var pair = try Self.makePair(configuration: configuration)
+        let server = pair.server
+        try pair.pump { fromClient, _, _ in !fromClient && server.state == .connected }
+        #expect(pair.server.state == .connected)
+        #expect(pair.client.state == .handshaking)
+        #expect(Self.keys(pair.serverEvents) != nil)
+        let deadline = try #require(pair.client.pollTimeout(now: Self.now))
+        Thread.sleep(forTimeInterval: 0.06)
+        try pair.client.handleTimeout(now: deadline)
+        try pair.pump()
+        #expect(pair.client.state == .connected)
+        #expect(Self.keys(pair.clientEvents)?.localKey == Self.keys(pair.serverEvents)?.remoteKey)
+        #expect(pair.server.pollEvent() == nil)  // keys are reported once
+    }
+
+    /// Garbage and truncated records never trap; a server fed garbage before a ClientHello fails or ignores it.
+    @Test func garbageNeverTraps() throws {
+        var generator = SystemRandomNumberGenerator()
+        for length in [1, 5, 13, 14, 60, 300, 1200] {
+            let pair = try Self.makePair()
+            var garbage = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            garbage[0] = 22  // looks like a handshake record
+            do {
+                try pair.server.handleDatagram(garbage, now: Self.now)
+            } catch {
+                #expect(pair.server.state == .failed)
+            }
+            #expect(pair.server.pollEvent() == nil)
+        }
+    }
+
     @Test func clientRefusesServerWithWrongFingerprint() throws {
         let wrong = try DTLSCertificate.generate().fingerprint
         var pair = try Self.makePair(clientExpects: wrong)
