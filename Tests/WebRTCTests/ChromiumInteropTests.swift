@@ -1,0 +1,54 @@
+import DTLS
+import Foundation
+import H264
+import RTP
+import SRTP
+import STUN
+import Testing
+@testable import WebRTC
+
+/// Our ICE-lite + DTLS-SRTP + JSEP answer against headless Chromium (libwebrtc: full ICE, BoringSSL DTLS, its SDP),
+/// over real UDP: a page offers recvonly video, we answer, send an x264 stream, and the page's getStats() reports the
+/// frames it decoded.
+///
+/// Opt-in: set RTC_H264_CHROMIUM=1 (needs /usr/bin/chromium and python3).
+@Suite struct ChromiumInteropTests {
+    static let enabled = ProcessInfo.processInfo.environment["RTC_H264_CHROMIUM"] == "1"
+
+    @Test(.enabled(if: enabled, "set RTC_H264_CHROMIUM=1 to run against /usr/bin/chromium"), .timeLimit(.minutes(1)))
+    func chromiumViewerDecodesOurStream() throws {
+        let stream = try InteropHarness.makeStream()
+        var (viewer, input, lines) = try InteropHarness.launch("chromium_whep_viewer.py", python: "/usr/bin/python3")
+        defer { if viewer.isRunning { viewer.terminate() } }
+        let offer = try JSEPSessionDescription(parsing: try InteropHarness.receive("offer", from: &lines))
+
+        let socket = try UDPTestSocket(ip: try #require(UDPTestSocket.firstExternalIPv4()))
+        let certificate = try DTLSCertificate.generate()
+        let credentials = ICECredentials.random()
+        let video = VideoSendConfiguration(profileLevelID: try ProfileLevelID(string: "42e01f"), packetizationMode: 1,
+                                           ssrc: 0x5eed_0003, cname: "interop")
+        let (answer, negotiated) = try VideoAnswerer.answer(
+            offer, video: video,
+            transport: LocalTransportDescription(credentials: credentials, candidates: [.host(socket.address)],
+                                                 iceLite: true, fingerprint: certificate.fingerprint))
+        let clock = InteropHarness.Clock()
+        try InteropHarness.send(["answer": answer.sdp], to: input)
+        let transport = PeerTransport(
+            agent: .lite(ICELiteAgent(local: credentials, remote: negotiated.remoteCredentials, now: clock.now())),
+            dtls: try DTLSEndpoint(context: try DTLSContext(certificate: certificate), role: negotiated.dtlsRole,
+                                   remoteFingerprint: negotiated.remoteFingerprint))
+        let outcome = try InteropHarness.drive(
+            transport, socket: socket, clock: clock, payloadType: negotiated.format.payloadType, ssrc: video.ssrc,
+            stream: stream, lines: &lines)
+        InteropHarness.expectDecoded(outcome)
+        #expect(outcome.report["dtls"] as? String == "connected")
+        if case .lite(let agent) = transport.agent {
+            #expect(agent.statistics.integrityFailures == 0)
+            #expect(agent.statistics.malformed == 0)
+        }
+        print("Chromium WHEP interop: \(outcome.report), PT \(negotiated.format.payloadType) "
+              + "\(negotiated.format.profileLevelID), feedback \(negotiated.feedback), DTLS \(negotiated.dtlsRole), "
+              + "SRTCP decrypted \(outcome.rtcpDecrypted), connected "
+              + "\(outcome.connectedAt.map { "\($0)" } ?? "-") after the answer")
+    }
+}
