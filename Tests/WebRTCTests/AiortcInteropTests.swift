@@ -12,7 +12,7 @@ import Testing
 /// packetizer, protect it with the DTLS-derived keys, and aiortc decodes the frames.
 ///
 /// Opt-in: set RTC_H264_AIORTC_PYTHON to a Python that has aiortc (`python3 -m venv v && v/bin/pip install aiortc`).
-@Suite struct AiortcInteropTests {
+@Suite(.serialized) struct AiortcInteropTests {
     static let python = ProcessInfo.processInfo.environment["RTC_H264_AIORTC_PYTHON"]
 
     /// WHEP: aiortc offers as a viewer; we answer as an ICE-lite server and send.

@@ -12,11 +12,15 @@ import Testing
 /// frames it decoded.
 ///
 /// Opt-in: set RTC_H264_CHROMIUM=1 (needs /usr/bin/chromium and python3).
-@Suite struct ChromiumInteropTests {
+@Suite(.serialized) struct ChromiumInteropTests {
     static let enabled = ProcessInfo.processInfo.environment["RTC_H264_CHROMIUM"] == "1"
 
-    @Test(.enabled(if: enabled, "set RTC_H264_CHROMIUM=1 to run against /usr/bin/chromium"), .timeLimit(.minutes(1)))
-    func chromiumViewerDecodesOurStream() throws {
+    /// Both DTLS roles (we answer passive: Chromium's BoringSSL is the client; active: ours is) and both SRTP
+    /// profiles.
+    @Test(.enabled(if: enabled, "set RTC_H264_CHROMIUM=1 to run against /usr/bin/chromium"), .timeLimit(.minutes(2)),
+          arguments: [(DTLSSetup.passive, SRTPSuite.aeadAES128GCM), (.active, .aeadAES128GCM),
+                      (.passive, .aesCM128HMACSHA1_80), (.active, .aesCM128HMACSHA1_80)])
+    func chromiumViewerDecodesOurStream(setup: DTLSSetup, suite: SRTPSuite) throws {
         let stream = try InteropHarness.makeStream()
         var (viewer, input, lines) = try InteropHarness.launch("chromium_whep_viewer.py", python: "/usr/bin/python3")
         defer { if viewer.isRunning { viewer.terminate() } }
@@ -27,21 +31,24 @@ import Testing
         let credentials = ICECredentials.random()
         let video = VideoSendConfiguration(profileLevelID: try ProfileLevelID(string: "42e01f"), packetizationMode: 1,
                                            ssrc: 0x5eed_0003, cname: "interop")
-        let (answer, negotiated) = try VideoAnswerer.answer(
-            offer, video: video,
-            transport: LocalTransportDescription(credentials: credentials, candidates: [.host(socket.address)],
-                                                 iceLite: true, fingerprint: certificate.fingerprint))
+        var local = LocalTransportDescription(credentials: credentials, candidates: [.host(socket.address)],
+                                              iceLite: true, fingerprint: certificate.fingerprint)
+        local.preferredSetup = setup
+        let (answer, negotiated) = try VideoAnswerer.answer(offer, video: video, transport: local)
         let clock = InteropHarness.Clock()
         try InteropHarness.send(["answer": answer.sdp], to: input)
         let transport = PeerTransport(
             agent: .lite(ICELiteAgent(local: credentials, remote: negotiated.remoteCredentials, now: clock.now())),
-            dtls: try DTLSEndpoint(context: try DTLSContext(certificate: certificate), role: negotiated.dtlsRole,
+            dtls: try DTLSEndpoint(context: try DTLSContext(certificate: certificate, srtpSuites: [suite]),
+                                   role: negotiated.dtlsRole,
                                    remoteFingerprint: negotiated.remoteFingerprint))
         let outcome = try InteropHarness.drive(
             transport, socket: socket, clock: clock, payloadType: negotiated.format.payloadType, ssrc: video.ssrc,
             stream: stream, lines: &lines)
         InteropHarness.expectDecoded(outcome)
         #expect(outcome.report["dtls"] as? String == "connected")
+        #expect(outcome.report["srtp"] as? String == "SRTP_" + (suite == .aeadAES128GCM ? "AEAD_AES_128_GCM" : "AES128_CM_HMAC_SHA1_80"))
+        #expect(outcome.report["dtlsRole"] as? String == (setup == .passive ? "client" : "server"))
         if case .lite(let agent) = transport.agent {
             #expect(agent.statistics.integrityFailures == 0)
             #expect(agent.statistics.malformed == 0)
