@@ -15,7 +15,7 @@ public import STUN
 ///   peer's close_notify, or the handshake timeout.
 ///
 /// ```swift
-/// let transport = PeerTransport(ice: .lite(agent), dtls: endpoint)
+/// let transport = PeerTransport(agent: .lite(agent), dtls: endpoint)
 /// switch transport.handleDatagram(bytes, from: source, to: nil, now: now) {
 /// case .media(.rtcp): try inbound.unprotectRTCP(&buffer, length: count) ...
 /// default: break
@@ -93,8 +93,15 @@ public final class PeerTransport {
     /// The most time the DTLS handshake may take once ICE selected a pair: 30 s.
     public static let defaultHandshakeTimeout: Duration = .seconds(30)
 
-    /// The ICE agent (its counters and state are readable).
-    public private(set) var agent: Agent
+    /// A copy of the ICE agent (its counters and state are readable).
+    public var agent: Agent {
+        if let lite { return .lite(lite) }
+        return .full(full!)  // exactly one of the two is set, in init
+    }
+
+    /// The agent, held unwrapped so that it is mutated in place (an enum payload would be copied on every change).
+    var lite: ICELiteAgent?
+    var full: ICEFullAgent?
     /// The DTLS endpoint.
     public let dtls: DTLSEndpoint
     /// The counters.
@@ -120,7 +127,10 @@ public final class PeerTransport {
     ///   - dtls: The DTLS endpoint, not started yet (its role comes from `a=setup`).
     ///   - handshakeTimeout: How long DTLS may take after ICE selected a pair.
     public init(agent: Agent, dtls: DTLSEndpoint, handshakeTimeout: Duration = PeerTransport.defaultHandshakeTimeout) {
-        self.agent = agent
+        switch agent {
+        case .lite(let agent): lite = agent
+        case .full(let agent): full = agent
+        }
         self.dtls = dtls
         self.handshakeTimeout = handshakeTimeout
     }
@@ -140,14 +150,8 @@ public final class PeerTransport {
         let kind = DatagramKind(classifying: datagram)
         switch kind {
         case .stun:
-            switch agent {
-            case .lite(var lite):
-                lite.handleSTUN(datagram, from: source, now: now)
-                agent = .lite(lite)
-            case .full(var full):
-                full.handleSTUN(datagram, from: source, to: local ?? source, now: now)
-                agent = .full(full)
-            }
+            lite?.handleSTUN(datagram, from: source, now: now)
+            full?.handleSTUN(datagram, from: source, to: local ?? source, now: now)
             afterICE(now: now)
             return .consumed
         case .dtls:
@@ -188,10 +192,7 @@ public final class PeerTransport {
     ///   - now: The current time (DTLS maps OpenSSL's timer onto it).
     public func pollTimeout(now: MonotonicTime) -> MonotonicTime? {
         guard !isClosed else { return nil }
-        let ice: MonotonicTime? = switch agent {
-        case .lite(let lite): lite.pollTimeout()
-        case .full(let full): full.pollTimeout()
-        }
+        let ice = lite?.pollTimeout() ?? full?.pollTimeout()
         return [ice, dtls.pollTimeout(now: now), reportedConnected ? nil : handshakeDeadline].compactMap { $0 }.min()
     }
 
@@ -200,14 +201,8 @@ public final class PeerTransport {
     ///   - now: The current time.
     public func handleTimeout(now: MonotonicTime) {
         guard !isClosed else { return }
-        switch agent {
-        case .lite(var lite):
-            lite.handleTimeout(now: now)
-            agent = .lite(lite)
-        case .full(var full):
-            full.handleTimeout(now: now)
-            agent = .full(full)
-        }
+        lite?.handleTimeout(now: now)
+        full?.handleTimeout(now: now)
         afterICE(now: now)
         guard !isClosed else { return }
         do {
@@ -232,29 +227,20 @@ public final class PeerTransport {
     // MARK: - Wiring
 
     func isAuthenticated(_ source: TransportAddress) -> Bool {
-        switch agent {
-        case .lite(let lite): return lite.isAuthenticated(source)
-        case .full(let full): return full.isAuthenticated(source)
-        }
+        lite?.isAuthenticated(source) ?? full?.isAuthenticated(source) ?? false
     }
 
     /// Moves ICE output out and reacts to its events.
     func afterICE(now: MonotonicTime) {
         var iceEvents: [ICEEvent] = []
-        switch agent {
-        case .lite(var lite):
-            while let transmit = lite.pollTransmit() {
-                transmits.append(Transmit(source: nil, destination: transmit.destination, bytes: transmit.bytes))
-            }
-            while let event = lite.pollEvent() { iceEvents.append(event) }
-            agent = .lite(lite)
-        case .full(var full):
-            while let transmit = full.pollTransmit() {
-                transmits.append(Transmit(source: transmit.source, destination: transmit.destination, bytes: transmit.bytes))
-            }
-            while let event = full.pollEvent() { iceEvents.append(event) }
-            agent = .full(full)
+        while let transmit = lite?.pollTransmit() {
+            transmits.append(Transmit(source: nil, destination: transmit.destination, bytes: transmit.bytes))
         }
+        while let event = lite?.pollEvent() { iceEvents.append(event) }
+        while let transmit = full?.pollTransmit() {
+            transmits.append(Transmit(source: transmit.source, destination: transmit.destination, bytes: transmit.bytes))
+        }
+        while let event = full?.pollEvent() { iceEvents.append(event) }
         for event in iceEvents {
             switch event {
             case .selected(let remote): select(local: nil, remote: remote, now: now)
