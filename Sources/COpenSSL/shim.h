@@ -45,6 +45,10 @@ static inline void COpenSSL_SSL_set_fixed_mtu(SSL *ssl, long mtu) {
     (void)DTLS_set_link_mtu(ssl, mtu);
 }
 
+/* SSL_OP_NO_TICKET (a macro of macros): no session tickets; DTLS-SRTP associations are never resumed, and the
+ * ticket would only lengthen the server's last flight. */
+static inline void COpenSSL_CTX_disable_tickets(SSL_CTX *ctx) { (void)SSL_CTX_set_options(ctx, SSL_OP_NO_TICKET); }
+
 /* SSL_get_ex_new_index (macro over CRYPTO_get_ex_new_index). */
 static inline int COpenSSL_SSL_get_ex_new_index(void) { return SSL_get_ex_new_index(0, NULL, NULL, NULL, NULL); }
 

@@ -19,6 +19,15 @@ public final class DTLSContext: @unchecked Sendable {
     /// the suite every WebRTC endpoint must support, RFC 8827 section 6.5).
     public static let defaultSRTPSuites: [SRTPSuite] = [.aeadAES128GCM, .aesCM128HMACSHA1_80]
 
+    /// The DTLS 1.2 cipher suites offered: ECDHE with AEAD first (RFC 8827 section 6.5 requires
+    /// TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256; RFC 9325 section 4.2 recommends the GCM and ChaCha20 suites), RSA
+    /// certificates for peers that use them, and the CBC suites last for older SFUs.
+    static let cipherList = [
+        "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES256-GCM-SHA384", "ECDHE-ECDSA-CHACHA20-POLY1305",
+        "ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-RSA-AES256-GCM-SHA384", "ECDHE-RSA-CHACHA20-POLY1305",
+        "ECDHE-ECDSA-AES128-SHA", "ECDHE-RSA-AES128-SHA",
+    ].joined(separator: ":")
+
     /// Creates a context.
     /// - Parameters:
     ///   - certificate: The certificate and key to present.
@@ -37,6 +46,10 @@ public final class DTLSContext: @unchecked Sendable {
         self.srtpSuites = srtpSuites
         // From here `deinit` frees the context if a later step throws.
         guard COpenSSL_CTX_pin_DTLS_1_2(context) == 1 else { throw .openSSL(.drain("SSL_CTX_set_min_proto_version")) }
+        guard SSL_CTX_set_cipher_list(context, Self.cipherList) == 1 else {
+            throw .openSSL(.drain("SSL_CTX_set_cipher_list"))
+        }
+        COpenSSL_CTX_disable_tickets(context)
         guard SSL_CTX_use_certificate(context, certificate.certificate) == 1 else {
             throw .openSSL(.drain("SSL_CTX_use_certificate"))
         }

@@ -83,6 +83,28 @@ import Testing
         #expect("\(clientKeys.localKey)" == "<redacted 28 bytes>")
     }
 
+    /// No NewSessionTicket (handshake type 4, sent in the clear before ChangeCipherSpec): tickets are off, so the
+    /// server's last flight is small; and the handshake uses ECDHE-ECDSA with AES-128-GCM.
+    @Test func serverSendsNoSessionTicket() throws {
+        var pair = try Self.makePair()
+        var handshakeTypes: [UInt8] = []
+        try pair.pump { fromClient, _, datagram in
+            if !fromClient {
+                for record in DTLSRecordSplitter.datagrams(from: datagram, mtu: 1) where record.count > 25 {
+                    // content type 22, epoch 0: the 14th byte is the handshake message type.
+                    if record[0] == 22, record[3] == 0, record[4] == 0 { handshakeTypes.append(record[13]) }
+                }
+            }
+            return false
+        }
+        #expect(pair.server.state == .connected)
+        #expect(handshakeTypes.contains(2))  // ServerHello
+        #expect(handshakeTypes.contains(11))  // Certificate
+        #expect(!handshakeTypes.contains(4))  // NewSessionTicket
+        let cipher = String(cString: SSL_CIPHER_get_name(SSL_get_current_cipher(pair.server.ssl)))
+        #expect(cipher == "ECDHE-ECDSA-AES128-GCM-SHA256")
+    }
+
     /// The exported keys work with the existing libsrtp sessions: what the client protects, the server unprotects.
     @Test(arguments: [SRTPSuite.aeadAES128GCM, .aesCM128HMACSHA1_80])
     func exportedKeysProtectSRTP(suite: SRTPSuite) throws {
