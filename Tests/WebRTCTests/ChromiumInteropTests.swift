@@ -58,4 +58,52 @@ import Testing
               + "SRTCP decrypted \(outcome.rtcpDecrypted), connected "
               + "\(outcome.connectedAt.map { "\($0)" } ?? "-") after the answer")
     }
+
+    /// Twenty joins in a row, each a new RTCPeerConnection answered on a new socket: the time from the page's offer
+    /// to its first decoded frame (the issue's join-latency target: p50 <= 500 ms, p99 <= 1 s on loopback).
+    @Test(.enabled(if: enabled, "set RTC_H264_CHROMIUM=1 to run against /usr/bin/chromium"), .timeLimit(.minutes(2)))
+    func joinLatencyOverTwentyJoins() throws {
+        let joins = 20
+        let stream = try InteropHarness.makeStream()
+        var (viewer, input, lines) = try InteropHarness.launch(
+            "chromium_whep_viewer.py", python: "/usr/bin/python3", frames: 3, extra: ["--joins", "\(joins)"])
+        defer { if viewer.isRunning { viewer.terminate() } }
+        let certificate = try DTLSCertificate.generate()
+        let context = try DTLSContext(certificate: certificate)
+        let ip = try #require(UDPTestSocket.firstExternalIPv4())
+        var latencies: [Double] = []
+        for _ in 0..<joins {
+            let offer = try JSEPSessionDescription(parsing: try InteropHarness.receive("offer", from: &lines))
+            let socket = try UDPTestSocket(ip: ip)
+            let credentials = ICECredentials.random()
+            let video = VideoSendConfiguration(profileLevelID: try ProfileLevelID(string: "42e01f"),
+                                               packetizationMode: 1, ssrc: UInt32.random(in: 1...UInt32.max),
+                                               cname: "interop")
+            let (answer, negotiated) = try VideoAnswerer.answer(
+                offer, video: video,
+                transport: LocalTransportDescription(credentials: credentials, candidates: [.host(socket.address)],
+                                                     iceLite: true, fingerprint: certificate.fingerprint))
+            let clock = InteropHarness.Clock()
+            try InteropHarness.send(["answer": answer.sdp], to: input)
+            let transport = PeerTransport(
+                agent: .lite(ICELiteAgent(local: credentials, remote: negotiated.remoteCredentials, now: clock.now())),
+                dtls: try DTLSEndpoint(context: context, role: negotiated.dtlsRole,
+                                       remoteFingerprint: negotiated.remoteFingerprint))
+            let outcome = try InteropHarness.drive(
+                transport, socket: socket, clock: clock, payloadType: negotiated.format.payloadType, ssrc: video.ssrc,
+                stream: stream, lines: &lines)
+            transport.close()
+            while let transmit = transport.pollTransmit() { socket.send(transmit.bytes, to: transmit.destination) }
+            #expect((outcome.report["frames"] as? Int ?? 0) >= 3)
+            if let latency = outcome.report["joinToFirstFrameMs"] as? Double { latencies.append(latency) }
+        }
+        #expect(latencies.count == joins)
+        let sorted = latencies.sorted()
+        let p50 = sorted[sorted.count / 2]
+        let p99 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
+        #expect(p50 <= 500)
+        #expect(p99 <= 1000)
+        print("Chromium join latency over \(joins) joins (offer to first decoded frame): p50 \(p50) ms, "
+              + "p99 \(p99) ms, min \(sorted.first ?? 0) ms, max \(sorted.last ?? 0) ms")
+    }
 }

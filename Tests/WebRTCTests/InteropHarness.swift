@@ -41,13 +41,13 @@ enum InteropHarness {
     }
 
     /// Starts one of the aiortc scripts beside this file.
-    static func launch(_ script: String, python: String, frames: Int = frameCount - 2) throws
+    static func launch(_ script: String, python: String, frames: Int = frameCount - 2, extra: [String] = []) throws
         -> (process: Process, input: FileHandle, lines: LineReader)
     {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Interop/\(script)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [path.path, "--frames", "\(frames)", "--timeout", "20"]
+        process.arguments = [path.path, "--frames", "\(frames)", "--timeout", "20"] + extra
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
@@ -110,6 +110,7 @@ enum InteropHarness {
                     outbound = try SRTPSession(direction: .outbound, suite: keys.suite, key: keys.localKey)
                     inbound = try SRTPSession(direction: .inbound, suite: keys.suite, key: keys.remoteKey)
                 case .pathChanged(_, let address): remote = address
+                case .closed(.closedByPeer): break  // the page closes its connection before it reports
                 case .closed(let reason): Issue.record("transport closed: \(reason)")
                 }
             }

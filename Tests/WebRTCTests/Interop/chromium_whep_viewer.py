@@ -6,6 +6,8 @@ Protocol on stdio, one JSON object per line:
   <- {"answer": "<sdp>"}          the answer from the Swift side
   -> {"frames": N, "width": W, "height": H, "ice": "...", "connection": "...", "codec": "...", "srtp": "...",
       "joinToFirstFrameMs": T, ...}
+With --joins N the page joins N times in a row (a new RTCPeerConnection each time, closed once it has decoded
+--frames frames), and the exchange above repeats N times.
 Uses only the Python standard library and /usr/bin/chromium.
 """
 import argparse
@@ -21,12 +23,12 @@ import threading
 PAGE = """<!doctype html>
 <html><body><video id="v" autoplay muted playsinline></video>
 <script>
-const target = %(frames)d, timeoutMs = %(timeout_ms)d;
+const target = %(frames)d, timeoutMs = %(timeout_ms)d, joins = %(joins)d;
 async function post(path, body) {
   const response = await fetch(path, {method: "POST", body: body});
   return response.text();
 }
-async function main() {
+async function join() {
   const pc = new RTCPeerConnection();
   pc.addTransceiver("video", {direction: "recvonly"});
   pc.ontrack = (event) => { document.getElementById("v").srcObject = new MediaStream([event.track]); };
@@ -58,7 +60,12 @@ async function main() {
     if (report.frames >= target) break;
   }
   report.joinToFirstFrameMs = firstFrameMs;
+  pc.close();
   await post("/result", JSON.stringify(report));
+}
+async function main() {
+  for (let i = 0; i < joins; i++) await join();
+  await post("/done", "{}");
 }
 main().catch((error) => post("/result", JSON.stringify({error: String(error)})));
 </script></body></html>
@@ -69,6 +76,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--frames", type=int, default=60)
     parser.add_argument("--timeout", type=float, default=20.0)
+    parser.add_argument("--joins", type=int, default=1)
     args = parser.parse_args()
     done = threading.Event()
     lock = threading.Lock()
@@ -85,7 +93,7 @@ def main() -> None:
             self.wfile.write(body)
 
         def do_GET(self):
-            page = PAGE % {"frames": args.frames, "timeout_ms": int(args.timeout * 1000)}
+            page = PAGE % {"frames": args.frames, "timeout_ms": int(args.timeout * 1000), "joins": args.joins}
             self.reply(page.encode(), "text/html")
 
         def do_POST(self):
@@ -95,8 +103,12 @@ def main() -> None:
                     print(json.dumps({"offer": body}), flush=True)
                     answer = json.loads(sys.stdin.readline())["answer"]
                 self.reply(answer.encode(), "application/sdp")
-            else:
+            elif self.path == "/result":
                 print(body, flush=True)
+                self.reply(b"ok", "text/plain")
+                if '"error"' in body:
+                    done.set()
+            else:
                 self.reply(b"ok", "text/plain")
                 done.set()
 
@@ -109,7 +121,7 @@ def main() -> None:
          f"http://127.0.0.1:{server.server_address[1]}/"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        if not done.wait(args.timeout + 15):
+        if not done.wait(args.timeout * args.joins + 15):
             print(json.dumps({"error": "no result from the page"}), flush=True)
     finally:
         browser.terminate()
