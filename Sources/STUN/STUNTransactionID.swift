@@ -47,11 +47,3 @@ public struct STUNTransactionID: Hashable, Sendable, CustomStringConvertible {
     /// Hex, 24 digits.
     public var description: String { bytes.map { String(format2: $0) }.joined() }
 }
-
-extension String {
-    /// Two lower-case hex digits.
-    init(format2 byte: UInt8) {
-        let digits = Array("0123456789abcdef")
-        self.init([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-    }
-}

@@ -1,4 +1,5 @@
 import COpenSSL
+import SRTP
 import Testing
 @testable import DTLS
 
@@ -42,13 +43,4 @@ import Testing
         #expect(SRTPSuite(dtlsProfileID: 0x0005) == nil)
         #expect(SRTPSuite.aes256CMHMACSHA1_80.dtlsProfileName == nil)
     }
-}
-
-import SRTP
-
-enum SRTPSuiteMapping {
-    static let all: [(id: UInt, suite: SRTPSuite)] = [
-        (0x0001, .aesCM128HMACSHA1_80), (0x0002, .aesCM128HMACSHA1_32), (0x0007, .aeadAES128GCM),
-        (0x0008, .aeadAES256GCM),
-    ]
 }

@@ -3,12 +3,6 @@ import STUN
 import Testing
 @testable import WebRTC
 
-/// A generator with a fixed sequence, so that tie-breakers are chosen by the test.
-struct FixedGenerator: RandomNumberGenerator {
-    var values: [UInt64]
-    mutating func next() -> UInt64 { values.isEmpty ? 0x1234_5678 : values.removeFirst() }
-}
-
 @Suite struct ICEFullAgentTests {
     static let clientCredentials = try! ICECredentials(ufrag: "clnt", password: "clientpassword0123456789")
     static let serverCredentials = ICELiteAgentTests.local
