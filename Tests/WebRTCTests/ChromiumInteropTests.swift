@@ -106,4 +106,43 @@ import Testing
         print("Chromium join latency over \(joins) joins (offer to first decoded frame): p50 \(p50) ms, "
               + "p99 \(p99) ms, min \(sorted.first ?? 0) ms, max \(sorted.last ?? 0) ms")
     }
+
+    /// Forty seconds after the stream ends, the viewer is still connected: Chromium's consent checks (RFC 7675) keep
+    /// passing our integrity check, so the 30 s consent timeout never fires. Opt-in with RTC_H264_CHROMIUM_LONG=1.
+    @Test(.enabled(if: enabled && ProcessInfo.processInfo.environment["RTC_H264_CHROMIUM_LONG"] == "1",
+                   "set RTC_H264_CHROMIUM_LONG=1 for the 40 s consent test"), .timeLimit(.minutes(2)))
+    func consentHoldsForFortySeconds() throws {
+        let stream = try InteropHarness.makeStream()
+        // The page waits for more frames than we send, so it reports at its 40 s timeout.
+        var (viewer, input, lines) = try InteropHarness.launch(
+            "chromium_whep_viewer.py", python: "/usr/bin/python3", frames: 10_000, timeoutSeconds: 40)
+        defer { if viewer.isRunning { viewer.terminate() } }
+        let offer = try JSEPSessionDescription(parsing: try InteropHarness.receive("offer", from: &lines))
+        let socket = try UDPTestSocket(ip: try #require(UDPTestSocket.firstExternalIPv4()))
+        let certificate = try DTLSCertificate.generate()
+        let credentials = ICECredentials.random()
+        let video = VideoSendConfiguration(profileLevelID: try ProfileLevelID(string: "42e01f"), packetizationMode: 1,
+                                           ssrc: 0x5eed_0004, cname: "interop")
+        let (answer, negotiated) = try VideoAnswerer.answer(
+            offer, video: video,
+            transport: LocalTransportDescription(credentials: credentials, candidates: [.host(socket.address)],
+                                                 iceLite: true, fingerprint: certificate.fingerprint))
+        let clock = InteropHarness.Clock()
+        try InteropHarness.send(["answer": answer.sdp], to: input)
+        let transport = PeerTransport(
+            agent: .lite(ICELiteAgent(local: credentials, remote: negotiated.remoteCredentials, now: clock.now())),
+            dtls: try DTLSEndpoint(context: try DTLSContext(certificate: certificate), role: negotiated.dtlsRole,
+                                   remoteFingerprint: negotiated.remoteFingerprint))
+        let outcome = try InteropHarness.drive(
+            transport, socket: socket, clock: clock, payloadType: negotiated.format.payloadType, ssrc: video.ssrc,
+            stream: stream, lines: &lines)
+        #expect(outcome.report["ice"] as? String == "connected")
+        #expect((outcome.report["frames"] as? Int ?? 0) >= InteropHarness.frameCount - 2)
+        guard case .lite(let agent) = transport.agent else { return }
+        #expect(agent.state != .closed)  // consent never expired (the page closes its side with close_notify)
+        #expect(agent.statistics.integrityFailures == 0)
+        #expect(agent.statistics.requestsAnswered >= 8)  // a check every 2.5-5 s over 40 s
+        print("Chromium consent over \(clock.now()): \(agent.statistics.requestsAnswered) checks answered, "
+              + "\(outcome.rtcpDecrypted) SRTCP packets decrypted, state \(agent.state)")
+    }
 }

@@ -41,13 +41,15 @@ enum InteropHarness {
     }
 
     /// Starts one of the aiortc scripts beside this file.
-    static func launch(_ script: String, python: String, frames: Int = frameCount - 2, extra: [String] = []) throws
+    static func launch(
+        _ script: String, python: String, frames: Int = frameCount - 2, timeoutSeconds: Int = 20, extra: [String] = []
+    ) throws
         -> (process: Process, input: FileHandle, lines: LineReader)
     {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Interop/\(script)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [path.path, "--frames", "\(frames)", "--timeout", "20"] + extra
+        process.arguments = [path.path, "--frames", "\(frames)", "--timeout", "\(timeoutSeconds)"] + extra
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
@@ -90,7 +92,7 @@ enum InteropHarness {
         var nextFrameTime = MonotonicTime.zero
         var rtcpDecrypted = 0
         var receiveBuffer = [UInt8](repeating: 0, count: 2048)
-        while clock.now() < MonotonicTime.zero + .seconds(40) {
+        while clock.now() < MonotonicTime.zero + .seconds(60) {
             while let (count, source) = socket.receive(into: &receiveBuffer) {
                 let datagram = receiveBuffer[0..<count]
                 if case .media(.rtcp) = transport.handleDatagram(datagram, from: source, to: socket.address, now: clock.now()),
@@ -132,7 +134,7 @@ enum InteropHarness {
                 return Outcome(report: report, connectedAt: connectedAt, rtcpDecrypted: rtcpDecrypted)
             }
         }
-        Issue.record("aiortc did not report within 40 s")
+        Issue.record("the peer did not report within 60 s")
         return Outcome(report: [:], connectedAt: connectedAt, rtcpDecrypted: rtcpDecrypted)
     }
 
