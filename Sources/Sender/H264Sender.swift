@@ -66,7 +66,9 @@ public final class H264Sender: Sendable {
         let origin = ContinuousClock.now
         try await self.init(
             configuration: configuration, clock: .system(origin: origin), origin: origin, ioLoop: nil,
-            makeEncoder: { try H264Encoder(configuration: $0) })
+            makeEncoder: { [preference = configuration.degradationPreference] in
+                try AdaptiveH264Encoder(configuration: $0, preference: preference)
+            })
     }
 
     /// Creates a sender with injected clocks and loop (tests).
