@@ -1,0 +1,55 @@
+import Codec
+import NIOCore
+import RTP
+import Video
+
+/// The receiver's mutable state, confined to its event loop.
+struct ReceiverState {
+    var depacketizer: H264Depacketizer
+    let decoder: H264Decoder
+    var picture = I420Frame(width: 16, height: 16)
+    /// Access units given to the decoder whose pictures have not come out yet: OpenH264 holds one picture back in
+    /// High profile, so pictures are matched to access units in order.
+    var awaitingPicture: [H264ReceivedFrame] = []
+
+    // The sender's stream (learned from its first packet: symmetric RTP).
+    var senderSSRC: SSRC?
+    var mediaPayloadType: PayloadType?
+
+    // Reception statistics for Receiver Reports (RFC 3550 appendix A.3 and A.8), once the sender is known.
+    var reception: ReceptionStatistics?
+    var lastSenderReportMiddle: UInt32 = 0
+    var lastSenderReportArrival = MonotonicTime.zero
+
+    // Keyframe requests.
+    var needKeyframe = false
+    var lastPLI: MonotonicTime?
+    var decodedKeyframe = false
+
+    // Lifecycle.
+    var start = MonotonicTime.zero
+    var firstPacket: MonotonicTime?
+    var lastPacket = MonotonicTime.zero
+    var finished = false
+    var stats = ReceiverStats()
+
+    // Loss repair: NACKs, the jitter buffer that waits for their answers, freezes as browsers count them.
+    var nack: NACKGenerator?
+    var jitter: JitterBuffer<[UInt8]>?
+    var nackList: [SequenceNumber] = []
+    var freezes = FreezeDetector()
+    var repairTask: RepeatedTask?
+
+    init(configuration: ReceiverConfiguration) throws {
+        if configuration.nack {
+            // The jitter buffer hands packets over in order, so the depacketizer declares a gap lost at once.
+            depacketizer = H264Depacketizer(reorderWindow: 1)
+            nack = NACKGenerator()
+            jitter = try JitterBuffer(maximumWait: configuration.jitterBufferWait)
+            nackList.reserveCapacity(256)
+        } else {
+            depacketizer = H264Depacketizer(reorderWindow: configuration.reorderWindow)
+        }
+        decoder = try H264Decoder()
+    }
+}
