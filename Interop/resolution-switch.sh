@@ -2,9 +2,9 @@
 # Scenario: the sender's resolution adaptation (issue 13), followed by ffmpeg and GStreamer receivers.
 #
 # For each case the sender runs in real time (640x360 at 30 fps, Constrained Baseline, 800 kbit/s,
-# `--degradation-preference maintain-framerate`, DURATION seconds of media) with its control endpoint on
-# 127.0.0.1; once it has sent LOW_AT frames (2 s) the script lowers the bitrate to LOW through the endpoint
-# (`rtc-h264 control ... bitrate`), once it has sent HIGH_AT frames (6 s) it raises it back to 800k.
+# `--degradation-preference maintain-framerate`, DURATION = 12 seconds of media) with its control endpoint on
+# 127.0.0.1; once it has sent LOW_AT frames (2 s) the script lowers the bitrate to LOW = 100k through the
+# endpoint (`rtc-h264 control ... bitrate`), once it has sent HIGH_AT frames (6 s) it raises it back to 800k.
 # The commands are timed on the sender's `framesSent` (polled with `rtc-h264 control ... stats`), i.e. on the
 # media timeline, so a loaded machine does not shift them.
 #
@@ -23,8 +23,10 @@
 # ffmpeg's rawvideo packet), and `gst-launch-1.0 -v` shows the caps renegotiated at each switch.
 # ffmpeg stops at our RTCP BYE (SIGINT if it has not within a few seconds); gst-launch is stopped with
 # SIGINT one second after the sender ends.
-# Cases: ffmpeg plain RTP, GStreamer plain RTP, ffmpeg SRTP (AES_CM_128_HMAC_SHA1_80, key from our SDP).
-# RTCP on port+1 (--no-rtcp-mux). Ports: 47000-47022 (RTP 470x0, RTCP 470x1, control endpoint TCP 470x2).
+# Cases (CASES selects): ffmpeg-plain, gstreamer-plain, ffmpeg-srtp (AES_CM_128_HMAC_SHA1_80, key from our
+# SDP), all three at 100k (the sender goes straight to 320x180); gstreamer-270, plain RTP at 200k (480x270:
+# cropped SPS, odd chroma height 135; a frame at 480x270 is required). About 55 s in all.
+# RTCP on port+1 (--no-rtcp-mux). Ports: 47000-47032 (RTP 470x0, RTCP 470x1, control endpoint TCP 470x2).
 source "$(dirname "$0")/lib.sh"
 iop_init resolution-switch
 iop_require ffmpeg:ffmpeg ffprobe:ffmpeg gst-launch-1.0:gstreamer1.0-tools ss:iproute2
@@ -36,11 +38,12 @@ done
 SIZE=640x360
 FULL_W=640; FULL_H=360
 BITRATE="${BITRATE:-800k}"
-LOW="${LOW:-100k}"
-DURATION="${DURATION:-13}"   # seconds of media at 30 fps
+LOW="${LOW:-100k}"           # below the 480x270 floor (136k at 30 fps): straight to 320x180
+LOW_270="${LOW_270:-200k}"   # between the 480x270 and 640x360 floors (136k, 242k): 480x270 (chroma 240x135)
+DURATION="${DURATION:-12}"   # seconds of media at 30 fps (the step up comes about 4 s after the command)
 LOW_AT="${LOW_AT:-60}"       # frames sent before the bitrate is lowered (2 s)
 HIGH_AT="${HIGH_AT:-180}"    # frames sent before it is raised again (6 s)
-CASES="${CASES:-ffmpeg-plain gstreamer-plain ffmpeg-srtp}"
+CASES="${CASES:-ffmpeg-plain gstreamer-plain ffmpeg-srtp gstreamer-270}"
 
 # Fails if a TCP port is already listening on this machine (the control endpoint's).
 port_free_tcp() {
@@ -77,9 +80,10 @@ bitrate_at_frame() {
 runs() { uniq -c | awk '{ printf "%s%s x%d", sep, $2, $1; sep = ", " }'; }
 
 # Checks (a) on the saved bitstream and writes the reference MD5s ($dir/ref.md5) and sizes ($dir/ref.sizes).
-# - Parameters: $1 case directory, $2 label, $3 the frame of the "lower" command, $4 the SDP file.
+# - Parameters: $1 case directory, $2 label, $3 the frame of the "lower" command, $4 the SDP file,
+#   $5 a size some frame must have (optional).
 check_sent() {
-    local dir="$1" label="$2" low_frame="$3" sdp="$4"
+    local dir="$1" label="$2" low_frame="$3" sdp="$4" rung="${5:-}"
     local sent="$dir/sent.h264"
     [ -s "$sent" ] || iop_fail "$label: the sender saved no bitstream"
 
@@ -119,6 +123,8 @@ check_sent() {
     [ -n "$first_small" ] || iop_fail "$label: every decoded frame is $SIZE"
     [ "$first_small" -ge "$low_frame" ] && [ "$first_small" -le $((low_frame + 60)) ] \
         || iop_fail "$label: first smaller frame is frame $first_small, the bitrate was lowered after frame $low_frame (expected within 60 frames)"
+    [ -z "$rung" ] || grep -qx "$rung" "$dir/ref.sizes" \
+        || iop_fail "$label: no frame at $rung (per-frame sizes: $(runs <"$dir/ref.sizes"))"
     tail_bad=$(tail -10 "$dir/ref.sizes" | grep -vx "$SIZE" | head -1 || true)
     [ -z "$tail_bad" ] || iop_fail "$label: the last 10 frames are not all $SIZE (found $tail_bad)"
 
@@ -140,9 +146,10 @@ check_sent() {
     iop_log "$label: sent $aus frames; SPS sizes: $(echo $sps_sizes) (profile-level-id $plid); per-frame sizes: $(runs <"$dir/ref.sizes"); each size starts with SPS+PPS+IDR at frames [${switches% }]; stepped down $((first_small - low_frame)) frame(s) after the command; stats: resolutionChanges=${changes:-?}"
 }
 
-# Runs one case. - Parameters: $1 label (ffmpeg-plain, gstreamer-plain, ffmpeg-srtp), $2 RTP port.
+# Runs one case. - Parameters: $1 label (PEER-plain, PEER-srtp, PEER-270 = plain RTP to the 480x270 rung),
+# $2 RTP port, $3 the low bitrate, $4 a size some frame must have (optional).
 run_case() {
-    local label="$1" port="$2"
+    local label="$1" port="$2" low="$3" rung="${4:-}"
     local peer="${label%%-*}" security="${label#*-}" transport
     local ctl=$((port + 2))
     local dir="$IOP_DIR/$label"
@@ -185,7 +192,7 @@ run_case() {
         --stats "$dir/stats.jsonl" --quiet
     local sendpid=$IOP_LAST_PID
     CMD_FRAME=""
-    bitrate_at_frame "$ctl" "$LOW_AT" "$LOW" "$sendpid" "$label"
+    bitrate_at_frame "$ctl" "$LOW_AT" "$low" "$sendpid" "$label"
     local low_frame="$CMD_FRAME"
     bitrate_at_frame "$ctl" "$HIGH_AT" "$BITRATE" "$sendpid" "$label"
     iop_wait "$sendpid" $((DURATION + 30)) \
@@ -213,7 +220,7 @@ run_case() {
     fi
     [ "$rc" -eq 0 ] || iop_fail "$label: $peer exited with $rc (interrupted: $interrupted): $(tail -c 600 "$IOP_DIR/$label-peer.err")"
 
-    check_sent "$dir" "$label" "$low_frame" "$dir/stream.sdp"
+    check_sent "$dir" "$label" "$low_frame" "$dir/stream.sdp" "$rung"
 
     local peer_sizes
     if [ "$peer" = ffmpeg ]; then
@@ -233,13 +240,23 @@ run_case() {
     fi
     iop_log "$label: $peer decoded sizes: $peer_sizes"
     iop_compare_md5 "$dir/ref.md5" "$dir/peer.md5" \
-        "$label ($transport, Constrained Baseline, $SIZE, $BITRATE -> $LOW -> $BITRATE, $peer decoded every frame sent at its own size; sender ran ${send_s} s)"
+        "$label ($transport, Constrained Baseline, $SIZE, $BITRATE -> $low -> $BITRATE, $peer decoded every frame sent at its own size; sender ran ${send_s} s)"
 }
 
-ports_of() { case "$1" in ffmpeg-plain) echo 47000 ;; gstreamer-plain) echo 47010 ;; ffmpeg-srtp) echo 47020 ;; *) iop_fail "unknown case $1" ;; esac; }
+# Case table: label, RTP port, the low bitrate, the size a frame must have at that bitrate ("" = any smaller).
+case_args() {
+    case "$1" in
+        ffmpeg-plain)    echo "47000 $LOW" ;;
+        gstreamer-plain) echo "47010 $LOW" ;;
+        ffmpeg-srtp)     echo "47020 $LOW" ;;
+        gstreamer-270)   echo "47030 $LOW_270 480x270" ;;
+        *) iop_fail "unknown case $1 (known: ffmpeg-plain gstreamer-plain ffmpeg-srtp gstreamer-270)" ;;
+    esac
+}
 n=0
 for c in $CASES; do
-    run_case "$c" "$(ports_of "$c")"
+    # shellcheck disable=SC2046
+    run_case "$c" $(case_args "$c")
     n=$((n + 1))
 done
 iop_log "PASS: $n streams switched $SIZE -> smaller -> $SIZE on the bitrate steps; every frame decoded by the peer, MD5-identical to our bitstream"
