@@ -1,7 +1,8 @@
 extension RTCPPacket {
-    /// Checks the fields that a count or length byte must hold.
-    /// - Throws: `RTCPError.tooManyEntries` or `RTCPError.valueOutOfRange`.
+    /// Checks the fields that a count or length byte must hold, and that the packet fits its 16-bit length field.
+    /// - Throws: `RTCPError.tooManyEntries`, `.valueOutOfRange`, `.sdesItemLength` or `.packetTooLarge`.
     public func validate() throws(RTCPError) {
+        guard serializedSize <= RTCPCommonHeader.maxPacketSize else { throw .packetTooLarge(size: serializedSize) }
         switch self {
         case .senderReport(let p): try p.validate()
         case .receiverReport(let p): try p.validate()

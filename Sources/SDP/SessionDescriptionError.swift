@@ -11,6 +11,9 @@ public enum SessionDescriptionError: Error, Equatable, Sendable, CustomStringCon
     case tooLarge(bytes: Int, limit: Int)
     /// One line is longer than ``SessionDescription/maxLineLength`` bytes.
     case lineTooLong(lineNumber: Int, bytes: Int, limit: Int)
+    /// ``SessionDescription/validate()``: a field that would read back differently from what was configured
+    /// (an upper-case `profile-level-id`, an address with a `/ttl`, an empty parameter set...).
+    case notRepresentable(field: String, reason: String?)
 
     public var description: String {
         switch self {
@@ -20,6 +23,8 @@ public enum SessionDescriptionError: Error, Equatable, Sendable, CustomStringCon
         case .tooLarge(let bytes, let limit): return "SDP: \(bytes) bytes is more than the \(limit) accepted"
         case .lineTooLong(let n, let bytes, let limit):
             return "SDP line \(n): \(bytes) bytes is more than the \(limit) accepted for one line"
+        case .notRepresentable(let field, let reason):
+            return "SDP: the \(field) would not read back as configured" + (reason.map { " (\($0))" } ?? "")
         }
     }
 }

@@ -156,7 +156,7 @@ import Testing
             try RTCPPacket.receiverReport(ReceiverReport(ssrc: SSRC(1), reportBlocks: many)).serialized()
         }
         let long = SourceDescriptionItem(type: 1, value: Array(repeating: 0x41, count: 256))
-        #expect(throws: RTCPError.valueOutOfRange(256)) {
+        #expect(throws: RTCPError.sdesItemLength(type: 1, length: 256)) {
             try RTCPPacket.sourceDescription(SourceDescription(chunks: [SourceDescriptionChunk(ssrc: SSRC(1), items: [long])])).serialized()
         }
         #expect(throws: RTCPError.valueOutOfRange(3)) {

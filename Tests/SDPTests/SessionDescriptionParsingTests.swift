@@ -145,3 +145,53 @@ import Testing
         #expect(try SessionDescription(parsing: Self.sdp("a=ssrc:1 cname:" + cname)).cname == cname)
     }
 }
+
+/// `validate()`: what a sender configures is held to the parser's rules (issue 11: the library validates as much as
+/// the CLI does).
+@Suite struct SessionDescriptionValidationTests {
+    static func description(_ change: (inout SessionDescription) -> Void) -> SessionDescription {
+        var d = SessionDescription(
+            connectionAddress: "127.0.0.1", port: 5004, profileLevelID: "42e01f",
+            crypto: .init(suite: "AES_CM_128_HMAC_SHA1_80", keyParameters: "inline:AAAA"), ssrc: 1, cname: "me",
+            frameRate: 30)
+        change(&d)
+        return d
+    }
+
+    @Test func aSenderDescriptionValidates() throws {
+        try Self.description { _ in }.validate()
+        try Self.description { $0.ssrc = nil; $0.cname = nil; $0.crypto = nil; $0.rtcpMux = false }.validate()
+    }
+
+    static let cases: [(String, SessionDescription, String)] = [
+        ("port", description { $0.port = 70_000 }, "SDP line 6: m=video port 70000 is not 1...65535"),
+        ("port 0", description { $0.port = 0 }, "SDP line 6: m=video port 0 is not 1...65535"),
+        ("payload type", description { $0.payloadType = 200 }, "SDP line 6: m=video payload type 200 is not 0...127"),
+        ("mode", description { $0.packetizationMode = 2 }, "SDP line 8: packetization-mode 2 is not supported (0 or 1)"),
+        ("profile", description { $0.profileLevelID = "42e01" }, "SDP line 8: profile-level-id 42e01 is not six hex digits"),
+        ("profile case", description { $0.profileLevelID = "42E01F" }, "SDP: the profile-level-id would not read back as configured"),
+        ("cname", description { $0.cname = String(repeating: "c", count: 256) },
+         "SDP line 12: a=ssrc cname must be 1...255 bytes (RFC 3550 section 6.5), not 256"),
+        ("frame rate", description { $0.frameRate = .nan }, "SDP line 10: a=framerate nan is not a number above 0 and at most 1000"),
+        ("session name", description { $0.sessionName = "a\r\nm=audio" },
+         "SDP: the session name would not read back as configured (it holds a control character)"),
+        ("cname control", description { $0.cname = "x\ny" },
+         "SDP: the cname would not read back as configured (it holds a control character)"),
+        ("address", description { $0.connectionAddress = "" }, "SDP line 4: c= needs 'IN IP4|IP6 address'"),
+        ("empty parameter set", description { $0.parameterSets = [[]] },
+         "SDP: the sprop-parameter-sets would not read back as configured"),
+        ("mux-less 65535", description { $0.port = 65_535; $0.rtcpMux = false },
+         "SDP line 9: a=rtcp port 65536 is not 1...65535"),
+    ]
+
+    @Test(arguments: cases.map(\.0))
+    func invalidConfigurationIsASpecificError(name: String) throws {
+        let (_, description, message) = try #require(Self.cases.first { $0.0 == name })
+        do {
+            try description.validate()
+            Issue.record("\(name): validated, expected \(message)")
+        } catch {
+            #expect(error.description == message, "\(name)")
+        }
+    }
+}
