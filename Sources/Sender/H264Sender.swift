@@ -66,7 +66,9 @@ public final class H264Sender: Sendable {
         let origin = ContinuousClock.now
         try await self.init(
             configuration: configuration, clock: .system(origin: origin), origin: origin, ioLoop: nil,
-            makeEncoder: { try H264Encoder(configuration: $0) })
+            makeEncoder: { [preference = configuration.degradationPreference] in
+                try AdaptiveH264Encoder(configuration: $0, preference: preference)
+            })
     }
 
     /// Creates a sender with injected clocks and loop (tests).
@@ -137,6 +139,9 @@ public final class H264Sender: Sendable {
                 ) { output in
                     ioLoop.execute { coreBox.value?.handle(output) }
                 }
+                // Weak: the stage must not keep itself (and its OpenH264 encoder) alive through its own closure.
+                let weakStage = NIOLoopBound(WeakReference(stage), eventLoop: encoderLoop)
+                stage.reschedule = { encoderLoop.execute { weakStage.value.object?.drain() } }
                 return NIOLoopBound(stage, eventLoop: encoderLoop)
             }.get()
             core = try await ioLoop.submit {

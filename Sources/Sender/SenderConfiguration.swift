@@ -59,6 +59,9 @@ public struct SenderConfiguration: Sendable {
     public var rtcpMux: Bool = true
     /// The encoder's settings (size, frame rate, profile, bitrate, ceiling, keyframe interval, threads).
     public var encoder: EncoderConfiguration
+    /// What to give up when the bitrate is short (WebRTC's degradation preference): the resolution steps down
+    /// (maintain-framerate, the default), frames are skipped (maintain-resolution), or some of both (balanced).
+    public var degradationPreference: DegradationPreference = .maintainFramerate
     /// The lowest target the peer's limits (REMB, TMMBR) may push the bitrate to, in bit/s.
     public var minimumBitrate: Int = 50_000
     /// The IP-level MTU the packets must fit.
@@ -155,9 +158,9 @@ extension SenderConfiguration {
                 "MTU \(mtu) leaves \(payloadLimit.maxPayloadSize) bytes of RTP payload; packetization mode 0 needs at least "
                     + "\(EncoderConfiguration.minimumMaxNALUnitSize) per NAL unit")
         }
-        guard minimumBitrate > 0, minimumBitrate <= encoder.targetBitrate else {
+        guard minimumBitrate >= EncoderConfiguration.minimumBitrate, minimumBitrate <= encoder.targetBitrate else {
             throw .invalidConfiguration(
-                "minimum bitrate must be positive and at most the target (\(encoder.targetBitrate) bit/s), got \(minimumBitrate)")
+                "minimum bitrate must be \(EncoderConfiguration.minimumBitrate) bit/s to the target (\(encoder.targetBitrate) bit/s), got \(minimumBitrate)")
         }
         if let first = firstSequenceNumber, first.rawValue > SequenceNumber.maxInitialValue {
             throw .invalidConfiguration("first sequence number must be below 32768, got \(first)")

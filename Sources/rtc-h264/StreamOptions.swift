@@ -54,6 +54,9 @@ struct StreamOptions: ParsableArguments {
     @Flag(name: .customLong("no-rtcp-mux"), help: "RTCP on port+1 on both sides instead of multiplexed (RFC 5761).")
     var noRTCPMux = false
 
+    @Option(name: .customLong("degradation-preference"), help: "When the bitrate is short: maintain-framerate (step the resolution down), maintain-resolution (skip frames) or balanced.")
+    var degradationPreference: DegradationPreferenceArgument = .maintainFramerate
+
     @Flag(name: .customLong("no-nack"), help: "Do not answer NACKs with retransmissions (RFC 4585).")
     var noNACK = false
 
@@ -180,6 +183,7 @@ struct StreamOptions: ParsableArguments {
         configuration.ssrc = ssrc.map { SSRC($0) }
         configuration.security = try security()
         configuration.acceptPlainRTCP = acceptPlainRTCP
+        configuration.degradationPreference = degradationPreference.preference
         configuration.nack = !noNACK
         configuration.rtx = rtx ? .init(payloadType: PayloadType(rtxPayloadType), ssrc: rtxSSRC.map { SSRC($0) }) : nil
         configuration.pacingFactor = noPacing ? nil : pacingFactor
