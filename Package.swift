@@ -12,7 +12,10 @@ let package = Package(
         .library(name: "Video", targets: ["Video"]),
         .library(name: "Codec", targets: ["Codec"]),
         .library(name: "SDP", targets: ["SDP"]),
+        .library(name: "Transport", targets: ["Transport"]),
         .library(name: "Sender", targets: ["Sender"]),
+        .library(name: "Receiver", targets: ["Receiver"]),
+        .library(name: "Control", targets: ["Control"]),
         .executable(name: "rtc-h264", targets: ["rtc-h264"]),
     ],
     dependencies: [
@@ -54,9 +57,25 @@ let package = Package(
         .target(name: "Video", dependencies: ["CYUV"]),
         .target(name: "Codec", dependencies: ["H264", "Video", "COpenH264", "COpenH264Shim"]),
 
-        // MARK: The component: stages wired together, networking on SwiftNIO
+        // MARK: The component: one UDP flow (SwiftNIO underneath, never in a public API), the sender's stages, the
+        // receiver, and the HTTP control endpoint (its own module, so embedding the sender links no HTTP).
+        .target(name: "Transport", dependencies: [
+            "RTP", "SRTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         .target(name: "Sender", dependencies: [
-            "H264", "RTP", "SRTP", "Video", "Codec", "SDP",
+            "H264", "RTP", "SRTP", "Video", "Codec", "SDP", "Transport",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+        .target(name: "Receiver", dependencies: [
+            "H264", "RTP", "SRTP", "Video", "Codec", "Transport", "Sender",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+        .target(name: "Control", dependencies: [
+            "Codec", "Sender",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -66,10 +85,8 @@ let package = Package(
         .executableTarget(
             name: "rtc-h264",
             dependencies: [
-                "H264", "RTP", "SRTP", "Video", "Codec", "SDP", "Sender",
+                "H264", "RTP", "SRTP", "Video", "Codec", "SDP", "Sender", "Receiver", "Control",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
 
@@ -80,8 +97,11 @@ let package = Package(
         .testTarget(name: "VideoTests", dependencies: ["Video"]),
         .testTarget(name: "CodecTests", dependencies: ["Codec", "H264", "Video"]),
         .testTarget(name: "SDPTests", dependencies: ["SDP"]),
+        .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "RTP"]),
+        // The pure sender and receiver stages wired together over a simulated lossy link (no sockets, fake clock).
+        .testTarget(name: "StageSimulationTests", dependencies: ["Sender", "Receiver", "RTP"]),
         .testTarget(name: "SenderTests", dependencies: [
-            "Sender", "H264", "RTP", "SRTP", "SDP", "Codec", "Video",
+            "Sender", "Receiver", "Control", "Transport", "H264", "RTP", "SRTP", "SDP", "Codec", "Video",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

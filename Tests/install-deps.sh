@@ -12,6 +12,9 @@ PACKAGES=(
     ffmpeg            # fixtures and interop peer
     gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav
     tshark            # dissects captures in Interop
+    janus             # Interop janus-chromium: the Janus WebRTC server (streaming plugin, HTTP transport)
+    chromium          # Interop janus-chromium: headless browser viewers
+    iproute2 curl python3   # Interop janus-chromium: network namespaces, HTTP probes, the relay/driver scripts
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -38,6 +38,17 @@ public struct EncoderConfiguration: Sendable, Equatable {
     public static let defaultKeyframeIntervalDuration = Duration.seconds(240)
     /// Smallest width or height accepted (one macroblock).
     public static let minimumDimension = 16
+    /// The lowest target accepted, 10 kbit/s. OpenH264 2.3.1 refuses (`cmInitParaError`, at `InitializeExt` and at a
+    /// runtime change alike) a target below one bit per frame (measured: 30 bit/s at 30 fps, 60 at 60 fps); 10 kbit/s
+    /// is far above that at any supported frame rate and below any useful video rate (libwebrtc's default minimum is
+    /// 30 kbit/s), so every target from here to the level's MaxBR works from any starting rate.
+    public static let minimumBitrate = 10_000
+    /// The longest keyframe interval in time accepted: one day. Longer is certainly a mistake, and bounding it keeps
+    /// the conversion to 90 kHz ticks far from `Int64`'s limit.
+    public static let maximumKeyframeIntervalDuration = Duration.seconds(86_400)
+    /// The largest maximum NAL unit size accepted: 65 535 bytes, the most one RTP packet over UDP can carry (and far
+    /// inside the `UInt32` OpenH264 takes).
+    public static let maximumMaxNALUnitSize = 65_535
     /// Frame rates accepted: OpenH264 2.3 limits the rate to 60 internally (its `MAX_FRAME_RATE`) and fails
     /// `EncodeFrame` below 1 fps (measured with 0.5), so values outside 1...60 are refused up front.
     public static let supportedFrameRates: ClosedRange<Double> = 1...60
@@ -74,16 +85,25 @@ public struct EncoderConfiguration: Sendable, Equatable {
         self.frameSkipping = EncoderConfiguration.defaultFrameSkipping
     }
 
-    /// The ceiling actually used: `maxBitrate`, or 1.5 x target clamped to the level's MaxBR (never below target).
+    /// The ceiling actually used: `maxBitrate`, or 1.5 x target (rounded half up) clamped to the level's MaxBR,
+    /// never below the target. Integer arithmetic only, and the target is compared with the level's limit before it
+    /// is scaled, so no target (`Int.max` included) can overflow.
     public var effectiveMaxBitrate: Int {
         if let maxBitrate { return maxBitrate }
         let levelLimit = level.maxBitrate(for: profile)
-        let scaled = Int((Double(targetBitrate) * EncoderConfiguration.defaultMaxBitrateRatio).rounded())
-        return max(targetBitrate, min(scaled, levelLimit))
+        // At or above the limit (or not positive) the clamp gives the target itself: nothing to scale.
+        guard targetBitrate > 0, targetBitrate < levelLimit else { return targetBitrate }
+        let (scaled, overflow) = targetBitrate.addingReportingOverflow((targetBitrate + 1) / 2)
+        return overflow ? levelLimit : min(scaled, levelLimit)
     }
 
-    /// Width in macroblocks (16x16 luma samples), rounded up.
-    public var widthInMacroblocks: Int { (width + 15) / 16 }
-    /// Height in macroblocks, rounded up.
-    public var heightInMacroblocks: Int { (height + 15) / 16 }
+    /// Width in macroblocks (16x16 luma samples), rounded up; never overflows (`Int.max` gives `Int.max / 16 + 1`).
+    public var widthInMacroblocks: Int { EncoderConfiguration.macroblocks(width) }
+    /// Height in macroblocks, rounded up; never overflows.
+    public var heightInMacroblocks: Int { EncoderConfiguration.macroblocks(height) }
+
+    /// Macroblocks (16 samples) covering `samples`, rounded up, without the overflow of `(samples + 15) / 16`.
+    static func macroblocks(_ samples: Int) -> Int {
+        samples / 16 + (samples % 16 > 0 ? 1 : 0)
+    }
 }

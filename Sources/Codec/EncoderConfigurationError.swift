@@ -8,6 +8,8 @@ public enum EncoderConfigurationError: Error, Equatable, Sendable, CustomStringC
     case frameRateOutOfRange(Double, supported: ClosedRange<Double>)
     /// A bitrate is zero or negative.
     case bitrateNotPositive(Int)
+    /// The target is below `EncoderConfiguration.minimumBitrate`.
+    case bitrateBelowMinimum(Int, minimum: Int)
     /// The ceiling is below the target.
     case maxBitrateBelowTarget(target: Int, maxBitrate: Int)
     /// The frame has more macroblocks than the level's MaxFS (Table A-1).
@@ -22,10 +24,14 @@ public enum EncoderConfigurationError: Error, Equatable, Sendable, CustomStringC
     case keyframeIntervalNotPositive(Int)
     /// The keyframe interval in time is not positive.
     case keyframeDurationNotPositive(Duration)
+    /// The keyframe interval in time is above the maximum.
+    case keyframeDurationTooLong(Duration, maximum: Duration)
     /// The thread count is outside 1...`maximum`.
     case threadCountOutOfRange(Int, maximum: Int)
     /// The maximum NAL unit size is too small for OpenH264's size-limited slices.
     case maxNALUnitSizeTooSmall(Int, minimum: Int)
+    /// The maximum NAL unit size is above what one RTP packet can carry.
+    case maxNALUnitSizeTooLarge(Int, maximum: Int)
 
     /// A readable explanation naming the limit.
     public var description: String {
@@ -35,19 +41,28 @@ public enum EncoderConfigurationError: Error, Equatable, Sendable, CustomStringC
         case .frameRateOutOfRange(let f, let r):
             return "frame rate \(f) is outside the supported range \(r.lowerBound)...\(r.upperBound)"
         case .bitrateNotPositive(let b): return "bitrate \(b) bit/s must be positive"
+        case .bitrateBelowMinimum(let b, let m): return "bitrate \(b) bit/s is below the minimum \(m) bit/s"
         case .maxBitrateBelowTarget(let t, let m): return "maximum bitrate \(m) bit/s is below the target \(t) bit/s"
         case .frameSizeExceedsLevel(let mbs, let limit, let level):
             return "frame of \(mbs) macroblocks exceeds level \(level) MaxFS \(limit) macroblocks (H.264 Table A-1)"
         case .dimensionExceedsLevel(let mbs, let limit, let level):
             return "a dimension of \(mbs) macroblocks exceeds level \(level) limit sqrt(8*MaxFS) = \(limit) (H.264 A.3.1)"
         case .macroblockRateExceedsLevel(let rate, let limit, let level):
-            return "\(Int(rate)) macroblocks/s exceeds level \(level) MaxMBPS \(limit) (H.264 Table A-1)"
+            return "\(EncoderConfigurationError.integerText(rate)) macroblocks/s exceeds level \(level) MaxMBPS \(limit) (H.264 Table A-1)"
         case .bitrateExceedsLevel(let b, let limit, let level, let profile):
             return "bitrate \(b) bit/s exceeds level \(level) MaxBR \(limit) bit/s for \(profile) (H.264 Table A-1)"
         case .keyframeIntervalNotPositive(let n): return "keyframe interval \(n) frames must be positive"
         case .keyframeDurationNotPositive(let d): return "keyframe interval duration \(d) must be positive"
         case .threadCountOutOfRange(let n, let m): return "thread count \(n) is outside 1...\(m)"
         case .maxNALUnitSizeTooSmall(let n, let m): return "maximum NAL unit size \(n) is below the minimum \(m) bytes"
+        case .maxNALUnitSizeTooLarge(let n, let m): return "maximum NAL unit size \(n) is above the maximum \(m) bytes"
+        case .keyframeDurationTooLong(let d, let m): return "keyframe interval duration \(d) is above the maximum \(m)"
         }
+    }
+
+    /// `value` as an integer when it is one that fits, else as a `Double` (never traps, whatever the value).
+    static func integerText(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
+        return "\(Int(value.rounded()))"
     }
 }

@@ -25,12 +25,15 @@ public enum EncoderProfile: String, Sendable, CaseIterable, CustomStringConverti
         }
     }
 
-    /// The factor applied to Table A-1's MaxBR for this profile (Table A-2 `cpbBrVclFactor`): 1000 for Baseline,
-    /// 1250 for High.
+    /// The factor applied to Table A-1's MaxBR for this profile: 1000 for Baseline (Table A-2 `cpbBrVclFactor`), 1200
+    /// for High. High's `cpbBrVclFactor` is 1250, but OpenH264 2.3.1 checks every profile's ceiling against
+    /// MaxBR x 1200 (its `CpbBrNalFactor`) and, above it, silently raises `level_idc` in the SPS (measured: High at
+    /// 720p with a 17.4 Mbit/s ceiling writes level 3.2, "640c20", while the SDP says "640c1f"). 1200 keeps the level
+    /// written equal to the level configured.
     public var bitrateFactor: Int {
         switch self {
         case .constrainedBaseline: return 1000
-        case .high: return 1250
+        case .high: return 1200
         }
     }
 

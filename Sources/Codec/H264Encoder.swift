@@ -29,6 +29,9 @@ public final class H264Encoder {
     /// An IDR was asked for (by `requestKeyframe()` or `forceKeyframe`) and not produced yet.
     public private(set) var keyframePending = false
     private let clock = ContinuousClock()
+    /// Tests only: the number of rate `SetOption` calls that succeed before one fails with `cmInitParaError` (nil: no
+    /// injected failure), to check that `setBitrate` rolls back whatever step fails.
+    var rateOptionsBeforeInjectedFailure: Int?
     /// How many IDRs lacked SPS/PPS from OpenH264 and got the cached ones (0 with OpenH264 2.3: it emits them itself).
     private(set) var parameterSetsPrepended = 0
 

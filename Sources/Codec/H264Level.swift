@@ -59,7 +59,19 @@ public struct H264Level: Sendable, Hashable, CustomStringConvertible {
 
     /// MaxBR in bits per second for `profile` (MaxBR x cpbBrVclFactor, Table A-2).
     /// - Parameter profile: the profile.
-    public func maxBitrate(for profile: EncoderProfile) -> Int { maxBitrateUnits * profile.bitrateFactor }
+    /// Saturates at `Int.max` for a made-up level whose product would overflow.
+    public func maxBitrate(for profile: EncoderProfile) -> Int {
+        let (product, overflow) = maxBitrateUnits.multipliedReportingOverflow(by: profile.bitrateFactor)
+        return overflow ? .max : product
+    }
+
+    /// The largest width or height in macroblocks, `Sqrt(MaxFS * 8)` (H.264 A.3.1 items f and g), computed without
+    /// overflow for any MaxFS.
+    public var maxDimensionMacroblocks: Int {
+        let product = Double(max(0, maxFrameSizeMacroblocks)) * 8
+        let root = product.squareRoot().rounded(.down)
+        return root < 1e15 ? Int(root) : Int(1e15)
+    }
 
     /// The level as written by people: "3.1".
     public var description: String {

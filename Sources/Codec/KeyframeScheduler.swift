@@ -25,18 +25,31 @@ public struct KeyframeScheduler: Sendable, Equatable {
         self.durationTicks = KeyframeScheduler.ticks(duration)
     }
 
-    /// Converts a duration to 90 kHz ticks, rounding down.
+    /// Converts a duration to 90 kHz ticks, rounding towards zero and saturating at `Int64`'s ends (a `Duration`
+    /// holds 128 bits: `.seconds(Int64.max)` is 90 000 times more ticks than `Int64` holds).
     /// - Parameter duration: the duration.
     public static func ticks(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
-        return seconds * ticksPerSecond + attoseconds / (1_000_000_000_000_000_000 / ticksPerSecond)
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: ticksPerSecond)
+        if overflow { return seconds < 0 ? .min : .max }
+        let fraction = attoseconds / (1_000_000_000_000_000_000 / ticksPerSecond)
+        let (sum, sumOverflow) = whole.addingReportingOverflow(fraction)
+        if sumOverflow { return fraction < 0 ? .min : .max }
+        return sum
     }
 
     /// Whether the frame with `timestamp` must be an IDR.
+    ///
+    /// The elapsed time is computed with saturation, so any pair of timestamps (a year of media time, `Int64.min`
+    /// after `Int64.max`) gives an answer instead of a trap. A timestamp earlier than the last IDR's (a source that
+    /// went back in time) counts as no time elapsed: only the frame rule applies until time passes the last IDR again.
     /// - Parameter timestamp: the frame's 90 kHz timestamp.
     public func isKeyframeDue(timestamp: Int64) -> Bool {
         guard let last = lastKeyframeTimestamp else { return true }
-        return framesSinceKeyframe >= interval || timestamp - last >= durationTicks
+        if framesSinceKeyframe >= interval { return true }
+        let (elapsed, overflow) = timestamp.subtractingReportingOverflow(last)
+        if overflow { return timestamp > last }  // the true difference is beyond Int64 in that direction
+        return elapsed >= durationTicks
     }
 
     /// Records the outcome of one frame.
@@ -47,7 +60,7 @@ public struct KeyframeScheduler: Sendable, Equatable {
         if wasKeyframe {
             framesSinceKeyframe = 1
             lastKeyframeTimestamp = timestamp
-        } else {
+        } else if framesSinceKeyframe < Int.max {
             framesSinceKeyframe += 1
         }
     }

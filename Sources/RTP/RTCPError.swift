@@ -21,6 +21,9 @@ public enum RTCPError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidFCILength(packetType: UInt8, format: UInt8, length: Int)
     /// A REMB whose SSRC count does not match its length.
     case rembSSRCCountMismatch(declared: Int, available: Int)
+    /// A transport-wide feedback packet chunk uses the reserved status symbol 11
+    /// (draft-holmer-rmcat-transport-wide-cc-extensions-01 section 3.1.1).
+    case reservedTransportFeedbackSymbol(offset: Int)
     /// Serializing: more than 31 report blocks, chunks or sources in one packet (five-bit count field).
     case tooManyEntries(Int)
     /// Serializing: an SDES item or BYE reason over 255 bytes, or a count field out of range.

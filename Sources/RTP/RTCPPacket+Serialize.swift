@@ -9,6 +9,7 @@ extension RTCPPacket {
         case .sourceDescription(let p): try p.validate()
         case .goodbye(let p): try p.validate()
         case .remb(let p): try p.validate()
+        case .transportFeedback(let p): try p.validate()
         case .unknown(let p): try p.validate()
         case .nack, .tmmbr, .tmmbn, .pli, .fir: break
         }
@@ -26,6 +27,7 @@ extension RTCPPacket {
         case .pli(let p): p.write(to: &w)
         case .fir(let p): p.write(to: &w)
         case .remb(let p): p.write(to: &w)
+        case .transportFeedback(let p): p.write(to: &w)
         case .unknown(let p): p.write(to: &w)
         }
     }

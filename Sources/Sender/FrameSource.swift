@@ -1,10 +1,9 @@
 import Video
 
-/// Where the sender takes raw frames from: the built-in test pattern, a Y4M file or pipe, or a user's camera or
-/// render loop. The sender asks for one frame per tick with `withNextFrame(buffer:_:)`: a source that holds its
-/// frames in memory of its own (a camera's or a render loop's buffers) lends them in place; any other
-/// source implements `nextFrame(into:)` only and fills the buffer the sender reuses. Frames of another size than the
-/// encoder's are centre-cropped and scaled by the encoder.
+/// A source of frames read one after another (the built-in test pattern, a Y4M file or pipe), driven by a
+/// `FramePump` that pushes them into an `H264Sender`. A live source (a camera, a render loop) pushes with
+/// `H264Sender.send` instead. `nextFrame(into:)` fills the sender's reused buffer, so nothing is copied twice.
+/// Frames of another size than the encoder's are centre-cropped and scaled by the encoder.
 public protocol FrameSource: AnyObject {
     /// The width of the frames this source produces.
     var width: Int { get }
@@ -19,22 +18,6 @@ public protocol FrameSource: AnyObject {
     /// - Throws: when the source is broken (a truncated Y4M frame, a read error).
     func nextFrame(into frame: inout I420Frame) throws -> Bool
 
-    /// Lends the next frame to `body`, without a copy where the source can.
-    /// - Parameters:
-    ///   - buffer: a reused buffer of `width` x `height` the source may fill and lend (the default does).
-    ///   - body: receives the frame, valid only during the call.
-    /// - Returns: what `body` returns, or nil at the end of the source.
-    /// - Throws: when the source is broken, or what `body` throws.
-    func withNextFrame<R>(buffer: inout I420Frame, _ body: (I420FrameView) throws -> R) throws -> R?
-}
-
-extension FrameSource {
-    /// Fills `buffer` with `nextFrame(into:)` and lends it: the default for sources that produce frames by writing
-    /// them.
-    public func withNextFrame<R>(buffer: inout I420Frame, _ body: (I420FrameView) throws -> R) throws -> R? {
-        guard try nextFrame(into: &buffer) else { return nil }
-        return try buffer.withView(body)
-    }
 }
 
 /// The built-in moving test pattern (colour bars, a moving box, the frame number burnt in): the default source.

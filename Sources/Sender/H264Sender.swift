@@ -3,118 +3,321 @@ import H264
 import NIOCore
 import NIOPosix
 import RTP
-import SRTP
+import Synchronization
+import Transport
 import Video
 
-/// The component: takes frames from a source, encodes them with OpenH264, packetizes them per RFC 6184, protects
-/// them with SRTP and sends them over UDP to one peer, while answering the peer's RTCP (keyframe requests, bitrate
-/// limits, receiver reports) and the operator's control commands.
+/// The component an application embeds: push raw frames with their capture times; they are encoded with OpenH264
+/// (on a thread of their own), packetized per RFC 6184, protected with SRTP and sent over UDP to one peer, while the
+/// peer's RTCP (keyframe requests, bitrate limits, reception reports) is answered.
 ///
-/// The stages are wired here, in one place:
+/// ```swift
+/// let sender = try await H264Sender(configuration: configuration)
+/// try sender.send(frame, captureTime: .now)          // from a camera callback: never blocks, newest frame wins
+/// try await sender.setBitrate(800_000)
+/// for await stats in sender.reports { print(stats.framesSent) }
+/// let final = try await sender.finish()               // RTCP BYE, sockets closed
 /// ```
-/// source -> encoder -> packetizer -> SRTP protect -> UDP        (tick, once per frame)
-/// UDP -> peer filter -> SRTCP unprotect -> RTCP parse -> feedback (PLI/FIR -> throttle, REMB/TMMBR -> bitrate, RR -> RTT)
-/// timer -> stats, Sender Report + SDES                            (once per report interval)
-/// ```
-/// All mutable state is confined to one event loop: the frame ticks, the RTCP reads, the control commands and the
-/// timers all run there, so no stage needs a lock. Each stage owns its state: the packetizer the sequence numbers,
-/// the throttle the keyframe window, the controller the bitrate.
-public final class H264Sender: @unchecked Sendable {
+///
+/// Threads: `send` copies (or converts) the frame into a reused buffer on the caller's thread and returns; the
+/// encoder runs on the sender's own thread; packetizing, SRTP and the sockets run on an I/O event loop. Every
+/// method is safe from any thread or task.
+public final class H264Sender: Sendable {
     /// The configuration the sender was started with.
     public let configuration: SenderConfiguration
     /// The stream's SSRC.
-    public let ssrc: UInt32
-    /// The event loop all of the sender's work runs on.
-    public let eventLoop: EventLoop
+    public let ssrc: SSRC
+    /// The bound local RTP port (RTCP too when muxed, else the next port).
+    public let localPort: Int
+    /// Statistics once per report interval; the last element is the final statistics. Newest kept when not read.
+    public let reports: AsyncStream<SenderStats>
+    /// Keyframe requests, bitrate changes and dropped frames as they happen. Newest kept when not read.
+    public let events: AsyncStream<SenderEvent>
 
-    /// Called once per report interval with fresh statistics (on the event loop).
-    public var onReport: ((SenderStats) -> Void)?
-    /// Called with every access unit sent, before it is packetized (on the event loop): `--save-annexb`, the demo.
-    public var onFrameSent: ((EncodedFrame, _ sourceFrameIndex: Int) -> Void)?
+    private let clock: SenderClock
+    private let origin: ContinuousClock.Instant
+    private let ioLoop: EventLoop
+    private let encoderGroup: MultiThreadedEventLoopGroup
+    private let encoderLoop: EventLoop
+    private let core: NIOLoopBound<SenderCore>
+    private let encoder: NIOLoopBound<EncoderStage>
+    private let mailbox: FrameMailbox
+    private let eventsContinuation: AsyncStream<SenderEvent>.Continuation
+    private let finished = Atomic<Bool>(false)
+    private let frameRateBits: Atomic<UInt64>
 
-    var state: PipelineState
-    let rtpEndpoint: DatagramEndpoint
-    let rtcpEndpoint: DatagramEndpoint?
-    let peerRTP: SocketAddress
-    let peerRTCP: SocketAddress
-    let finished: EventLoopPromise<SenderStats>
+    /// One frame interval, at most 100 ms: how long the BYE waits after the last frame.
+    static func byeDelay(frameRate: Double) -> Duration {
+        guard frameRate.isFinite, frameRate >= 10 else { return .milliseconds(100) }
+        return .seconds(1) / frameRate
+    }
 
-    /// Binds the sockets, creates the encoder and the SRTP sessions, and returns a sender ready to `run()`.
+    /// How many events and reports are kept for a slow reader.
+    static let streamBuffer = 256
+
+    /// Validates the configuration, binds the socket(s), creates the encoder and its thread, and starts the report
+    /// timer. The sender is live when this returns: push frames with `send`.
+    /// - Parameter configuration: what to send and where.
+    /// - Throws: `SenderError` for an invalid configuration or address; encoder, SRTP and socket errors (nothing is
+    ///   left open then).
+    public convenience init(configuration: SenderConfiguration) async throws {
+        let origin = ContinuousClock.now
+        try await self.init(
+            configuration: configuration, clock: .system(origin: origin), origin: origin, ioLoop: nil,
+            makeEncoder: { try H264Encoder(configuration: $0) })
+    }
+
+    /// Creates a sender with injected clocks and loop (tests).
     /// - Parameters:
     ///   - configuration: what to send and where.
-    ///   - source: where frames come from.
-    ///   - eventLoop: the loop to run on (a dedicated one by default).
-    /// - Throws: `SenderError` for an invalid configuration or address; encoder, SRTP and socket errors.
-    public init(configuration: SenderConfiguration, source: FrameSource, eventLoop: EventLoop? = nil) async throws {
-        let loop = eventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
-        self.eventLoop = loop
-        self.configuration = configuration
+    ///   - clock: the clocks.
+    ///   - origin: the `ContinuousClock` instant that `clock.monotonic` counts from (capture times are mapped with it).
+    ///   - ioLoop: the I/O loop (default: one of NIO's process-wide loops; encoding never runs there).
+    ///   - makeEncoder: creates the encoder, on the encoder's thread.
+    package init(
+        configuration: SenderConfiguration, clock: SenderClock, origin: ContinuousClock.Instant, ioLoop: EventLoop?,
+        makeEncoder: @escaping @Sendable (EncoderConfiguration) throws -> any FrameEncoder
+    ) async throws {
+        try configuration.validate()
         var rng = SystemRandomNumberGenerator()
-        let ssrc = configuration.ssrc ?? UInt32.random(in: 1 ... .max, using: &rng)
-        self.ssrc = ssrc
-        self.state = try PipelineState(configuration: configuration, source: source, ssrc: ssrc, generator: &rng)
+        let ssrc = configuration.ssrc ?? SSRC(UInt32.random(in: 1 ... .max, using: &rng))
+        let peer: SocketAddress
         do {
-            peerRTP = try SocketAddress.makeAddressResolvingHost(configuration.peerHost, port: configuration.peerPort)
-            peerRTCP = try SocketAddress.makeAddressResolvingHost(
-                configuration.peerHost, port: configuration.rtcpMux ? configuration.peerPort : configuration.peerPort + 1)
+            peer = try SocketAddress.makeAddressResolvingHost(configuration.peerHost, port: configuration.peerPort)
         } catch {
             throw SenderError.invalidAddress("\(configuration.peerHost):\(configuration.peerPort)", "\(error)")
         }
-        finished = loop.makePromise(of: SenderStats.self)
+        let limit = configuration.payloadLimit
+        let packetizer = try H264Packetizer(
+            ssrc: ssrc, payloadType: configuration.payloadType,
+            firstSequenceNumber: configuration.firstSequenceNumber ?? SequenceNumber.randomInitial(using: &rng),
+            mode: configuration.packetizationMode, mtu: limit.mtu, ipVersion: limit.ipVersion,
+            srtpTrailerSize: limit.srtpTrailerSize)
+        let timestampOffset = UInt32.random(in: .min ... .max, using: &rng)
+        let ioLoop = ioLoop ?? MultiThreadedEventLoopGroup.singleton.next()
 
-        let box = WeakBox<H264Sender>()
-        let onDatagram: (SocketAddress, inout ByteBuffer) -> Void = { from, buffer in box.value?.received(from: from, &buffer) }
-        let onError: (Error) -> Void = { _ in box.value?.state.stats.sendErrors += 1 }
-        rtpEndpoint = try await DatagramEndpoint(
-            host: configuration.localHost, port: configuration.localPort, eventLoop: loop,
-            onDatagram: onDatagram, onError: onError)
-        if configuration.rtcpMux {
-            rtcpEndpoint = nil
-        } else {
-            let rtpPort = rtpEndpoint.localAddress?.port ?? configuration.localPort
-            rtcpEndpoint = try await DatagramEndpoint(
-                host: configuration.localHost, port: rtpPort + 1, eventLoop: loop,
-                onDatagram: onDatagram, onError: onError)
+        var transportConfiguration = TransportConfiguration(
+            localHost: configuration.localHost, localPort: configuration.localPort, peer: peer,
+            rtcpMux: configuration.rtcpMux,
+            security: configuration.security.map {
+                var security = TransportSecurity(suite: $0.suite, outboundKey: $0.key, inboundKey: $0.remoteKey ?? $0.key)
+                // Retransmissions on the media SSRC protect a sequence number again (RFC 3711 allows it for them).
+                security.allowRepeatTransmission = configuration.nack && configuration.rtx == nil
+                return security
+            })
+        transportConfiguration.peerRTCPPort = configuration.peerRTCPPort
+        transportConfiguration.acceptPlainRTCP = configuration.acceptPlainRTCP
+        let transport = try await UDPTransport.bind(configuration: transportConfiguration, eventLoop: ioLoop)
+
+        let encoderGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let encoderLoop = encoderGroup.next()
+        let mailbox = FrameMailbox()
+        let (events, eventsContinuation) = AsyncStream.makeStream(
+            of: SenderEvent.self, bufferingPolicy: .bufferingNewest(Self.streamBuffer))
+        let (reports, reportsContinuation) = AsyncStream.makeStream(
+            of: SenderStats.self, bufferingPolicy: .bufferingNewest(Self.streamBuffer))
+        // The encoder stage reaches the core through this box, filled once the core exists.
+        let coreBox = NIOLoopBoundBox.makeEmptyBox(valueType: SenderCore.self, eventLoop: ioLoop)
+        do {
+            let encoderConfiguration = configuration.sendingEncoderConfiguration
+            let maximumFailures = configuration.maximumConsecutiveFrameFailures
+            let throttle = KeyframeRequestThrottle(minimumInterval: configuration.keyframeThrottle)
+            let encoder = try await encoderLoop.submit {
+                let stage = EncoderStage(
+                    encoder: try makeEncoder(encoderConfiguration), throttle: throttle, mailbox: mailbox,
+                    clock: clock, maximumConsecutiveFailures: maximumFailures
+                ) { output in
+                    ioLoop.execute { coreBox.value?.handle(output) }
+                }
+                return NIOLoopBound(stage, eventLoop: encoderLoop)
+            }.get()
+            core = try await ioLoop.submit {
+                let core = try SenderCore(
+                    configuration: configuration, ssrc: ssrc, packetizer: packetizer, timestampOffset: timestampOffset,
+                    transport: transport.value, clock: clock, encoderLoop: encoderLoop, encoder: encoder,
+                    mailbox: mailbox, events: eventsContinuation, reports: reportsContinuation)
+                coreBox.value = core
+                core.start()
+                return NIOLoopBound(core, eventLoop: ioLoop)
+            }.get()
+            self.encoder = encoder
+        } catch {
+            try? await ioLoop.submit { transport.value.close() }.get()
+            try? await encoderGroup.shutdownGracefully()
+            throw error
         }
-        box.value = self
+        self.configuration = configuration
+        self.ssrc = ssrc
+        self.clock = clock
+        self.origin = origin
+        self.ioLoop = ioLoop
+        self.encoderGroup = encoderGroup
+        self.encoderLoop = encoderLoop
+        self.mailbox = mailbox
+        self.events = events
+        self.eventsContinuation = eventsContinuation
+        self.reports = reports
+        self.frameRateBits = Atomic(configuration.encoder.frameRate.bitPattern)
+        self.localPort = try await ioLoop.submit { transport.value.localPort }.get()
     }
 
-    /// The local RTP address (RTCP too when muxed).
-    public var localAddress: SocketAddress? { rtpEndpoint.localAddress }
+    deinit {
+        // Dropped without `finish()`: BYE, sockets closed, the encoder thread stopped.
+        guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        mailbox.close()
+        let core = self.core
+        ioLoop.execute { core.value.finish(error: nil) }
+        encoderGroup.shutdownGracefully { _ in }
+    }
 
-    /// Starts sending and waits until the source ends, the frame or duration limit is reached, or `stop()`.
+    // MARK: Frames
+
+    /// The frame rate the encoder plans for (frames per second); producers pacing a file or a pattern follow it.
+    public var frameRate: Double { Double(bitPattern: frameRateBits.load(ordering: .relaxed)) }
+
+    /// Pushes a borrowed I420 picture (padded rows honoured). It is copied before this returns; if the encoder is still
+    /// busy with the previous frame, the newest waiting frame wins and the older one is counted in `framesDropped`.
+    /// A picture of another size than the encoder's is centre-cropped and scaled by the encoder.
+    /// - Parameters:
+    ///   - view: the picture, read only during the call.
+    ///   - captureTime: when it was captured, on `ContinuousClock` (RTP timestamps and Sender Reports follow it).
+    /// - Throws: `SenderError.finished` once the sender has finished.
+    public func send(_ view: I420FrameView, captureTime: ContinuousClock.Instant = .now) throws {
+        try send(captureTime: captureTime) { view.copy(into: &$0) }
+    }
+
+    /// Pushes an owned frame in I420, NV12 or BGRA (converted to I420 with libyuv on the caller's thread), as
+    /// `send(_:captureTime:)` for views.
+    /// - Parameters:
+    ///   - frame: the frame.
+    ///   - captureTime: when it was captured, on `ContinuousClock`.
+    /// - Throws: `VideoError` for a frame that cannot be converted, `SenderError.finished`.
+    public func send(_ frame: VideoFrame, captureTime: ContinuousClock.Instant = .now) throws {
+        if case .i420(let i420) = frame {
+            return try i420.withView { try send($0, captureTime: captureTime) }
+        }
+        var converter = try FrameConverter(width: frame.width, height: frame.height)
+        try send(captureTime: captureTime) { buffer in try converter.convert(frame, into: &buffer) }
+    }
+
+    /// Pushes a frame written straight into the sender's reused buffer (no copy: a file reader or a renderer fills
+    /// it), as `send(_:captureTime:)` for views.
+    /// - Parameters:
+    ///   - captureTime: when it was captured, on `ContinuousClock`.
+    ///   - fill: writes the picture (it may replace the buffer with one of another size).
+    /// - Throws: what `fill` throws (nothing is sent then), `SenderError.finished`.
+    public func send(captureTime: ContinuousClock.Instant = .now, fill: (inout I420Frame) throws -> Void) throws {
+        let time = MonotonicTime(nanoseconds: (captureTime - origin).saturatingNanoseconds)
+        let (wake, replaced) = try mailbox.put(captureTime: time, fill: fill)
+        if replaced { eventsContinuation.yield(.frameDropped(.encoderBusy)) }
+        if wake {
+            let encoder = self.encoder
+            encoderLoop.execute { encoder.value.drain() }
+        }
+    }
+
+    /// Waits until the encoder has taken the last frame pushed: a producer that must not lose frames (a file sent as
+    /// fast as possible) calls this before each `send`.
+    public func waitForEncoder() async {
+        await mailbox.waitForSpace()
+    }
+
+    /// Sends every frame of a sequence without dropping any (each waits for the encoder), then finishes.
+    /// - Parameter frames: frames with their capture times.
     /// - Returns: the final statistics.
-    /// - Throws: a source or encoder error that ended the stream.
-    public func run() async throws -> SenderStats {
-        eventLoop.execute { self.start() }
-        return try await finished.futureResult.get()
+    /// - Throws: what the sequence throws, frame conversion errors, or the error that ended the stream.
+    public func run<S: AsyncSequence>(frames: S) async throws -> SenderStats where S.Element == CapturedFrame {
+        do {
+            for try await captured in frames {
+                await waitForEncoder()
+                try send(captured.frame, captureTime: captured.captureTime)
+            }
+        } catch SenderError.finished {
+            // The stream ended underneath (a fatal error): finish() reports why.
+        }
+        return try await finish()
     }
 
-    /// Stops gracefully: sends an RTCP BYE, closes the sockets, and lets `run()` return. Safe from any thread.
-    public func stop() {
-        eventLoop.execute { self.finish(error: nil) }
+    // MARK: Control
+
+    /// Sets the application's target bitrate; the encoder's ceiling follows at 1.5x. The peer's REMB/TMMBR limits
+    /// still cap it. Any value from the minimum to the level's maximum is accepted, whatever the current rate.
+    /// - Parameter bitsPerSecond: the target in bit/s.
+    /// - Returns: the effective target now in force, in bit/s.
+    /// - Throws: `SenderError.invalidRate` (nothing changed), `SenderError.finished`.
+    @discardableResult
+    public func setBitrate(_ bitsPerSecond: Int) async throws -> Int {
+        let core = self.core
+        return try await ioLoop.flatSubmit {
+            core.value.finished ? core.eventLoop.makeFailedFuture(SenderError.finished) : core.value.setOperatorBitrate(bitsPerSecond)
+        }.get()
     }
 
-    /// Applies an operator command and answers it (on the event loop): the control endpoint calls this.
-    /// - Parameter command: the command.
-    /// - Returns: the reply.
-    public func handle(_ command: ControlCommand) -> EventLoopFuture<ControlReply> {
-        eventLoop.submit { self.apply(command) }
+    /// Changes the frame rate the encoder's rate control plans for (and producers pace at).
+    /// - Parameter framesPerSecond: 1 to 60.
+    /// - Throws: `SenderError.invalidRate` (nothing changed).
+    public func setFrameRate(_ framesPerSecond: Double) async throws {
+        let range = EncoderConfiguration.supportedFrameRates
+        guard framesPerSecond.isFinite, range.contains(framesPerSecond) else {
+            throw SenderError.invalidRate("frame rate must be \(range.lowerBound)-\(range.upperBound) fps, got \(framesPerSecond)")
+        }
+        let encoder = self.encoder
+        do {
+            try await encoderLoop.submit { try encoder.value.setFrameRate(framesPerSecond) }.get()
+        } catch {
+            throw SenderError.invalidRate("\(error)")
+        }
+        frameRateBits.store(framesPerSecond.bitPattern, ordering: .relaxed)
     }
 
-    /// The RTP timestamp a frame was (or will be) sent with. On the event loop.
-    /// - Parameter frame: an access unit from this sender (`onFrameSent`).
-    public func rtpTimestamp(of frame: EncodedFrame) -> UInt32 {
-        state.timestampMapper.timestamp(for: frame.timestamp).rawValue
+    /// Asks for a keyframe (served within the keyframe throttle's window, like a PLI).
+    public func requestKeyframe() {
+        let core = self.core
+        ioLoop.execute { core.value.requestKeyframe(.application) }
     }
 
-    /// The latest statistics.
-    public func statistics() -> EventLoopFuture<SenderStats> {
-        eventLoop.submit { self.snapshot() }
+    /// The statistics now.
+    public func statistics() async -> SenderStats {
+        let core = self.core
+        return (try? await ioLoop.submit { core.value.snapshot() }.get()) ?? SenderStats()
+    }
+
+    /// Ends the stream: the frame still waiting is encoded and sent, then an RTCP BYE; sockets closed, the encoder
+    /// thread stopped, `reports` and `events` finished. Safe to call more than once.
+    /// - Returns: the final statistics.
+    /// - Throws: the error that ended the stream early, if one did.
+    @discardableResult
+    public func finish() async throws -> SenderStats {
+        let first = !finished.exchange(true, ordering: .acquiringAndReleasing)
+        let encoder = self.encoder, core = self.core
+        if first {
+            try? await encoderLoop.submit { encoder.value.drain() }.get()
+            // The BYE leaves a frame interval after the last frame, as the next frame would have: a receiver that
+            // reads RTP and RTCP from two sockets (ffmpeg) ends at the BYE and must have the last frame by then.
+            try? await Task.sleep(for: Self.byeDelay(frameRate: frameRate))
+        }
+        let (stats, failure) = try await ioLoop.submit {
+            (core.value.finish(error: nil), core.value.failure)
+        }.get()
+        if first { try? await encoderGroup.shutdownGracefully() }
+        if let failure { throw failure }
+        return stats
     }
 }
 
-/// A weak reference, to break the cycle between the sender and its socket callbacks.
-final class WeakBox<T: AnyObject> {
-    weak var value: T?
+/// A frame with its capture time, for `H264Sender.run(frames:)`.
+public struct CapturedFrame: Sendable {
+    /// The picture.
+    public var frame: VideoFrame
+    /// When it was captured, on `ContinuousClock`.
+    public var captureTime: ContinuousClock.Instant
+
+    /// Creates a captured frame.
+    /// - Parameters:
+    ///   - frame: the picture.
+    ///   - captureTime: when it was captured.
+    public init(frame: VideoFrame, captureTime: ContinuousClock.Instant) {
+        self.frame = frame
+        self.captureTime = captureTime
+    }
 }

@@ -27,7 +27,7 @@ extension SenderConfiguration {
     /// the encoder's slice-size limit is capped at the payload limit.
     var sendingEncoderConfiguration: EncoderConfiguration {
         var configuration = encoder
-        if packetizationMode == 0 {
+        if packetizationMode == .singleNALUnit {
             configuration.maxNALUnitSize = min(configuration.maxNALUnitSize ?? .max, payloadLimit.maxPayloadSize)
         }
         return configuration
@@ -53,7 +53,7 @@ extension SenderConfiguration {
     ///   - parameterSets: SPS and PPS (see `probeParameterSets()`).
     ///   - ssrc: the SSRC, or nil to leave `a=ssrc` out.
     /// - Returns: the description; its `crypto` holds the key when SRTP is on (write it only to a private file).
-    public func sessionDescription(parameterSets: [[UInt8]], ssrc: UInt32?) -> SessionDescription {
+    public func sessionDescription(parameterSets: [[UInt8]], ssrc: SSRC?) -> SessionDescription {
         // From the SPS the stream carries; the configuration's value (the same bytes) only if none was given.
         let sps = parameterSets.first { $0.first.map { NALUnitHeader(byte: $0).type == .sps } ?? false }
         let profileLevelID =
@@ -62,8 +62,8 @@ extension SenderConfiguration {
             SessionDescription.Crypto(suite: $0.suite.sdpName, keyParameters: SDESInlineKey(masterKey: $0.key).keyParams)
         }
         return SessionDescription(
-            connectionAddress: peerHost, port: peerPort, rtcpMux: rtcpMux, payloadType: payloadType,
-            profileLevelID: profileLevelID.description, packetizationMode: packetizationMode,
-            parameterSets: parameterSets, crypto: crypto, ssrc: ssrc, cname: cname, frameRate: encoder.frameRate)
+            connectionAddress: peerHost, port: peerPort, rtcpMux: rtcpMux, payloadType: payloadType.rawValue,
+            profileLevelID: profileLevelID.description, packetizationMode: packetizationMode.rawValue,
+            parameterSets: parameterSets, crypto: crypto, ssrc: ssrc?.rawValue, cname: cname, frameRate: encoder.frameRate)
     }
 }

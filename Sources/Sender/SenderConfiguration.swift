@@ -1,72 +1,105 @@
 import Codec
+import H264
+import RTP
 import SRTP
 
-/// Everything the sender needs to know before it starts. Validated by `H264Sender` before any socket is opened.
+/// Everything the sender needs to know before it starts. `validate()` checks it up front (`H264Sender` calls it before
+/// any socket is opened or any encoder created), so a bad value is a typed error, never a trap.
 public struct SenderConfiguration: Sendable {
-    /// How frames are paced.
-    public enum Pacing: Sendable, Equatable {
-        /// One frame per frame interval from a monotonic clock mapped to the 90 kHz RTP clock (live sending).
-        case realTime
-        /// Encode and send as fast as possible; timestamps advance by 90000/fps per frame (benchmarks, tests).
-        case asFastAsPossible
-    }
-
     /// SRTP settings; nil sends plain RTP.
     public struct Security: Sendable {
         /// The suite (default AES_CM_128_HMAC_SHA1_80).
         public var suite: SRTPSuite
-        /// The master key and salt. Never logged.
+        /// The master key and salt this sender protects its RTP and RTCP with. Never logged.
         public var key: SRTPMasterKey
+        /// The key the peer protects its RTCP with (RFC 4568 section 6.1: each side sends with its own key); nil means
+        /// the same as `key`, as a single `a=crypto` line implies (ffmpeg, GStreamer). Never logged.
+        public var remoteKey: SRTPMasterKey?
 
         /// Creates SRTP settings.
         /// - Parameters:
         ///   - suite: the crypto suite.
-        ///   - key: its master key and salt.
-        public init(suite: SRTPSuite = .default, key: SRTPMasterKey) {
+        ///   - key: the key this end protects with.
+        ///   - remoteKey: the key the peer protects with, or nil for the same key.
+        public init(suite: SRTPSuite = .default, key: SRTPMasterKey, remoteKey: SRTPMasterKey? = nil) {
             self.suite = suite
             self.key = key
+            self.remoteKey = remoteKey
         }
     }
 
-    /// The peer's address (IPv4 or IPv6 literal, or a host name).
+    /// A retransmission stream (RFC 4588).
+    public struct RTX: Sendable, Equatable {
+        /// The RTX payload type (`a=rtpmap:<pt> rtx/90000`, `a=fmtp:<pt> apt=<media pt>`).
+        public var payloadType: PayloadType
+        /// The RTX SSRC (`a=ssrc-group:FID <media> <rtx>`); random when nil.
+        public var ssrc: SSRC?
+
+        /// Creates RTX settings.
+        /// - Parameters:
+        ///   - payloadType: the RTX payload type (97 by default).
+        ///   - ssrc: the RTX SSRC, or nil for a random one.
+        public init(payloadType: PayloadType = PayloadType(97), ssrc: SSRC? = nil) {
+            self.payloadType = payloadType
+            self.ssrc = ssrc
+        }
+    }
+
+    /// The peer's address (an IPv4 or IPv6 literal, or a host name).
     public var peerHost: String
-    /// The peer's RTP port (RTCP too when muxed, else `peerPort + 1`).
+    /// The peer's RTP port (RTCP too when muxed).
     public var peerPort: Int
+    /// The peer's RTCP port when not muxed (nil: `peerPort + 1`).
+    public var peerRTCPPort: Int?
     /// The local address to bind.
     public var localHost: String = "0.0.0.0"
-    /// The local RTP port (0 picks one); RTCP on `localPort + 1` when not muxed.
+    /// The local RTP port (0 picks one); RTCP on the next port when not muxed.
     public var localPort: Int = 0
     /// RTCP multiplexed on the RTP port (RFC 5761), as WebRTC does.
     public var rtcpMux: Bool = true
     /// The encoder's settings (size, frame rate, profile, bitrate, ceiling, keyframe interval, threads).
     public var encoder: EncoderConfiguration
-    /// The lowest bitrate the peer's limits may push the target to, in bit/s.
+    /// The lowest target the peer's limits (REMB, TMMBR) may push the bitrate to, in bit/s.
     public var minimumBitrate: Int = 50_000
     /// The IP-level MTU the packets must fit.
     public var mtu: Int = 1200
-    /// RFC 6184 packetization mode (0: single NAL units only; 1: STAP-A and FU-A too).
-    public var packetizationMode: Int = 1
-    /// The RTP payload type.
-    public var payloadType: UInt8 = 96
+    /// RFC 6184 packetization mode.
+    public var packetizationMode: H264PacketizationMode = .nonInterleaved
+    /// The RTP payload type (dynamic: 96-127).
+    public var payloadType: PayloadType = .defaultH264
     /// The SSRC; random when nil.
-    public var ssrc: UInt32?
+    public var ssrc: SSRC?
     /// The first sequence number; random below 2^15 when nil.
-    public var firstSequenceNumber: UInt16?
+    public var firstSequenceNumber: SequenceNumber?
     /// SRTP, or nil for plain RTP.
     public var security: Security?
-    /// The RTCP CNAME (RFC 3550 section 6.5.1).
+    /// Accept plain (unauthenticated) RTCP feedback from the peer's address although the media is SRTP. Janus sends
+    /// its PLI and REMB in the clear; never on by default, counted in `SenderStats.transport.plainRTCPAccepted`.
+    public var acceptPlainRTCP: Bool = false
+    /// Answer generic NACKs (RFC 4585 section 6.2.1) with retransmissions from a packet history (at least
+    /// max(1 s, 3 RTT), 2,048 packets), each packet at most once per RTT, within a budget of the target rate over
+    /// 500 ms.
+    public var nack: Bool = true
+    /// Resend on a retransmission stream (RFC 4588) instead of the media SSRC; nil for peers that do not take RTX.
+    public var rtx: RTX?
+    /// Pace packets at this factor over the target (libwebrtc: 2.5) so that an IDR does not overflow a shallow queue;
+    /// nil sends each frame in one burst (benchmarks).
+    public var pacingFactor: Double? = 2.5
+    /// Adapt the target to the path: the loss-based part of GCC (draft-ietf-rmcat-gcc) from the peer's reception
+    /// reports caps the target like a REMB does.
+    public var congestionControl: Bool = true
+    /// The RTCP CNAME (RFC 3550 section 6.5.1): 1 to 255 bytes of UTF-8.
     public var cname: String = "rtc-h264"
-    /// The shortest time between keyframes produced on request (PLI, FIR, control), in nanoseconds.
-    public var keyframeThrottle: Int64 = KeyframeRequestThrottle.defaultMinimumInterval
-    /// Frame pacing.
-    public var pacing: Pacing = .realTime
-    /// Stop after this many frames taken from the source (nil: until the source ends or `stop()`).
-    public var frameLimit: Int?
-    /// Stop after this many seconds of media time (nil: no limit).
-    public var duration: Double?
-    /// How often stats are taken and Sender Reports sent, in nanoseconds (RFC 3550 suggests about 5 s for a
-    /// two-party session; WebRTC sends about once a second for video).
-    public var reportInterval: Int64 = 1_000_000_000
+    /// The shortest time between keyframes produced on request (PLI, FIR, `requestKeyframe()`).
+    public var keyframeThrottle: Duration = KeyframeRequestThrottle.defaultMinimumInterval
+    /// How often statistics are taken and Sender Reports sent (WebRTC sends about once a second for video).
+    public var reportInterval: Duration = .seconds(1)
+    /// Called on the I/O loop with every access unit about to be sent and its RTP timestamp (a tee such as
+    /// `--save-annexb`); it must return quickly.
+    public var frameObserver: (@Sendable (EncodedFrame, RTPTimestamp) -> Void)?
+    /// How many frames in a row may fail (encoder, packetizer, SRTP) before the stream ends with the error; a
+    /// single bad frame is dropped, counted, and answered with an IDR.
+    public var maximumConsecutiveFrameFailures: Int = 10
 
     /// Creates a configuration with defaults for everything but the peer and the encoder.
     /// - Parameters:
@@ -77,5 +110,86 @@ public struct SenderConfiguration: Sendable {
         self.peerHost = peerHost
         self.peerPort = peerPort
         self.encoder = encoder
+    }
+}
+
+extension SenderConfiguration {
+    /// The longest CNAME an SDES item can carry (RFC 3550 section 6.5: an 8-bit length).
+    public static let maximumCNAMELength = 255
+    /// The MTU range accepted: at least the IPv6 minimum link MTU's worth of room below it is pointless; above
+    /// 65,000 a UDP datagram cannot hold it.
+    public static let mtuRange = 200...65_000
+    /// The longest keyframe throttle or report interval accepted.
+    public static let maximumInterval = Duration.seconds(3600)
+    /// The shortest report interval accepted.
+    public static let minimumReportInterval = Duration.milliseconds(10)
+
+    /// Checks every value, in the order a user would fix them.
+    /// - Throws: `SenderError.invalidConfiguration` naming the value and its range.
+    public func validate() throws(SenderError) {
+        do {
+            try encoder.validate()
+        } catch {
+            throw .invalidConfiguration("encoder: \(error)")
+        }
+        guard (1...65535).contains(peerPort) else {
+            throw .invalidConfiguration("peer port must be 1-65535, got \(peerPort)")
+        }
+        if let peerRTCPPort, !(1...65535).contains(peerRTCPPort) {
+            throw .invalidConfiguration("peer RTCP port must be 1-65535, got \(peerRTCPPort)")
+        }
+        guard (0...65534).contains(localPort) else {
+            throw .invalidConfiguration("local port must be 0-65534, got \(localPort)")
+        }
+        guard !peerHost.isEmpty, peerHost.utf8.count <= 255 else {
+            throw .invalidConfiguration("peer host must be 1-255 characters")
+        }
+        guard (96...127).contains(payloadType.rawValue) else {
+            throw .invalidConfiguration("payload type must be a dynamic type (96-127), got \(payloadType)")
+        }
+        guard Self.mtuRange.contains(mtu) else {
+            throw .invalidConfiguration("MTU must be \(Self.mtuRange.lowerBound)-\(Self.mtuRange.upperBound), got \(mtu)")
+        }
+        if packetizationMode == .singleNALUnit, payloadLimit.maxPayloadSize < EncoderConfiguration.minimumMaxNALUnitSize {
+            throw .invalidConfiguration(
+                "MTU \(mtu) leaves \(payloadLimit.maxPayloadSize) bytes of RTP payload; packetization mode 0 needs at least "
+                    + "\(EncoderConfiguration.minimumMaxNALUnitSize) per NAL unit")
+        }
+        guard minimumBitrate > 0, minimumBitrate <= encoder.targetBitrate else {
+            throw .invalidConfiguration(
+                "minimum bitrate must be positive and at most the target (\(encoder.targetBitrate) bit/s), got \(minimumBitrate)")
+        }
+        if let first = firstSequenceNumber, first.rawValue > SequenceNumber.maxInitialValue {
+            throw .invalidConfiguration("first sequence number must be below 32768, got \(first)")
+        }
+        let cnameLength = cname.utf8.count
+        guard (1...Self.maximumCNAMELength).contains(cnameLength) else {
+            throw .invalidConfiguration("CNAME must be 1-\(Self.maximumCNAMELength) bytes of UTF-8, got \(cnameLength)")
+        }
+        guard keyframeThrottle >= .zero, keyframeThrottle <= Self.maximumInterval else {
+            throw .invalidConfiguration("keyframe throttle must be 0-3600 s, got \(keyframeThrottle)")
+        }
+        guard reportInterval >= Self.minimumReportInterval, reportInterval <= Self.maximumInterval else {
+            throw .invalidConfiguration("report interval must be 10 ms-3600 s, got \(reportInterval)")
+        }
+        guard (1...10_000).contains(maximumConsecutiveFrameFailures) else {
+            throw .invalidConfiguration(
+                "maximum consecutive frame failures must be 1-10000, got \(maximumConsecutiveFrameFailures)")
+        }
+        if let security, let remote = security.remoteKey, remote.count != security.key.count {
+            throw .invalidConfiguration("the remote SRTP key must be of the same suite as the local key")
+        }
+        if let pacingFactor, !(pacingFactor.isFinite && (1...10).contains(pacingFactor)) {
+            throw .invalidConfiguration("pacing factor must be 1-10, got \(pacingFactor)")
+        }
+        if let rtx {
+            guard (96...127).contains(rtx.payloadType.rawValue), rtx.payloadType != payloadType else {
+                throw .invalidConfiguration("RTX payload type must be a dynamic type (96-127) other than the media's, got \(rtx.payloadType)")
+            }
+            guard nack else { throw .invalidConfiguration("RTX needs NACK (retransmissions are answers to NACKs)") }
+        }
+        if acceptPlainRTCP && security == nil {
+            throw .invalidConfiguration("accepting plain RTCP only makes sense with SRTP (RTCP is plain already)")
+        }
     }
 }

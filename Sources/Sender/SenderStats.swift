@@ -20,6 +20,10 @@ public struct SenderStats: Codable, Sendable, Equatable {
     public var keyFramesEncoded: Int = 0
     /// Frames the encoder's rate control dropped (reported, never a silent gap).
     public var framesSkipped: Int = 0
+    /// Frames replaced by a newer one while the encoder was busy (push API: the newest frame wins).
+    public var framesDropped: Int = 0
+    /// Frames that failed to encode, packetize or protect, dropped and answered with an IDR.
+    public var frameFailures: Int = 0
     /// `framesSent`.
     public var framesSent: Int = 0
     /// `packetsSent`.
@@ -44,13 +48,33 @@ public struct SenderStats: Codable, Sendable, Equatable {
     public var pliCount: Int = 0
     /// `firCount` (repeated FIR sequence numbers are not counted).
     public var firCount: Int = 0
-    /// `nackCount`.
+    /// `nackCount`: NACK messages received.
     public var nackCount: Int = 0
+    /// `retransmittedPacketsSent`: packets resent in answer to NACKs (on the RTX stream when negotiated).
+    public var retransmittedPacketsSent: Int = 0
+    /// `retransmittedBytesSent`: bytes of the packets resent.
+    public var retransmittedBytesSent: Int = 0
+    /// Requested packets not resent: no longer in the history, asked again within an RTT, or over the budget.
+    public var nackRequestsIgnored: Int = 0
+    /// Of `nackRequestsIgnored`: no longer in the history.
+    public var nackIgnoredNotInHistory: Int = 0
+    /// Of `nackRequestsIgnored`: already resent less than an RTT ago.
+    public var nackIgnoredTooSoon: Int = 0
+    /// Of `nackRequestsIgnored`: over the retransmission budget (the target rate over 500 ms).
+    public var nackIgnoredOverBudget: Int = 0
+    /// Seconds the oldest packet has waited in the pacer's queue.
+    public var pacerQueueDelay: Double = 0
+    /// Packets the pacer dropped because its queue was full.
+    public var pacerPacketsDropped: Int = 0
+    /// The congestion controller's estimate of the path's capacity, bit/s (loss-based).
+    public var congestionEstimate: Int?
     /// Seconds from the arrival of the latest served keyframe request (PLI, FIR, control) to the first packet of the
     /// IDR that answered it being handed to the socket: the keyframe latency.
     public var keyframeRequestLatency: Double?
-    /// Keyframe requests from the control endpoint.
+    /// Keyframe requests from the application (`requestKeyframe()`, the control endpoint).
     public var keyframeRequests: Int = 0
+    /// Bitrate limits from the peer (REMB, TMMBR) that the encoder refused; the stream stayed as it was.
+    public var bitrateChangeFailures: Int = 0
     /// The latest REMB limit from the peer, bit/s.
     public var rembBitrate: Int?
     /// The latest TMMBR limit from the peer, bit/s.
@@ -73,6 +97,8 @@ public struct SenderStats: Codable, Sendable, Equatable {
     public var packetsFromStrangers: Int = 0
     /// Socket errors while sending (e.g. ICMP port unreachable); the sender goes on.
     public var sendErrors: Int = 0
+    /// RTCP accepted in the clear although the media is SRTP (`acceptPlainRTCP`).
+    public var plainRTCPAccepted: Int = 0
 
     /// Creates empty statistics.
     public init() {}

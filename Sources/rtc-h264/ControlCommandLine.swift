@@ -1,6 +1,7 @@
 import ArgumentParser
 import Codec
-import NIOPosix
+import Control
+import Foundation
 import Sender
 
 struct ControlCLI: AsyncParsableCommand {
@@ -20,13 +21,23 @@ struct ControlCLI: AsyncParsableCommand {
     @Option(name: .customLong("to"), help: "The control endpoint, HOST:PORT.")
     var endpoint: HostPort
 
+    @Option(name: .customLong("token-file"), help: "A file holding the endpoint's bearer token (sent, never printed).")
+    var tokenFile: String?
+
     @Argument(help: "bitrate RATE | framerate FPS | keyframe | stats")
     var words: [String]
 
     func run() async throws {
         let command = try Self.parse(words)
-        let reply = try await ControlClient.send(
-            command, host: endpoint.host, port: endpoint.port, group: MultiThreadedEventLoopGroup.singleton)
+        var token: String?
+        if let tokenFile {
+            do {
+                token = try String(contentsOfFile: tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            } catch {
+                throw ValidationError("cannot read --token-file \(tokenFile): \(error.localizedDescription)")
+            }
+        }
+        let reply = try await ControlClient.send(command, host: endpoint.host, port: endpoint.port, token: token)
         print(reply.body)
         if reply.status != 200 { throw ExitCode(1) }
     }

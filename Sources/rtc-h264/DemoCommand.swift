@@ -2,8 +2,10 @@ import ArgumentParser
 import Codec
 import Foundation
 import H264
-import NIOCore
-import NIOPosix
+import Control
+import RTP
+import Receiver
+import Synchronization
 import SRTP
 import Sender
 import Video
@@ -34,85 +36,107 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-        let senderLoop = group.next()
-        let receiverLoop = group.next()
         let suite = SRTPSuite.default
         let key = SRTPMasterKey.random(for: suite)
         let pattern = try TestPattern(width: size.width, height: size.height)
-        let log = DemoLog()
+        let log = DemoLog(frameInterval: RTPClock.ticks(.seconds(1) / fps))
 
         var receiverConfiguration = ReceiverConfiguration(listenHost: "127.0.0.1", listenPort: 0)
-        receiverConfiguration.security = .init(suite: suite, key: key)
+        receiverConfiguration.security = .init(suite: suite, remoteKey: key)
         receiverConfiguration.stopOnBye = true
-        let receiver = try await H264Receiver(configuration: receiverConfiguration, eventLoop: receiverLoop)
+        let reference = DemoReference(pattern: pattern)
+        receiverConfiguration.onFrameDecoded = { picture, received in
+            guard let index = log.sourceIndex(rtpTimestamp: received.rtpTimestamp.rawValue),
+                  let psnr = reference.psnr(of: picture, index: index) else { return }
+            log.decoded(psnr: psnr)
+        }
+        let receiver = try await H264Receiver(configuration: receiverConfiguration)
 
         var encoder = EncoderConfiguration(width: size.width, height: size.height, frameRate: fps, targetBitrate: bitrate.bps)
         encoder.profile = profile.encoderProfile
         do { try encoder.validate() } catch { throw ValidationError("\(error)") }
-        var configuration = SenderConfiguration(
-            peerHost: "127.0.0.1", peerPort: receiver.localAddress!.port!, encoder: encoder)
+        var configuration = SenderConfiguration(peerHost: "127.0.0.1", peerPort: receiver.localPort, encoder: encoder)
         configuration.localHost = "127.0.0.1"
         configuration.security = .init(suite: suite, key: key)
-        configuration.duration = duration
-        let sender = try await H264Sender(
-            configuration: configuration, source: try PatternSource(width: size.width, height: size.height),
-            eventLoop: senderLoop)
-        let control = try await ControlServer(host: "127.0.0.1", port: 0, group: group) { sender.handle($0) }
-
-        sender.onFrameSent = { frame, index in
-            log.sent(rtpTimestamp: sender.rtpTimestamp(of: frame), index: index, keyframe: frame.isKeyframe)
-        }
-        sender.onReport = { stats in log.report(stats) }
-        var reference = I420Frame(width: size.width, height: size.height)
-        receiver.onFrameDecoded = { picture, received in
-            guard let index = log.sourceIndex(rtpTimestamp: received.rtpTimestamp.rawValue) else { return }
-            pattern.render(frameIndex: index, into: &reference)
-            if let psnr = try? PSNR(reference: reference, distorted: picture) { log.decoded(psnr: psnr.y) }
-        }
+        configuration.frameObserver = { frame, timestamp in log.sent(rtpTimestamp: timestamp.rawValue, keyframe: frame.isKeyframe) }
+        let sender = try await H264Sender(configuration: configuration)
+        let control = try await ControlServer(host: "127.0.0.1", port: 0, token: nil, sender: sender)
+        let reporting = Task { for await stats in sender.reports { log.report(stats) } }
 
         print("rtc-h264 demo: \(size.width)x\(size.height) at \(fps) fps, \(profile == .baseline ? "Constrained Baseline" : "High") 3.1, " +
               "CBR \(RateParser.format(bitrate: bitrate.bps)), SRTP \(suite.sdpName), loopback UDP, \(Int(duration)) s")
+        let pump = FramePump(
+            source: try PatternSource(width: size.width, height: size.height), sender: sender, pacing: .realTime,
+            durationLimit: .seconds(duration))
         async let receiverStats = receiver.run()
-        async let senderStats = sender.run()
+        async let pumped = pump.run()
         let start = ContinuousClock.now
         try await Task.sleep(until: start + .seconds(3))
         receiver.requestKeyframe()
         log.mark("PLI sent by the receiver")
         try await Task.sleep(until: start + .seconds(6))
-        let reply = try await ControlClient.send(
-            .setBitrate(loweredBitrate.bps), host: "127.0.0.1", port: control.localAddress!.port!, group: group)
+        let reply = try await ControlClient.send(.setBitrate(loweredBitrate.bps), host: "127.0.0.1", port: control.localPort)
         log.mark("bitrate set to \(RateParser.format(bitrate: loweredBitrate.bps)) through the control endpoint (HTTP \(reply.status))")
-        let sent = try await senderStats
+        _ = try await pumped
+        let sent = try await sender.finish()
+        await reporting.value
         let received = try await receiverStats
         await control.close()
-        try? await group.shutdownGracefully()
+        // The final report is the totals, not a one-second window.
+        let windows = log.reports.dropLast()
 
         let report = DemoReport(
-            log: log, sent: sent, received: received, initialBitrate: bitrate.bps, loweredBitrate: loweredBitrate.bps,
-            frameInterval: 1 / fps)
+            log: log, reports: Array(windows), sent: sent, received: received, initialBitrate: bitrate.bps,
+            loweredBitrate: loweredBitrate.bps, frameInterval: 1 / fps)
         print(report.table())
         if !report.passed { throw ExitCode(1) }
     }
 }
 
+/// Renders the source picture of a frame index to compare a decoded picture with (on the receiver's loop).
+final class DemoReference: Sendable {
+    private let pattern: TestPattern
+    private let frame: Mutex<I420Frame>
+
+    init(pattern: TestPattern) {
+        self.pattern = pattern
+        frame = Mutex(I420Frame(width: pattern.width, height: pattern.height))
+    }
+
+    func psnr(of picture: I420Frame, index: Int) -> Double? {
+        frame.withLock { reference in
+            pattern.render(frameIndex: index, into: &reference)
+            return (try? PSNR(reference: reference, distorted: picture))?.y
+        }
+    }
+}
+
 /// What the demo saw, written from both event loops.
-final class DemoLog: @unchecked Sendable {
+///
+/// A frame's source index comes from its RTP timestamp: the sender stamps frame `n` with exactly
+/// `first + n x 90000/fps`.
+final class DemoLog: @unchecked Sendable {  // every field is guarded by `lock`
     private let lock = NSLock()
-    private var indexByTimestamp: [UInt32: Int] = [:]
+    private let frameInterval: Int64
+    private var firstTimestamp: UInt32?
     private(set) var keyframeIndices: [Int] = []
     private(set) var reports: [SenderStats] = []
     private(set) var psnr: [Double] = []
     private(set) var marks: [(Double, String)] = []
     private let start = ContinuousClock.now
 
-    func sent(rtpTimestamp: UInt32, index: Int, keyframe: Bool) {
+    init(frameInterval: Int64) { self.frameInterval = max(1, frameInterval) }
+
+    func sent(rtpTimestamp: UInt32, keyframe: Bool) {
         lock.withLock {
-            indexByTimestamp[rtpTimestamp] = index
-            if keyframe { keyframeIndices.append(index) }
+            let first = firstTimestamp ?? rtpTimestamp
+            firstTimestamp = first
+            if keyframe { keyframeIndices.append(Int(Int64(rtpTimestamp &- first) / frameInterval)) }
         }
     }
-    func sourceIndex(rtpTimestamp: UInt32) -> Int? { lock.withLock { indexByTimestamp[rtpTimestamp] } }
+    func sourceIndex(rtpTimestamp: UInt32) -> Int? {
+        lock.withLock { firstTimestamp.map { Int(Int64(rtpTimestamp &- $0) / frameInterval) } }
+    }
     func report(_ stats: SenderStats) { lock.withLock { reports.append(stats) } }
     func decoded(psnr value: Double) { lock.withLock { psnr.append(value) } }
     func mark(_ text: String) {
@@ -125,6 +149,7 @@ final class DemoLog: @unchecked Sendable {
 /// The demo's table and checks.
 struct DemoReport {
     let log: DemoLog
+    let reports: [SenderStats]
     let sent: SenderStats
     let received: ReceiverStats
     let initialBitrate: Int
@@ -156,7 +181,7 @@ struct DemoReport {
                        within(before, initialBitrate)))
         result.append(("seconds without a keyframe within 15% of \(RateParser.format(bitrate: loweredBitrate)) after the change",
                        within(after, loweredBitrate)))
-        result.append(("no second above the 1.5x ceiling", log.reports.allSatisfy { Double($0.actualBitrate) <= 1.5 * Double($0.targetBitrate) * 1.02 }))
+        result.append(("no second above the 1.5x ceiling", reports.allSatisfy { Double($0.actualBitrate) <= 1.5 * Double($0.targetBitrate) * 1.02 }))
         let minPSNR = log.psnr.min() ?? 0
         result.append((String(format: "PSNR of every decoded frame above 30 dB (min %.1f dB)", minPSNR), !log.psnr.isEmpty && minPSNR > 30))
         result.append(("no SRTP failures, no malformed packets", received.srtpUnprotectFailures == 0 && received.malformedPackets == 0))
@@ -173,7 +198,7 @@ struct DemoReport {
     var windows: [Window] {
         var out: [Window] = []
         var previousKeyframes = 0
-        for (i, r) in log.reports.enumerated() {
+        for (i, r) in reports.enumerated() {
             out.append(Window(second: i + 1, target: r.targetBitrate, actual: r.actualBitrate, keyframe: r.keyFramesEncoded > previousKeyframes))
             previousKeyframes = r.keyFramesEncoded
         }

@@ -54,11 +54,31 @@ struct EncodeCommand: ParsableCommand {
     @Flag(help: "Print only errors.")
     var quiet = false
 
+    /// The largest `--mtu` accepted: an IP packet's 16-bit total length.
+    static let maximumMTU = 65_535
+
     func validate() throws {
         guard (input != nil) != pattern else { throw ValidationError("give exactly one of --input PATH|- and --pattern") }
         guard [0, 1].contains(packetizationMode) else { throw ValidationError("--packetization-mode must be 0 or 1") }
         if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
+        guard (1...Self.maximumMTU).contains(mtu) else {
+            throw ValidationError("--mtu \(mtu) is outside 1...\(Self.maximumMTU)")
+        }
+        _ = try Self.parseLevel(level)
         _ = try forcedFrames()
+    }
+
+    /// Parses `--level` ("3.1", "4", "31") by name, without converting an unchecked number.
+    /// - Parameter text: the flag's value.
+    /// - Returns: the level.
+    /// - Throws: `ValidationError` listing the supported levels.
+    static func parseLevel(_ text: String) throws -> H264Level {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let level = H264Level.all.first(where: { $0.description == trimmed || "\($0.levelIdc)" == trimmed
+                                                   || $0.description + ".0" == trimmed }) {
+            return level
+        }
+        throw ValidationError("--level \(text) is not one of \(H264Level.all.map(\.description).joined(separator: ", "))")
     }
 
     func forcedFrames() throws -> Set<Int> {
@@ -81,10 +101,7 @@ struct EncodeCommand: ParsableCommand {
             let size = encoding.patternSize
             source = try .pattern(TestPattern(width: size.width, height: size.height))
         }
-        guard let levelValue = Double(level), let parsedLevel = H264Level(levelIdc: UInt8((levelValue * 10).rounded()))
-        else {
-            throw EncodeFailure("--level \(level) is not one of \(H264Level.all.map(\.description).joined(separator: ", "))")
-        }
+        let parsedLevel = try Self.parseLevel(level)
         // The same derivation as `send` with its defaults (IPv4, AES_CM_128_HMAC_SHA1_80), so that a stream encoded
         // here fits the packets `send --packetization-mode 0 --mtu N` makes.
         let maxNALUnitSize = packetizationMode == 0 ? RTPPayloadLimit(mtu: mtu).maxPayloadSize : nil
@@ -94,7 +111,8 @@ struct EncodeCommand: ParsableCommand {
                 sourceWidth: source.width, sourceHeight: source.height, sourceFrameRate: source.frameRate,
                 level: parsedLevel, frameSkipping: !noFrameSkip, maxNALUnitSize: maxNALUnitSize)
         } catch {
-            throw EncodeFailure("invalid encoder configuration: \(error)")
+            // A usage error naming the flag the limit concerns (exit status 64), as for a flag refused by parsing.
+            throw ValidationError("\(EncoderOptions.flag(for: error)): \(error)")
         }
         let encoder = try H264Encoder(configuration: configuration)
         let sink = try EncodeOutput(path: output)
@@ -107,9 +125,13 @@ struct EncodeCommand: ParsableCommand {
         var index = 0
         while index < limit, try source.next(index: index, into: &picture) {
             if let change = changes[index] {
-                try encoder.setBitrate(target: change.bps)
+                do {
+                    try encoder.setBitrate(target: change.bps)
+                } catch let error as EncoderConfigurationError {
+                    throw ValidationError("--bitrate-at \(index):\(RateParser.format(bitrate: change.bps)): \(error)")
+                }
             }
-            let timestamp = Int64((Double(index) * 90_000 / configuration.frameRate).rounded())
+            let timestamp = Self.timestamp(frame: index, frameRate: configuration.frameRate)
             let result = try encoder.encode(.i420(picture), timestamp: timestamp, forceKeyframe: forced.contains(index))
             switch result {
             case .frame(let frame, let statistics):
@@ -125,6 +147,15 @@ struct EncodeCommand: ParsableCommand {
             var standardError = FileHandle.standardError
             print(summary.report(configuration: configuration), to: &standardError)
         }
+    }
+}
+
+extension EncodeCommand {
+    /// The 90 kHz timestamp of input frame `frame` at `frameRate` (validated: 1...60), saturating at `Int64.max`
+    /// instead of trapping for an absurd frame count.
+    static func timestamp(frame: Int, frameRate: Double) -> Int64 {
+        let ticks = (Double(frame) * 90_000 / frameRate).rounded()
+        return ticks < 9.2e18 ? Int64(ticks) : .max
     }
 }
 

@@ -3,6 +3,10 @@ import Codec
 
 /// The encoder options `send`, `sdp` and `encode` share, so that the same flags give the same encoder configuration
 /// whether the stream is sent, described or written to a file.
+///
+/// `validate()` range-checks every flag before anything converts it (a usage error naming the flag, never a trap);
+/// the level-dependent limits are checked by `configuration(...)` and reported against the flag they concern
+/// (`flag(for:)`).
 struct EncoderOptions: ParsableArguments {
     /// The test pattern's size when `--size` is not given.
     static let defaultSize = FrameSize(width: 1280, height: 720)
@@ -39,6 +43,68 @@ struct EncoderOptions: ParsableArguments {
     /// The size to render the test pattern at: `--size`, or `defaultSize`.
     var patternSize: FrameSize { size ?? Self.defaultSize }
 
+    /// Range-checks each flag on its own (the level's limits need the input and come later).
+    /// - Throws: `ValidationError` naming the flag and the accepted range.
+    func validate() throws {
+        if let size {
+            let minimum = EncoderConfiguration.minimumDimension
+            guard size.width >= minimum, size.height >= minimum, size.width % 2 == 0, size.height % 2 == 0 else {
+                throw ValidationError("--size: invalid frame size \(size) (even dimensions of at least \(minimum) needed)")
+            }
+        }
+        if let fps {
+            let range = EncoderConfiguration.supportedFrameRates
+            guard fps.isFinite, range.contains(fps) else {
+                throw ValidationError("--fps: \(EncoderConfigurationError.frameRateOutOfRange(fps, supported: range))")
+            }
+        }
+        guard keyframeInterval > 0 else {
+            throw ValidationError("--keyframe-interval \(keyframeInterval) must be a positive number of frames")
+        }
+        _ = try Self.keyframeDuration(seconds: keyframeIntervalDuration)
+        let threadRange = 1...EncoderConfiguration.maximumThreads
+        guard threadRange.contains(threads) else {
+            throw ValidationError("--threads \(threads) is outside \(threadRange.lowerBound)...\(threadRange.upperBound)")
+        }
+        if let maxBitrate, maxBitrate.bps < bitrate.bps {
+            throw ValidationError("--max-bitrate \(RateParser.format(bitrate: maxBitrate.bps)) is below --bitrate "
+                                  + RateParser.format(bitrate: bitrate.bps))
+        }
+    }
+
+    /// `--keyframe-interval-duration` as a `Duration`, range-checked as a `Double` before any conversion (NaN,
+    /// infinities, 1e300 and values of 0 or less are refused).
+    /// - Parameter seconds: the flag's value.
+    /// - Returns: the duration, rounded to milliseconds.
+    /// - Throws: `ValidationError` naming the flag.
+    static func keyframeDuration(seconds: Double) throws -> Duration {
+        let maximum = EncoderConfiguration.maximumKeyframeIntervalDuration.inSeconds
+        guard seconds.isFinite, seconds > 0, seconds <= maximum else {
+            throw ValidationError("--keyframe-interval-duration \(seconds) is outside (0, \(Int(maximum))] seconds")
+        }
+        let milliseconds = (seconds * 1000).rounded()
+        guard milliseconds >= 1 else {
+            throw ValidationError("--keyframe-interval-duration \(seconds) is below one millisecond")
+        }
+        return .milliseconds(Int64(milliseconds))
+    }
+
+    /// The flag a configuration error is about, for a usage error that names it.
+    /// - Parameter error: the library's error.
+    /// - Returns: the flag, e.g. "--bitrate".
+    static func flag(for error: EncoderConfigurationError) -> String {
+        switch error {
+        case .oddSize, .sizeTooSmall, .frameSizeExceedsLevel, .dimensionExceedsLevel: return "--size"
+        case .frameRateOutOfRange, .macroblockRateExceedsLevel: return "--fps"
+        case .bitrateNotPositive, .bitrateExceedsLevel, .bitrateBelowMinimum: return "--bitrate/--max-bitrate"
+        case .maxBitrateBelowTarget: return "--max-bitrate"
+        case .keyframeIntervalNotPositive: return "--keyframe-interval"
+        case .keyframeDurationNotPositive, .keyframeDurationTooLong: return "--keyframe-interval-duration"
+        case .threadCountOutOfRange: return "--threads"
+        case .maxNALUnitSizeTooSmall, .maxNALUnitSizeTooLarge: return "--mtu"
+        }
+    }
+
     /// The encoder configuration these options describe, checked against the encoder's and the level's limits.
     /// - Parameters:
     ///   - sourceWidth: the input's width, or nil for the test pattern (then `--size`, else `defaultSize`).
@@ -61,7 +127,8 @@ struct EncoderOptions: ParsableArguments {
         configuration.level = level
         configuration.maxBitrate = maxBitrate?.bps
         configuration.keyframeInterval = keyframeInterval
-        configuration.keyframeIntervalDuration = .milliseconds(Int64((keyframeIntervalDuration * 1000).rounded()))
+        // validate() refused every value this cannot convert; zero makes the library name the flag if it is bypassed.
+        configuration.keyframeIntervalDuration = (try? Self.keyframeDuration(seconds: keyframeIntervalDuration)) ?? .zero
         configuration.threads = threads
         configuration.frameSkipping = frameSkipping
         configuration.maxNALUnitSize = maxNALUnitSize

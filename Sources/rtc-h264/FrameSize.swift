@@ -16,11 +16,16 @@ struct FrameSize: ExpressibleByArgument, CustomStringConvertible {
         self.height = height
     }
 
-    /// Parses `WxH` (either case of x), both positive.
+    /// The largest width or height parsed: far above any level's limit (level 5.1 allows 8192 pixels), small
+    /// enough for any later arithmetic. The level's real limits are checked by the encoder configuration.
+    static let maximumDimension = 16_384
+
+    /// Parses `WxH` (either case of x), both in `1...maximumDimension`.
     /// - Parameter argument: the text.
     init?(argument: String) {
-        let parts = argument.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+        let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count <= 6, parts[1].count <= 6, let w = Int(parts[0]), let h = Int(parts[1]),
+              (1...Self.maximumDimension).contains(w), (1...Self.maximumDimension).contains(h) else { return nil }
         self.init(width: w, height: h)
     }
 

@@ -10,7 +10,8 @@ struct RateArgument: ExpressibleByArgument {
     /// - Parameter bps: bits per second.
     init(bps: Int) { self.bps = bps }
 
-    /// Parses a rate with `RateParser.bitrate(_:)`.
+    /// Parses a rate with `RateParser.bitrate(_:)`, which range-checks it (1 bit/s to 1 Tbit/s) before converting;
+    /// anything else is nil, which ArgumentParser reports as a usage error naming the flag.
     /// - Parameter argument: the text.
     init?(argument: String) {
         guard let bps = try? RateParser.bitrate(argument) else { return nil }

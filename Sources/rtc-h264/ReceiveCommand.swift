@@ -3,7 +3,9 @@ import Foundation
 import H264
 import SDP
 import SRTP
+import Receiver
 import Sender
+import Synchronization
 import Video
 
 struct ReceiveCommand: AsyncParsableCommand {
@@ -27,6 +29,9 @@ struct ReceiveCommand: AsyncParsableCommand {
 
     @Option(help: "SRTP master key and salt, base64 (when no --sdp).")
     var key: String?
+
+    @Option(name: .customLong("local-key"), help: "The SRTP key this receiver protects its RTCP with, base64 (RFC 4568: each side sends with its own key; default: the sender's key).")
+    var localKey: String?
 
     @Option(help: "SRTP suite (when no --sdp).")
     var suite: String = SRTPSuite.default.sdpName
@@ -57,13 +62,21 @@ struct ReceiveCommand: AsyncParsableCommand {
             throw ValidationError("give --sdp, --key (with --suite), or --no-srtp")
         }
         if sdp != nil && (key != nil || noSRTP) { throw ValidationError("--sdp already says how the stream is protected") }
+        if noSRTP && localKey != nil { throw ValidationError("--no-srtp cannot be used with --local-key") }
+        if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
+        for (name, value) in [("--duration", duration), ("--idle-timeout", idleTimeout)] {
+            if let value, !(value > 0 && value <= SendCommand.maximumDuration) {
+                throw ValidationError("\(name) must be more than 0 and at most \(Int(SendCommand.maximumDuration)) seconds")
+            }
+        }
+        guard (0...65534).contains(listen.port) else { throw ValidationError("--listen needs a port between 0 and 65534") }
     }
 
     func run() async throws {
         var configuration = ReceiverConfiguration(listenHost: listen.host, listenPort: listen.port)
         configuration.frameLimit = frames
-        configuration.duration = duration
-        configuration.idleTimeout = idleTimeout
+        configuration.duration = duration.map { .seconds($0) }
+        configuration.idleTimeout = idleTimeout.map { .seconds($0) }
         if let sdp {
             let text: String
             do { text = try String(contentsOfFile: sdp, encoding: .utf8) } catch {
@@ -76,37 +89,44 @@ struct ReceiveCommand: AsyncParsableCommand {
                     throw ValidationError("the SDP's crypto suite \(crypto.suite) is not supported")
                 }
                 let key = try SDESInlineKey(parsing: crypto.keyParameters, for: suite)
-                configuration.security = .init(suite: suite, key: key.masterKey)
+                configuration.security = .init(
+                    suite: suite, remoteKey: key.masterKey,
+                    key: try StreamOptions.readKey(localKey, file: nil, option: "--local-key", suite: suite))
             }
         } else {
             configuration.rtcpMux = !noRTCPMux
             if !noSRTP, let key {
                 guard let suite = SRTPSuite(sdpName: suite) else { throw ValidationError("unknown --suite \(suite)") }
                 guard let bytes = Data(base64Encoded: key) else { throw ValidationError("--key is not valid base64") }
-                configuration.security = .init(suite: suite, key: try SRTPMasterKey(keyAndSalt: [UInt8](bytes), for: suite))
+                configuration.security = .init(
+                    suite: suite, remoteKey: try SRTPMasterKey(keyAndSalt: [UInt8](bytes), for: suite),
+                    key: try StreamOptions.readKey(localKey, file: nil, option: "--local-key", suite: suite))
             }
         }
-        let receiver = try await H264Receiver(configuration: configuration)
-        var writer: Y4MWriter?
         var annexB: OutputFile?
+        var y4m: DecodedFrameFile?
         if let output {
             if output.hasSuffix(".y4m") {
-                receiver.onFrameDecoded = { picture, _ in
-                    if writer == nil {
-                        writer = try? Y4MWriter(path: output, header: Y4MHeader(width: picture.width, height: picture.height))
-                    }
-                    try? writer?.write(picture)
-                }
+                let file = DecodedFrameFile(path: output)
+                y4m = file
+                configuration.onFrameDecoded = { picture, _ in file.write(picture) }
             } else {
                 let file = try OutputFile(path: output)
                 annexB = file
-                receiver.onAccessUnit = { received in file.write(received.frame.bytes) }
+                configuration.onAccessUnit = { received in file.write(received.frame.bytes) }
             }
+        }
+        let receiver: H264Receiver
+        do {
+            receiver = try await H264Receiver(configuration: configuration)
+        } catch let error as ReceiverError {
+            throw ValidationError("\(error)")
         }
         let signals = SignalTrap { receiver.stop() }
         defer { signals.cancel() }
         let stats = try await receiver.run()
         annexB?.close()
+        if let failure = y4m?.close() { throw CLIError("cannot write \(output ?? ""): \(failure)") }
         if json {
             print(try JSONLine.encode(stats), terminator: "")
         } else {
@@ -116,6 +136,37 @@ struct ReceiveCommand: AsyncParsableCommand {
                 decode errors \(stats.decodeErrors), PLI sent \(stats.pliCount), SRTP failures \(stats.srtpUnprotectFailures), \
                 malformed \(stats.malformedPackets)\(stats.byeReceived ? ", BYE received" : "")
                 """)
+        }
+    }
+}
+
+/// Decoded pictures written as Y4M, opened at the first picture (whose size it takes). Written on the receiver's
+/// loop; the lock only guards against a late close.
+final class DecodedFrameFile: Sendable {
+    private let path: String
+    private let state = Mutex<(writer: Y4MWriter?, error: String?)>((nil, nil))
+
+    init(path: String) { self.path = path }
+
+    func write(_ picture: I420Frame) {
+        state.withLock { state in
+            guard state.error == nil else { return }
+            do {
+                if state.writer == nil {
+                    state.writer = try Y4MWriter(path: path, header: Y4MHeader(width: picture.width, height: picture.height))
+                }
+                try state.writer?.write(picture)
+            } catch {
+                state.error = "\(error)"
+            }
+        }
+    }
+
+    /// Closes the file; returns the first error, if any.
+    func close() -> String? {
+        state.withLock { state in
+            state.writer = nil
+            return state.error
         }
     }
 }

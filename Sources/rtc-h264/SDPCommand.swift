@@ -1,4 +1,5 @@
 import ArgumentParser
+import RTP
 import Sender
 
 struct SDPCommand: ParsableCommand {
@@ -26,7 +27,7 @@ struct SDPCommand: ParsableCommand {
         }
         let configuration = try stream.configuration(sourceWidth: width, sourceHeight: height, sourceFrameRate: rate)
         let description = configuration.sessionDescription(
-            parameterSets: try configuration.probeParameterSets(), ssrc: stream.ssrc)
+            parameterSets: try configuration.probeParameterSets(), ssrc: stream.ssrc.map { SSRC($0) })
         print(description.serialize(), terminator: "")
     }
 }

@@ -2,8 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import H264
-import NIOCore
-import NIOPosix
+import Control
 import SDP
 import Sender
 import Video
@@ -38,8 +37,14 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("local-port"), help: "Local RTP port to send from and receive RTCP on (0: any).")
     var localPort: Int = 0
 
-    @Option(help: "Start the control endpoint on HOST:PORT (loopback unless you say otherwise).")
+    @Option(help: "Start the control endpoint on HOST:PORT (loopback unless you say otherwise; then a token is required).")
     var control: HostPort?
+
+    @Option(name: .customLong("control-token"), help: "Bearer token the control endpoint requires (never printed).")
+    var controlToken: String?
+
+    @Option(name: .customLong("control-token-file"), help: "A file holding the control endpoint's bearer token.")
+    var controlTokenFile: String?
 
     @Option(help: "Write the SDP a receiver needs to this file (mode 0600: it holds the SRTP key).")
     var sdp: String?
@@ -59,9 +64,20 @@ struct SendCommand: AsyncParsableCommand {
     func validate() throws {
         if pattern && input != nil { throw ValidationError("give --input or --pattern, not both") }
         if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
-        if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
+        if let duration, !(duration > 0 && duration <= Self.maximumDuration) {
+            throw ValidationError("--duration must be more than 0 and at most \(Int(Self.maximumDuration)) seconds")
+        }
+        if controlToken != nil && controlTokenFile != nil {
+            throw ValidationError("give --control-token or --control-token-file, not both")
+        }
+        if (controlToken != nil || controlTokenFile != nil) && control == nil {
+            throw ValidationError("--control-token needs --control")
+        }
         guard (0...65534).contains(localPort) else { throw ValidationError("--local-port must be 0-65534") }
     }
+
+    /// The longest --duration accepted (ten years, in seconds): larger values would overflow the clock arithmetic.
+    static let maximumDuration: Double = 315_360_000
 
     func run() async throws {
         let source: FrameSource
@@ -76,48 +92,72 @@ struct SendCommand: AsyncParsableCommand {
             throw ValidationError("input: \(error)")
         }
         let isPattern = input == nil
+        let token = try readControlToken()
         var configuration = try stream.configuration(
             sourceWidth: isPattern ? nil : source.width, sourceHeight: isPattern ? nil : source.height,
             sourceFrameRate: source.nativeFrameRate)
         configuration.localPort = localPort
-        configuration.frameLimit = frames
-        configuration.duration = duration
-        configuration.pacing = asFastAsPossible ? .asFastAsPossible : .realTime
         if stream.peer.host.contains(":") { configuration.localHost = "::" }
+        let annexB = try saveAnnexB.map { try OutputFile(path: $0) }
+        let statsFile = try stats.map { try OutputFile(path: $0) }
+        if let annexB {
+            configuration.frameObserver = { frame, _ in annexB.write(frame.bytes) }
+        }
 
-        let sender = try await H264Sender(configuration: configuration, source: source)
+        let sender = try await H264Sender(configuration: configuration)
         if let sdp {
             let description = configuration.sessionDescription(
                 parameterSets: try configuration.probeParameterSets(), ssrc: sender.ssrc)
             try PrivateFile.write(description.serialize(), to: sdp)
         }
-        let annexB = try saveAnnexB.map { try OutputFile(path: $0) }
-        let statsFile = try stats.map { try OutputFile(path: $0) }
-        if let annexB {
-            sender.onFrameSent = { frame, _ in annexB.write(frame.bytes) }
-        }
         let quiet = self.quiet
-        sender.onReport = { stats in
-            if !quiet { FileHandle.standardError.write(Data((ProgressLine.format(stats) + "\n").utf8)) }
-            if let statsFile, let line = try? JSONLine.encode(stats) { statsFile.write(Array(line.utf8)) }
+        // Every report, the final one last: progress lines and the stats file (which so ends with the totals).
+        let reporting = Task {
+            for await stats in sender.reports {
+                if !quiet { FileHandle.standardError.write(Data((ProgressLine.format(stats) + "\n").utf8)) }
+                if let statsFile, let line = try? JSONLine.encode(stats) { statsFile.write(Array(line.utf8)) }
+            }
         }
         var controlServer: ControlServer?
         if let control {
-            controlServer = try await ControlServer(
-                host: control.host, port: control.port, group: MultiThreadedEventLoopGroup.singleton
-            ) { command in sender.handle(command) }
+            do {
+                controlServer = try await ControlServer(host: control.host, port: control.port, token: token, sender: sender)
+            } catch let error as ControlServerError {
+                _ = try? await sender.finish()
+                throw ValidationError("\(error)")
+            }
             if !quiet { FileHandle.standardError.write(Data("control endpoint on http://\(control)\n".utf8)) }
         }
-        let signals = SignalTrap { sender.stop() }
+        let pump = FramePump(
+            source: source, sender: sender, pacing: asFastAsPossible ? .asFastAsPossible : .realTime,
+            frameLimit: frames, durationLimit: duration.map { .seconds($0) })
+        let signals = SignalTrap { pump.stop() }
         defer { signals.cancel() }
-        let final = try await sender.run()
+        var sourceError: Error?
+        do {
+            _ = try await pump.run()
+        } catch {
+            sourceError = error
+        }
+        let final = try await sender.finish()
+        await reporting.value
         await controlServer?.close()
         annexB?.close()
-        // The last, partial interval too: the file ends with the final totals.
-        if let statsFile, let line = try? JSONLine.encode(final) { statsFile.write(Array(line.utf8)) }
         statsFile?.close()
+        if let sourceError { throw sourceError }
         if !quiet {
             FileHandle.standardError.write(Data(ProgressLine.summary(final).utf8))
+        }
+    }
+
+    /// The control token from --control-token or --control-token-file.
+    func readControlToken() throws -> String? {
+        if let controlToken { return controlToken }
+        guard let controlTokenFile else { return nil }
+        do {
+            return try String(contentsOfFile: controlTokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch {
+            throw ValidationError("cannot read --control-token-file \(controlTokenFile): \(error.localizedDescription)")
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Codec
 import Foundation
+import RTP
 import SRTP
 import Sender
 
@@ -38,6 +39,15 @@ struct StreamOptions: ParsableArguments {
     @Option(name: .customLong("key-file"), help: "A file holding the base64 key (or an inline: key parameter).")
     var keyFile: String?
 
+    @Option(name: .customLong("remote-key"), help: "The SRTP key the peer protects its RTCP with, base64 (RFC 4568: each side sends with its own key; default: --key).")
+    var remoteKey: String?
+
+    @Option(name: .customLong("remote-key-file"), help: "A file holding the peer's base64 key (or an inline: key parameter).")
+    var remoteKeyFile: String?
+
+    @Flag(name: .customLong("accept-plain-rtcp"), help: "With SRTP, also accept unauthenticated RTCP feedback from the peer's address (Janus sends its PLI/REMB in the clear). Counted in the stats; off by default.")
+    var acceptPlainRTCP = false
+
     @Flag(name: .customLong("no-srtp"), help: "Send plain RTP (RTP/AVP).")
     var noSRTP = false
 
@@ -50,6 +60,14 @@ struct StreamOptions: ParsableArguments {
     func validate() throws {
         if noSRTP && (key != nil || keyFile != nil) { throw ValidationError("--no-srtp cannot be used with --key or --key-file") }
         if key != nil && keyFile != nil { throw ValidationError("give --key or --key-file, not both") }
+        if remoteKey != nil && remoteKeyFile != nil { throw ValidationError("give --remote-key or --remote-key-file, not both") }
+        if noSRTP && (remoteKey != nil || remoteKeyFile != nil) {
+            throw ValidationError("--no-srtp cannot be used with --remote-key or --remote-key-file")
+        }
+        if noSRTP && acceptPlainRTCP { throw ValidationError("--accept-plain-rtcp only makes sense with SRTP (RTCP is plain already)") }
+        guard !cname.isEmpty, cname.utf8.count <= SenderConfiguration.maximumCNAMELength else {
+            throw ValidationError("--cname must be 1-\(SenderConfiguration.maximumCNAMELength) bytes")
+        }
         guard SRTPSuite(sdpName: suite) != nil else {
             throw ValidationError("unknown --suite \(suite); use one of \(SRTPSuite.allCases.map(\.sdpName).joined(separator: ", "))")
         }
@@ -57,7 +75,9 @@ struct StreamOptions: ParsableArguments {
         guard (96...127).contains(payloadType) else { throw ValidationError("--pt must be 96-127 (a dynamic payload type)") }
         guard (1...65535).contains(peer.port) else { throw ValidationError("--to needs a port between 1 and 65535") }
         guard mtu >= 200 && mtu <= 65_000 else { throw ValidationError("--mtu must be between 200 and 65000") }
-        guard keyframeThrottleMs >= 0 else { throw ValidationError("--keyframe-throttle must not be negative") }
+        guard (0...Self.maximumKeyframeThrottleMs).contains(keyframeThrottleMs) else {
+            throw ValidationError("--keyframe-throttle must be 0-\(Self.maximumKeyframeThrottleMs) ms")
+        }
         if packetizationMode == 0 {
             // Every NAL unit must fit one packet, and the encoder cannot cut slices below its minimum.
             let limit = SenderConfiguration.payloadLimit(
@@ -71,32 +91,42 @@ struct StreamOptions: ParsableArguments {
         }
     }
 
-    /// The SRTP settings: the given key, or a random one.
+    /// The longest keyframe throttle accepted, in milliseconds (an hour).
+    static let maximumKeyframeThrottleMs = 3_600_000
+
+    /// The SRTP settings: the given key (or a random one) and the peer's key if it differs.
     func security() throws -> SenderConfiguration.Security? {
         if noSRTP { return nil }
         let suite = SRTPSuite(sdpName: self.suite)!
-        var text = key
-        if let keyFile {
+        let local = try Self.readKey(key, file: keyFile, option: "--key", suite: suite) ?? SRTPMasterKey.random(for: suite)
+        let remote = try Self.readKey(remoteKey, file: remoteKeyFile, option: "--remote-key", suite: suite)
+        return .init(suite: suite, key: local, remoteKey: remote)
+    }
+
+    /// Reads a key given inline or in a file, as base64 or an SDES `inline:` parameter.
+    static func readKey(_ text: String?, file: String?, option: String, suite: SRTPSuite) throws -> SRTPMasterKey? {
+        var text = text
+        if let file {
             do {
-                text = try String(contentsOfFile: keyFile, encoding: .utf8)
+                text = try String(contentsOfFile: file, encoding: .utf8)
             } catch {
-                throw ValidationError("cannot read --key-file \(keyFile): \(error.localizedDescription)")
+                throw ValidationError("cannot read \(option)-file \(file): \(error.localizedDescription)")
             }
         }
-        guard let text else { return .init(suite: suite, key: SRTPMasterKey.random(for: suite)) }
+        guard let text else { return nil }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         do {
             if trimmed.hasPrefix("inline:") {
-                return .init(suite: suite, key: try SDESInlineKey(parsing: trimmed, for: suite).masterKey)
+                return try SDESInlineKey(parsing: trimmed, for: suite).masterKey
             }
             guard let bytes = Data(base64Encoded: trimmed) else {
-                throw ValidationError("the SRTP key is not valid base64")
+                throw ValidationError("the SRTP key of \(option) is not valid base64")
             }
-            return .init(suite: suite, key: try SRTPMasterKey(keyAndSalt: [UInt8](bytes), for: suite))
+            return try SRTPMasterKey(keyAndSalt: [UInt8](bytes), for: suite)
         } catch let error as ValidationError {
             throw error
         } catch {
-            throw ValidationError("SRTP key: \(error)")
+            throw ValidationError("SRTP key of \(option): \(error)")
         }
     }
 
@@ -111,14 +141,20 @@ struct StreamOptions: ParsableArguments {
         }
         var configuration = SenderConfiguration(peerHost: peer.host, peerPort: peer.port, encoder: encoder)
         configuration.rtcpMux = !noRTCPMux
-        configuration.minimumBitrate = minBitrate.bps
+        configuration.minimumBitrate = min(minBitrate.bps, encoder.targetBitrate)
         configuration.mtu = mtu
-        configuration.packetizationMode = packetizationMode
-        configuration.payloadType = payloadType
-        configuration.ssrc = ssrc
+        configuration.packetizationMode = packetizationMode == 0 ? .singleNALUnit : .nonInterleaved
+        configuration.payloadType = PayloadType(payloadType)
+        configuration.ssrc = ssrc.map { SSRC($0) }
         configuration.security = try security()
+        configuration.acceptPlainRTCP = acceptPlainRTCP
         configuration.cname = cname
-        configuration.keyframeThrottle = Int64(keyframeThrottleMs) * 1_000_000
+        configuration.keyframeThrottle = .milliseconds(keyframeThrottleMs)
+        do {
+            try configuration.validate()
+        } catch {
+            throw ValidationError("\(error)")
+        }
         return configuration
     }
 }

@@ -44,6 +44,25 @@ import Video
         #expect(psnrs.min()! > 28, "worst Y PSNR \(psnrs.min()!) dB")
     }
 
+    /// At the highest ceiling the configuration accepts, the SPS still carries the configured level (High with a
+    /// 17.4 Mbit/s ceiling, accepted before, made OpenH264 write level 3.2 under an SDP saying 3.1).
+    @Test(arguments: [EncoderProfile.constrainedBaseline, .high])
+    func theLevelWrittenIsTheLevelConfiguredAtTheHighestRate(profile: EncoderProfile) throws {
+        var config = EncoderConfiguration(width: 1280, height: 720, targetBitrate: 1_000_000)
+        config.profile = profile
+        config.maxBitrate = config.level.maxBitrate(for: profile)
+        let outputs = try EncoderTestSupport.run(config, frames: 1, beforeFrame: { _, encoder in
+            try encoder.setBitrate(target: config.level.maxBitrate(for: profile))
+        })
+        let first = try #require(outputs[0].frame)
+        let spsIndex = try #require(first.nalUnits.firstIndex { $0.type == .sps })
+        #expect(SPSPrefix(first.nalUnit(spsIndex)).levelIdc == 31)
+        var initial = config
+        initial.targetBitrate = config.level.maxBitrate(for: profile)
+        let direct = try #require(try EncoderTestSupport.run(initial, frames: 1)[0].frame)
+        #expect(SPSPrefix(direct.nalUnit(try #require(direct.nalUnits.firstIndex { $0.type == .sps }))).levelIdc == 31)
+    }
+
     @Test(arguments: [EncoderProfile.constrainedBaseline, .high])
     func spsCarriesProfileAndLevel(profile: EncoderProfile) throws {
         var config = EncoderConfiguration(width: 320, height: 240, targetBitrate: 300_000)

@@ -29,8 +29,8 @@ import Video
         ("baseline above MaxBR", config(1280, 720, bitrate: 14_000_001),
          .bitrateExceedsLevel(bitrate: 14_000_001, maxBitrate: 14_000_000, level: .level3_1,
                               profile: .constrainedBaseline)),
-        ("high above MaxBR", config(1280, 720, bitrate: 17_500_001) { $0.profile = .high },
-         .bitrateExceedsLevel(bitrate: 17_500_001, maxBitrate: 17_500_000, level: .level3_1, profile: .high)),
+        ("high above MaxBR", config(1280, 720, bitrate: 16_800_001) { $0.profile = .high },
+         .bitrateExceedsLevel(bitrate: 16_800_001, maxBitrate: 16_800_000, level: .level3_1, profile: .high)),
         ("ceiling below target", config(320, 240, bitrate: 1_000_000) { $0.maxBitrate = 500_000 },
          .maxBitrateBelowTarget(target: 1_000_000, maxBitrate: 500_000)),
         ("ceiling above MaxBR", config(320, 240) { $0.maxBitrate = 14_500_000 },
@@ -64,7 +64,7 @@ import Video
     @Test func acceptsTheLevelEdges() throws {
         try EncoderConfigurationTests.config(1280, 720, fps: 30, bitrate: 14_000_000) { $0.maxBitrate = 14_000_000 }
             .validate()
-        try EncoderConfigurationTests.config(1280, 720, bitrate: 17_500_000) { $0.profile = .high }.validate()
+        try EncoderConfigurationTests.config(1280, 720, bitrate: 16_800_000) { $0.profile = .high }.validate()
         try EncoderConfigurationTests.config(16, 16).validate()
         try EncoderConfigurationTests.config(1920, 1080) { $0.level = .level4_0 }.validate()
     }

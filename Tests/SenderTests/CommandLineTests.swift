@@ -108,7 +108,7 @@ import Testing
     @Test(arguments: [
         (["send", "--to", "127.0.0.1:5004", "--size", "1920x1080"], "exceeds level 3.1 MaxFS 3600"),
         (["send", "--to", "127.0.0.1:5004", "--bitrate", "fast"], "The value 'fast' is invalid for '--bitrate"),
-        (["send", "--to", "127.0.0.1:5004", "--key", "abc"], "the SRTP key is not valid base64"),
+        (["send", "--to", "127.0.0.1:5004", "--key", "abc"], "the SRTP key of --key is not valid base64"),
         (["send", "--to", "127.0.0.1:5004", "--key", "AAAA"], "SRTP key"),
         (["send", "--to", "127.0.0.1:5004", "--size", "641x360"], "invalid frame size 641x360"),
         (["send", "--to", "127.0.0.1:5004", "--pt", "34"], "--pt must be 96-127"),

@@ -1,8 +1,8 @@
-import NIOConcurrencyHelpers
-import NIOCore
-import NIOPosix
+import Codec
+import Foundation
 import Testing
-@testable import Sender
+@testable import Control
+import Sender
 
 @Suite struct ControlServerTests {
     @Test(arguments: [
@@ -35,20 +35,88 @@ import Testing
         #expect(result == .failure(ControlReplyError(.error(status, message))))
     }
 
-    @Test func clientAndServerTalkOverLoopback() async throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let received = NIOLockedValueBox<[ControlCommand]>([])
-        let server = try await ControlServer(host: "127.0.0.1", port: 0, group: group) { command in
-            received.withLockedValue { $0.append(command) }
-            return group.next().makeSucceededFuture(command == .stats ? .ok(["\"framesEncoded\":3"]) : .ok())
+    static func sender() async throws -> H264Sender {
+        var configuration = SenderConfiguration(
+            peerHost: "127.0.0.1", peerPort: 9,
+            encoder: EncoderConfiguration(width: 320, height: 240, frameRate: 30, targetBitrate: 500_000))
+        configuration.localHost = "127.0.0.1"
+        return try await H264Sender(configuration: configuration)
+    }
+
+    /// Raw HTTP over a socket, for requests the client would never send.
+    static func rawRequest(port: Int, _ request: String) throws -> String {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        let port = try #require(server.localAddress?.port)
-        let reply = try await ControlClient.send(.setBitrate(800_000), host: "127.0.0.1", port: port, group: group)
-        #expect(reply == ControlReply(status: 200, body: "{\"ok\":true}"))
-        let stats = try await ControlClient.send(.stats, host: "127.0.0.1", port: port, group: group)
-        #expect(stats.body == "{\"ok\":true,\"framesEncoded\":3}")
-        #expect(received.withLockedValue { $0 } == [.setBitrate(800_000), .stats])
+        guard connected == 0 else { throw ControlClient.Error.noReply }
+        let bytes = Array(request.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { break }
+            sent += n
+        }
+        var reply: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            reply += buffer[0..<n]
+        }
+        return String(decoding: reply, as: UTF8.self)
+    }
+
+    /// Issue 11: no value sent to the endpoint may trap the sender; each gets a 4xx and changes nothing.
+    @Test func hostileRequestsGet4xxAndChangeNothing() async throws {
+        let sender = try await Self.sender()
+        let server = try await ControlServer(host: "127.0.0.1", port: 0, token: nil, sender: sender)
+        for body in ["{\"bitrate\":-1e30}", "{\"bitrate\":1e30}", "{\"bitrate\":9e18}", "{\"bitrate\":\"nan\"}",
+                     "{\"bitrate\":\"inf\"}", "{\"bitrate\":\"-inf\"}", "{\"bitrate\":9223372036854775807}",
+                     "{\"bitrate\":-9223372036854775808}", "{\"bitrate\":0}", "{\"bitrate\":\"\"}",
+                     "{\"bitrate\":\"" + String(repeating: "9", count: 5000) + "\"}", "[]", "{\"bitrate\":{}}"] {
+            let reply = try Self.rawRequest(port: server.localPort, "POST /bitrate HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+            #expect(reply.hasPrefix("HTTP/1.1 400"), "\(body.prefix(40)): \(reply.prefix(80))")
+        }
+        for body in ["{\"fps\":1e300}", "{\"fps\":\"nan\"}", "{\"fps\":-1}", "{\"fps\":0}", "{\"fps\":61}"] {
+            let reply = try Self.rawRequest(port: server.localPort, "POST /framerate HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+            #expect(reply.hasPrefix("HTTP/1.1 400"), "\(body): \(reply.prefix(80))")
+        }
+        let huge = String(repeating: "x", count: ControlServer.maximumBodySize + 1)
+        let tooLarge = try Self.rawRequest(port: server.localPort, "POST /bitrate HTTP/1.1\r\nHost: x\r\nContent-Length: \(huge.utf8.count)\r\nConnection: close\r\n\r\n\(huge)")
+        #expect(tooLarge.hasPrefix("HTTP/1.1 413"))
+        let garbage = try Self.rawRequest(port: server.localPort, "\u{01}\u{02} nonsense\r\n\r\n")
+        #expect(garbage.hasPrefix("HTTP/1.1 400"))
+        let stats = await sender.statistics()
+        #expect(stats.targetBitrate == 500_000)
         await server.close()
-        try await group.shutdownGracefully()
+        _ = try await sender.finish()
+    }
+
+    /// Issue 11: a refused connection is an error, not a leaked promise (a trap in debug builds).
+    @Test func connectionRefusedIsAnError() async throws {
+        let probe = try await RawSocketTCPPort.free()
+        await #expect(throws: (any Error).self) {
+            _ = try await ControlClient.send(.stats, host: "127.0.0.1", port: probe)
+        }
+    }
+}
+
+/// A TCP port nothing listens on.
+enum RawSocketTCPPort {
+    static func free() async throws -> Int {
+        let sender = try await ControlServerTests.sender()
+        let server = try await ControlServer(host: "127.0.0.1", port: 0, token: nil, sender: sender)
+        let port = server.localPort
+        await server.close()
+        _ = try await sender.finish()
+        return port
     }
 }

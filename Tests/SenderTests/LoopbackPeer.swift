@@ -1,70 +1,120 @@
 import Codec
+import H264
+import Testing
 import NIOCore
 import NIOPosix
 import RTP
 import SRTP
+import Synchronization
+import Transport
 @testable import Sender
 
-/// A test peer on a real loopback UDP socket: records the RTP frames and RTCP packets the sender sends it, and
-/// sends RTCP feedback back (optionally SRTCP-protected). Everything runs on the given event loop.
-final class LoopbackPeer: @unchecked Sendable {
-    let endpoint: DatagramEndpoint
-    private var depacketizer = H264Depacketizer()
-    private let srtpIn: SRTPSession?
-    private let srtcpOut: SRTPSession?
-    private(set) var frames: [H264ReceivedFrame] = []
-    private(set) var rtcp: [RTCPPacket] = []
-    private(set) var senderAddress: SocketAddress?
-    let ssrc: UInt32 = 0x5EED_0001
-
-    init(eventLoop: EventLoop, host: String = "127.0.0.1", security: SenderConfiguration.Security? = nil) async throws {
-        srtpIn = try security.map { try SRTPSession(direction: .inbound, suite: $0.suite, key: $0.key) }
-        srtcpOut = try security.map { try SRTPSession(direction: .outbound, suite: $0.suite, key: $0.key) }
-        let box = WeakBox<LoopbackPeer>()
-        endpoint = try await DatagramEndpoint(
-            host: host, port: 0, eventLoop: eventLoop,
-            onDatagram: { from, buffer in box.value?.received(from: from, &buffer) }, onError: { _ in })
-        box.value = self
+/// A test peer on a real loopback UDP socket (our `UDPTransport`, learning the sender's address from its first
+/// packet): records the RTP frames and RTCP packets the sender sends it, and sends RTCP feedback back, protected with
+/// its own key when SRTP is on.
+final class LoopbackPeer: Sendable {
+    struct Record {
+        var frames: [H264ReceivedFrame] = []
+        var rtcp: [RTCPPacket] = []
     }
 
-    var port: Int { endpoint.localAddress!.port! }
+    let ssrc = SSRC(0x5EED_0001)
+    let eventLoop: EventLoop
+    let port: Int
+    private let transport: NIOLoopBound<UDPTransport>
+    private let record: NIOLoopBoundBox<Record>
 
-    private func received(from: SocketAddress, _ buffer: inout ByteBuffer) {
-        senderAddress = from
-        var bytes = [UInt8](buffer.readableBytesView)
-        let isRTCP = RTCPPacket.isMultiplexedRTCP(bytes[...])
-        if let srtp = srtpIn {
-            guard let n = try? (isRTCP ? srtp.unprotectRTCP(&bytes, length: bytes.count) : srtp.unprotectRTP(&bytes, length: bytes.count))
-            else { return }
-            bytes.removeLast(bytes.count - n)
-        }
-        if isRTCP {
-            rtcp += (try? RTCPPacket.parseCompound(bytes)) ?? []
-        } else {
-            for case .frame(let frame) in depacketizer.push(bytes) { frames.append(frame) }
-        }
+    /// Binds a peer.
+    /// - Parameters:
+    ///   - security: the sender's suite and key (what the peer unprotects with), or nil for plain RTP.
+    ///   - peerKey: the key the peer protects its RTCP with (default: the sender's key).
+    init(host: String = "127.0.0.1", security: SenderConfiguration.Security? = nil, peerKey: SRTPMasterKey? = nil) async throws {
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        eventLoop = loop
+        let configuration = TransportConfiguration(
+            localHost: host, localPort: 0, peer: nil, rtcpMux: true,
+            security: security.map { TransportSecurity(suite: $0.suite, outboundKey: peerKey ?? $0.key, inboundKey: $0.key) })
+        transport = try await UDPTransport.bind(configuration: configuration, eventLoop: loop)
+        let transport = self.transport
+        record = try await loop.submit {
+            let record = NIOLoopBoundBox(Record(), eventLoop: loop)
+            var depacketizer = H264Depacketizer()
+            transport.value.onRTP = { bytes, _ in
+                for case .frame(let frame) in depacketizer.push([UInt8](bytes)) { record.value.frames.append(frame) }
+            }
+            transport.value.onRTCP = { packets in record.value.rtcp += packets }
+            return record
+        }.get()
+        port = try await loop.submit { transport.value.localPort }.get()
+    }
+
+    /// What the peer has received so far.
+    func received() async throws -> Record {
+        let record = self.record
+        return try await eventLoop.submit { record.value }.get()
     }
 
     /// Sends RTCP packets (as one compound, behind an RR) to the sender.
-    func send(_ packets: [RTCPPacket], withReport: Bool = true) throws {
-        var compound: [RTCPPacket] = withReport ? [.receiverReport(ReceiverReport(ssrc: SSRC(ssrc)))] : []
-        compound += packets
-        var bytes = try RTCPPacket.serialized(compound)
-        if let srtcp = srtcpOut {
-            let length = bytes.count
-            bytes += [UInt8](repeating: 0, count: SRTPSuite.maxRTCPTrailer)
-            let n = try srtcp.protectRTCP(&bytes, length: length)
-            bytes.removeLast(bytes.count - n)
-        }
-        sendRaw(bytes)
+    func send(_ packets: [RTCPPacket], withReport: Bool = true) async throws {
+        let compound: [RTCPPacket] = (withReport ? [.receiverReport(ReceiverReport(ssrc: ssrc))] : []) + packets
+        let transport = self.transport
+        try await eventLoop.submit { try transport.value.sendRTCP(compound) }.get()
     }
 
-    /// Sends any bytes to the sender.
-    func sendRaw(_ bytes: [UInt8]) {
-        guard let to = senderAddress else { return }
-        endpoint.write(ByteBuffer(bytes: bytes), to: to)
+    /// Waits until the peer's record satisfies `condition`, or fails after `seconds`.
+    func waitUntil(seconds: Double = 10, _ what: String = "condition", _ condition: @escaping @Sendable (Record) -> Bool) async throws {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline {
+            if condition(try await received()) { return }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        Issue.record("\(what) not met within \(seconds) s")
+    }
+
+    func close() async {
+        let transport = self.transport
+        try? await eventLoop.submit { transport.value.close() }.get()
+    }
+}
+
+/// A raw UDP socket for sending any bytes (malformed packets, strangers).
+final class RawSocket: Sendable {
+    let endpoint: DatagramEndpoint
+    init(host: String = "127.0.0.1") async throws {
+        endpoint = try await DatagramEndpoint(
+            host: host, port: 0, eventLoop: MultiThreadedEventLoopGroup.singleton.next(),
+            onDatagram: { _, _ in }, onError: { _ in })
+    }
+    func send(_ bytes: [UInt8], toPort port: Int, host: String = "127.0.0.1") throws {
+        endpoint.write(ByteBuffer(bytes: bytes), to: try SocketAddress(ipAddress: host, port: port))
         endpoint.flush()
     }
-
     func close() async { await endpoint.close() }
+}
+
+/// Waits until `condition` holds on the sender's statistics, or fails after `seconds`.
+func waitUntil(_ sender: H264Sender, seconds: Double = 10, _ what: String = "condition",
+               _ condition: @escaping @Sendable (SenderStats) -> Bool) async throws {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if condition(await sender.statistics()) { return }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+    Issue.record("\(what) not met within \(seconds) s")
+}
+
+/// What a sender sent, recorded by its frame observer (on the I/O loop).
+final class SentLog: Sendable {
+    struct Entry: Sendable {
+        var isKeyframe: Bool
+        var rtpTimestamp: UInt32
+        var size: Int
+    }
+    private let entries = Mutex<[Entry]>([])
+    var all: [Entry] { entries.withLock { $0 } }
+    var observer: @Sendable (EncodedFrame, RTPTimestamp) -> Void {
+        { frame, timestamp in
+            self.entries.withLock { $0.append(Entry(isKeyframe: frame.isKeyframe, rtpTimestamp: timestamp.rawValue, size: frame.size)) }
+        }
+    }
 }

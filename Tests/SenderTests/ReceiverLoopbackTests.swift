@@ -7,38 +7,41 @@ import RTP
 import SRTP
 import Testing
 import Video
+import Receiver
+import Transport
 @testable import Sender
 
 /// End-to-end tests of the receiver over real loopback UDP sockets.
 @Suite(.serialized) struct ReceiverLoopbackTests {
     @Test(arguments: [(EncoderProfile.constrainedBaseline, SRTPSuite.aeadAES128GCM), (.high, .aesCM128HMACSHA1_80)])
     func senderToReceiverDecodesEveryFrameOverSRTP(profile: EncoderProfile, suite: SRTPSuite) async throws {
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
         let key = SRTPMasterKey.random(for: suite)
-        var receiverConfiguration = ReceiverConfiguration(listenHost: "127.0.0.1", listenPort: 0)
-        receiverConfiguration.security = .init(suite: suite, key: key)
-        receiverConfiguration.reportInterval = 250_000_000
-        let receiver = try await H264Receiver(configuration: receiverConfiguration, eventLoop: loop)
-        var encoder = EncoderConfiguration(width: 320, height: 240, frameRate: 30, targetBitrate: 500_000)
-        encoder.profile = profile
-        var configuration = SenderConfiguration(
-            peerHost: "127.0.0.1", peerPort: receiver.localAddress!.port!, encoder: encoder)
-        configuration.localHost = "127.0.0.1"
-        configuration.security = .init(suite: suite, key: key)
-        configuration.frameLimit = 45
-        configuration.reportInterval = 250_000_000
         let pattern = try TestPattern(width: 320, height: 240)
-        let sender = try await H264Sender(configuration: configuration, source: try PatternSource(width: 320, height: 240), eventLoop: loop)
         let psnr = NIOLockedValueBox<[Double]>([])
-        let indexByTimestamp = NIOLockedValueBox<[UInt32: Int]>([:])
-        sender.onFrameSent = { frame, index in indexByTimestamp.withLockedValue { $0[sender.rtpTimestamp(of: frame)] = index } }
-        receiver.onFrameDecoded = { picture, received in
-            guard let index = indexByTimestamp.withLockedValue({ $0[received.rtpTimestamp.rawValue] }),
-                  let value = try? PSNR(reference: pattern.frame(index), distorted: picture) else { return }
+        let first = NIOLockedValueBox<UInt32?>(nil)
+        var receiverConfiguration = ReceiverConfiguration(listenHost: "127.0.0.1", listenPort: 0)
+        receiverConfiguration.security = .init(suite: suite, remoteKey: key)
+        receiverConfiguration.reportInterval = .milliseconds(250)
+        receiverConfiguration.onFrameDecoded = { picture, received in
+            // Frame n carries exactly first + n x 3000 (30 fps).
+            guard let base = first.withLockedValue({ $0 }) else { return }
+            let index = Int((received.rtpTimestamp.rawValue &- base) / 3_000)
+            guard let value = try? PSNR(reference: pattern.frame(index), distorted: picture) else { return }
             psnr.withLockedValue { $0.append(value.y) }
         }
+        let receiver = try await H264Receiver(configuration: receiverConfiguration)
+        var encoder = EncoderConfiguration(width: 320, height: 240, frameRate: 30, targetBitrate: 500_000)
+        encoder.profile = profile
+        var configuration = SenderConfiguration(peerHost: "127.0.0.1", peerPort: receiver.localPort, encoder: encoder)
+        configuration.localHost = "127.0.0.1"
+        configuration.security = .init(suite: suite, key: key)
+        configuration.reportInterval = .milliseconds(250)
+        configuration.frameObserver = { _, timestamp in first.withLockedValue { $0 = $0 ?? timestamp.rawValue } }
+        let sender = try await H264Sender(configuration: configuration)
         async let received = receiver.run()
-        let sent = try await sender.run()
+        let pump = FramePump(source: try PatternSource(width: 320, height: 240), sender: sender, pacing: .realTime, frameLimit: 45)
+        _ = try await pump.run()
+        let sent = try await sender.finish()
         let stats = try await received  // ends on the sender's BYE
         #expect(sent.framesEncoded + sent.framesSkipped == 45)
         #expect(stats.framesDecoded == sent.framesSent, "\(stats)")
@@ -55,12 +58,42 @@ import Video
         #expect(sent.roundTripTime != nil)
     }
 
+    /// Issue 11: each side protects its RTCP with its own key; the sender hears the receiver's PLI.
+    @Test func theReceiverProtectsItsRTCPWithItsOwnKeyAndThePLIIsAnswered() async throws {
+        let senderKey = SRTPMasterKey.random(for: .default)
+        let receiverKey = SRTPMasterKey.random(for: .default)
+        var receiverConfiguration = ReceiverConfiguration(listenHost: "127.0.0.1", listenPort: 0)
+        receiverConfiguration.security = .init(remoteKey: senderKey, key: receiverKey)
+        receiverConfiguration.reportInterval = .milliseconds(200)
+        let receiver = try await H264Receiver(configuration: receiverConfiguration)
+        var configuration = SenderConfiguration(
+            peerHost: "127.0.0.1", peerPort: receiver.localPort,
+            encoder: EncoderConfiguration(width: 320, height: 240, frameRate: 30, targetBitrate: 500_000))
+        configuration.localHost = "127.0.0.1"
+        configuration.security = .init(key: senderKey, remoteKey: receiverKey)
+        let sender = try await H264Sender(configuration: configuration)
+        async let received = receiver.run()
+        let pump = FramePump(source: try PatternSource(width: 320, height: 240), sender: sender, pacing: .realTime, frameLimit: 40)
+        async let pumped = pump.run()
+        try await Task.sleep(for: .milliseconds(500))
+        receiver.requestKeyframe()
+        try await waitUntil(sender) { $0.pliCount >= 1 && $0.keyFramesEncoded >= 2 }
+        _ = try await pumped
+        let sent = try await sender.finish()
+        let stats = try await received
+        #expect(sent.pliCount >= 1)
+        #expect(sent.srtcpUnprotectFailures == 0)
+        #expect(sent.roundTripTime != nil)
+        #expect(stats.srtpUnprotectFailures == 0)
+        #expect(stats.framesDecoded == sent.framesSent)
+    }
+
     @Test func lossMakesTheReceiverSendPLIsUntilAKeyframeArrives() async throws {
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         var receiverConfiguration = ReceiverConfiguration(listenHost: "127.0.0.1", listenPort: 0)
         receiverConfiguration.reorderWindow = 4
-        receiverConfiguration.reportInterval = 200_000_000
-        let receiver = try await H264Receiver(configuration: receiverConfiguration, eventLoop: loop)
+        receiverConfiguration.reportInterval = .milliseconds(200)
+        let receiver = try await H264Receiver(configuration: receiverConfiguration)
         let plis = NIOLockedValueBox(0)
         let endpoint = try await DatagramEndpoint(
             host: "127.0.0.1", port: 0, eventLoop: loop,
@@ -73,7 +106,7 @@ import Video
         let encoder = try H264Encoder(configuration: EncoderConfiguration(width: 320, height: 240, frameRate: 30, targetBitrate: 500_000))
         var packetizer = try H264Packetizer(ssrc: SSRC(77), payloadType: PayloadType(96), firstSequenceNumber: SequenceNumber(100), srtpTrailerSize: 0)
         let pattern = try TestPattern(width: 320, height: 240)
-        let target = receiver.localAddress!
+        let target = try SocketAddress(ipAddress: "127.0.0.1", port: receiver.localPort)
         func send(frame index: Int, force: Bool = false, dropFirstPacket: Bool = false) throws {
             guard case .frame(let encoded, _) = try encoder.encode(.i420(pattern.frame(index)), timestamp: Int64(index * 3000), forceKeyframe: force)
             else { return }

@@ -1,0 +1,291 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Codec
+import Sender
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// The control endpoint: a small HTTP/JSON API, scriptable with curl, over a running `H264Sender`.
+///
+/// | method and path | body | effect |
+/// |---|---|---|
+/// | `POST /bitrate` | `{"bitrate":"800k"}`, `{"bitrate":800000}` or `800k` | sets the application's bitrate |
+/// | `POST /framerate` | `{"fps":15}` or `15` | sets the frame rate |
+/// | `POST /keyframe` | none | asks for a keyframe |
+/// | `GET /stats` | none | the sender's statistics (WebRTC `outbound-rtp` names) |
+///
+/// A bad command gets a 4xx reply with `{"ok":false,"error":"..."}` and changes nothing. Hard to abuse: it binds to
+/// loopback unless told otherwise, and then only with a bearer token (`Authorization: Bearer ...`, compared in
+/// constant time, never printed); bodies over `maximumBodySize` get 413, headers over NIO's parser limit (80 KiB) a
+/// 4xx and a closed connection, and a connection idle for `idleTimeout` is closed. Built on NIOHTTP1, in a module of
+/// its own so that embedding the sender does not link HTTP.
+public final class ControlServer: Sendable {
+    /// The largest request body accepted.
+    public static let maximumBodySize = 64 * 1024
+    /// How long a connection may stay idle before it is closed.
+    public static let idleTimeout = TimeAmount.seconds(10)
+
+    private let channel: Channel
+
+    /// The port the server listens on.
+    public var localPort: Int { channel.localAddress?.port ?? 0 }
+
+    /// Starts a server.
+    /// - Parameters:
+    ///   - host: the address to bind; a non-loopback address requires `token`.
+    ///   - port: the port (0 picks a free one).
+    ///   - token: the bearer token every request must carry, or nil (loopback only).
+    ///   - sender: the sender the commands go to.
+    /// - Throws: `ControlServerError.tokenRequired` for a non-loopback address without a token; bind errors.
+    public init(host: String, port: Int, token: String?, sender: H264Sender) async throws {
+        if let token, token.isEmpty || token.utf8.count > 1024 { throw ControlServerError.invalidToken }
+        guard token != nil || Self.isLoopback(host) else { throw ControlServerError.tokenRequired(host) }
+        let expected = token.map { Array("Bearer \($0)".utf8) }
+        channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(allTimeout: Self.idleTimeout))
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(
+                        ControlHTTPHandler(authorization: expected) { command in await Self.apply(command, to: sender) })
+                }
+            }
+            .bind(host: host, port: port).get()
+    }
+
+    /// Stops listening.
+    public func close() async {
+        try? await channel.close()
+    }
+
+    /// Whether an address is a loopback one (127.0.0.0/8, ::1, localhost).
+    /// - Parameter host: an address or host name.
+    public static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+
+    /// Carries out one command on the sender and words the reply.
+    /// - Parameters:
+    ///   - command: the command.
+    ///   - sender: the sender.
+    /// - Returns: the reply.
+    public static func apply(_ command: ControlCommand, to sender: H264Sender) async -> ControlReply {
+        do {
+            switch command {
+            case .setBitrate(let bps):
+                let target = try await sender.setBitrate(bps)
+                let stats = await sender.statistics()
+                return .ok(["\"targetBitrate\":\(target)", "\"maxBitrate\":\(stats.maxBitrate)"])
+            case .setFrameRate(let fps):
+                try await sender.setFrameRate(fps)
+                return .ok(["\"framesPerSecond\":\(fps)"])
+            case .requestKeyframe:
+                sender.requestKeyframe()
+                return .ok()
+            case .stats:
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                guard let data = try? encoder.encode(await sender.statistics()) else {
+                    return .error(500, "stats could not be encoded")
+                }
+                return ControlReply(status: 200, body: String(decoding: data, as: UTF8.self))
+            }
+        } catch SenderError.finished {
+            return .error(409, "the sender has finished")
+        } catch {
+            return .error(400, "\(error)")
+        }
+    }
+
+    /// Turns an HTTP request into a command, or into the error reply it deserves. Pure, for tests.
+    /// - Parameters:
+    ///   - method: the HTTP method.
+    ///   - path: the request path (query ignored).
+    ///   - body: the request body.
+    /// - Returns: the command, or the reply explaining why there is none.
+    public static func command(method: String, path: String, body: [UInt8]) -> Result<ControlCommand, ControlReplyError> {
+        let route = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
+        let routes: [String: String] = ["/bitrate": "POST", "/framerate": "POST", "/keyframe": "POST", "/stats": "GET"]
+        guard let expectedMethod = routes[route] else {
+            return .failure(ControlReplyError(.error(404, "unknown path \(route); use /bitrate, /framerate, /keyframe or /stats")))
+        }
+        guard method == expectedMethod else {
+            return .failure(ControlReplyError(.error(405, "\(route) takes \(expectedMethod)")))
+        }
+        switch route {
+        case "/keyframe": return .success(.requestKeyframe)
+        case "/stats": return .success(.stats)
+        case "/bitrate":
+            return value(in: body, key: "bitrate").flatMap { text in
+                Result { try RateParser.bitrate(text) }
+                    .map { ControlCommand.setBitrate($0) }
+                    .mapError { ControlReplyError(.error(400, "bitrate: \($0)")) }
+            }
+        default:
+            return value(in: body, key: "fps").flatMap { text in
+                Result { try RateParser.frameRate(text) }
+                    .map { ControlCommand.setFrameRate($0) }
+                    .mapError { ControlReplyError(.error(400, "framerate: \($0)")) }
+            }
+        }
+    }
+
+    private static func value(in body: [UInt8], key: String) -> Result<String, ControlReplyError> {
+        let text = String(decoding: body, as: UTF8.self).trimmingWhitespace()
+        guard !text.isEmpty else { return .failure(ControlReplyError(.error(400, "missing body: send {\"\(key)\": ...}"))) }
+        guard text.first == "{" else { return .success(text) }
+        guard let object = try? JSONDecoder().decode([String: JSONScalar].self, from: Data(body)) else {
+            return .failure(ControlReplyError(.error(400, "body is not a JSON object of strings and numbers")))
+        }
+        guard let value = object[key] else {
+            return .failure(ControlReplyError(.error(400, "missing \"\(key)\" in the JSON body")))
+        }
+        return .success(value.text)
+    }
+}
+
+/// A reply that ends a control request early (unknown path, bad value).
+public struct ControlReplyError: Error, Sendable, Equatable {
+    /// The reply to send.
+    public var reply: ControlReply
+    init(_ reply: ControlReply) { self.reply = reply }
+}
+
+/// A JSON string or number, kept as text for `RateParser`.
+struct JSONScalar: Decodable {
+    var text: String
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let string = try? container.decode(String.self) {
+            text = string
+        } else if let integer = try? container.decode(Int.self) {
+            text = String(integer)
+        } else {
+            text = String(try container.decode(Double.self))
+        }
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        String(self.drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed())
+    }
+}
+
+/// One HTTP connection of the control endpoint: gathers a request, checks its token, answers it.
+final class ControlHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let authorization: [UInt8]?
+    private let respond: @Sendable (ControlCommand) async -> ControlReply
+    private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
+    private var tooLarge = false
+
+    init(authorization: [UInt8]?, respond: @escaping @Sendable (ControlCommand) async -> ControlReply) {
+        self.authorization = authorization
+        self.respond = respond
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let h):
+            head = h
+            body.removeAll(keepingCapacity: true)
+            tooLarge = false
+        case .body(var buffer):
+            if body.count + buffer.readableBytes > ControlServer.maximumBodySize {
+                tooLarge = true
+                body.removeAll()
+            } else {
+                body += buffer.readBytes(length: buffer.readableBytes) ?? []
+            }
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            if let authorization {
+                let given = Array((head.headers.first(name: "Authorization") ?? "").utf8)
+                guard Self.constantTimeEqual(given, authorization) else {
+                    write(context: context, head: head, reply: .error(401, "missing or wrong bearer token"))
+                    return
+                }
+            }
+            if tooLarge {
+                write(context: context, head: head, reply: .error(413, "body over \(ControlServer.maximumBodySize) bytes"))
+                return
+            }
+            switch ControlServer.command(method: head.method.rawValue, path: head.uri, body: body) {
+            case .failure(let e):
+                write(context: context, head: head, reply: e.reply)
+            case .success(let command):
+                let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                let eventLoop = context.eventLoop
+                let respond = self.respond
+                Task {
+                    let reply = await respond(command)
+                    eventLoop.execute {
+                        let (handler, context) = loopBound.value
+                        handler.write(context: context, head: head, reply: reply)
+                    }
+                }
+            }
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(promise: nil)  // an idle connection holds nothing for ever
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    /// Compares two byte strings in time that depends only on their lengths.
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for i in 0..<a.count { difference |= a[i] ^ b[i] }
+        return difference == 0
+    }
+
+    private func write(context: ChannelHandlerContext, head: HTTPRequestHead, reply: ControlReply) {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Content-Length", value: String(reply.body.utf8.count + 1))
+        let keepAlive = head.isKeepAlive
+        if !keepAlive { headers.add(name: "Connection", value: "close") }
+        let status = HTTPResponseStatus(statusCode: reply.status)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
+        var buffer = context.channel.allocator.buffer(capacity: reply.body.utf8.count + 1)
+        buffer.writeString(reply.body)
+        buffer.writeString("\n")
+        context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+            if !keepAlive { channel.close(promise: nil) }
+        }
+    }
+}
+
+/// Why the control endpoint refused to start.
+public enum ControlServerError: Error, Equatable, CustomStringConvertible {
+    /// A non-loopback address without a token.
+    case tokenRequired(String)
+    /// An empty or over-long token.
+    case invalidToken
+
+    public var description: String {
+        switch self {
+        case .tokenRequired(let host):
+            return "the control endpoint on \(host) is reachable beyond this machine: give it a token (--control-token or --control-token-file)"
+        case .invalidToken:
+            return "the control token must be 1-1024 bytes"
+        }
+    }
+}

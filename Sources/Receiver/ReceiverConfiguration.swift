@@ -1,0 +1,102 @@
+import H264
+import RTP
+import SRTP
+import Video
+
+/// What `H264Receiver` listens for and what it does with the stream.
+public struct ReceiverConfiguration: Sendable {
+    /// SRTP settings of the receiving end.
+    public struct Security: Sendable {
+        /// The suite.
+        public var suite: SRTPSuite
+        /// The key the sender protects its RTP and RTCP with. Never logged.
+        public var remoteKey: SRTPMasterKey
+        /// The key this receiver protects its own RTCP with (RFC 4568 section 6.1); nil means the sender's key, as a
+        /// single `a=crypto` line implies. Never logged.
+        public var key: SRTPMasterKey?
+
+        /// Creates SRTP settings.
+        /// - Parameters:
+        ///   - suite: the suite.
+        ///   - remoteKey: the sender's key.
+        ///   - key: this receiver's own key, or nil for the sender's.
+        public init(suite: SRTPSuite = .default, remoteKey: SRTPMasterKey, key: SRTPMasterKey? = nil) {
+            self.suite = suite
+            self.remoteKey = remoteKey
+            self.key = key
+        }
+    }
+
+    /// The address to listen on.
+    public var listenHost: String
+    /// The RTP port (RTCP too when muxed, else `listenPort + 1`).
+    public var listenPort: Int
+    /// RTCP multiplexed on the RTP port (RFC 5761).
+    public var rtcpMux: Bool = true
+    /// SRTP settings, or nil for plain RTP.
+    public var security: Security?
+    /// Stop after this many frames decoded (nil: no limit).
+    public var frameLimit: Int?
+    /// Stop this long after the first packet (nil: no limit).
+    public var duration: Duration?
+    /// Stop when the sender says BYE.
+    public var stopOnBye: Bool = true
+    /// Stop if no packet arrives for this long after the first one (nil: wait for ever).
+    public var idleTimeout: Duration?
+    /// The RTCP CNAME (1-255 bytes of UTF-8).
+    public var cname: String = "rtc-h264-receiver"
+    /// How often Receiver Reports are sent, and how often an unanswered PLI is repeated.
+    public var reportInterval: Duration = .seconds(1)
+    /// Packets held while waiting for a missing one before it is declared lost.
+    public var reorderWindow: Int = 64
+    /// Called on the receiver's loop with every access unit received, before decoding; it must return quickly.
+    public var onAccessUnit: (@Sendable (H264ReceivedFrame) -> Void)?
+    /// Called on the receiver's loop with every decoded picture (valid during the call) and its access unit.
+    public var onFrameDecoded: (@Sendable (I420Frame, H264ReceivedFrame) -> Void)?
+
+    /// Creates a configuration.
+    /// - Parameters:
+    ///   - listenHost: the local address.
+    ///   - listenPort: the local RTP port.
+    public init(listenHost: String, listenPort: Int) {
+        self.listenHost = listenHost
+        self.listenPort = listenPort
+    }
+
+    /// Checks every value.
+    /// - Throws: `ReceiverError.invalidConfiguration` naming the value.
+    public func validate() throws(ReceiverError) {
+        guard (0...65534).contains(listenPort) else {
+            throw .invalidConfiguration("listen port must be 0-65534, got \(listenPort)")
+        }
+        guard (1...255).contains(cname.utf8.count) else {
+            throw .invalidConfiguration("CNAME must be 1-255 bytes of UTF-8, got \(cname.utf8.count)")
+        }
+        guard reportInterval >= .milliseconds(10), reportInterval <= .seconds(3600) else {
+            throw .invalidConfiguration("report interval must be 10 ms-3600 s, got \(reportInterval)")
+        }
+        guard (1...4096).contains(reorderWindow) else {
+            throw .invalidConfiguration("reorder window must be 1-4096 packets, got \(reorderWindow)")
+        }
+        if let frameLimit, frameLimit <= 0 { throw .invalidConfiguration("frame limit must be positive, got \(frameLimit)") }
+        if let duration, duration <= .zero { throw .invalidConfiguration("duration must be positive, got \(duration)") }
+        if let idleTimeout, idleTimeout <= .zero {
+            throw .invalidConfiguration("idle timeout must be positive, got \(idleTimeout)")
+        }
+        if let security, let key = security.key, key.count != security.remoteKey.count {
+            throw .invalidConfiguration("the receiver's own SRTP key must be of the sender's suite")
+        }
+    }
+}
+
+/// Why the receiver could not start.
+public enum ReceiverError: Error, Equatable, CustomStringConvertible {
+    /// A configuration value out of range.
+    case invalidConfiguration(String)
+
+    public var description: String {
+        switch self {
+        case .invalidConfiguration(let reason): return "invalid configuration: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,226 @@
+import Codec
+import H264
+import NIOCore
+import RTP
+import Sender
+import Transport
+import Video
+
+/// The receiver's work, confined to its event loop: transport -> depacketizer -> decoder, and RTCP back.
+final class ReceiverCore {
+    private let configuration: ReceiverConfiguration
+    private let ssrc: SSRC
+    private let transport: UDPTransport
+    private let clock: SenderClock
+    private let done: EventLoopPromise<ReceiverStats>
+    private var state: ReceiverState
+    private var reportTask: RepeatedTask?
+
+    init(configuration: ReceiverConfiguration, ssrc: SSRC, transport: UDPTransport, clock: SenderClock,
+         done: EventLoopPromise<ReceiverStats>) throws {
+        self.configuration = configuration
+        self.ssrc = ssrc
+        self.transport = transport
+        self.clock = clock
+        self.done = done
+        self.state = try ReceiverState(configuration: configuration)
+    }
+
+    func start() {
+        state.start = clock.monotonic()
+        transport.onRTP = { [weak self] packet, _ in self?.receivedRTP(packet) }
+        transport.onRTCP = { [weak self] packets in self?.receivedRTCP(packets) }
+        let interval = TimeAmount.nanoseconds(configuration.reportInterval.saturatingNanoseconds)
+        let weakSelf = NIOLoopBound(WeakReference(self), eventLoop: transport.eventLoop)
+        reportTask = transport.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
+            weakSelf.value.object?.tick()
+        }
+    }
+
+    func finish() {
+        guard !state.finished else { return }
+        state.finished = true
+        reportTask?.cancel()
+        for event in state.depacketizer.flush() { handle(event) }
+        // The picture OpenH264 still holds (High profile) comes out at the end of the stream.
+        while !state.awaitingPicture.isEmpty, (try? state.decoder.flush(into: &state.picture)) == true {
+            deliverPicture()
+        }
+        let final = snapshot()
+        transport.close()
+        transport.onRTP = nil
+        transport.onRTCP = nil
+        done.succeed(final)
+    }
+
+    func snapshot() -> ReceiverStats {
+        var stats = state.stats
+        stats.timestamp = (clock.monotonic() - state.start).inSeconds
+        stats.jitter = Double(state.reception?.jitter ?? 0) / 90_000
+        stats.transport = transport.counters
+        stats.srtpUnprotectFailures = transport.counters.srtpUnprotectFailures + transport.counters.srtcpUnprotectFailures
+        stats.malformedPackets += transport.counters.malformedPackets
+        stats.rtcpPacketsSent = transport.counters.rtcpPacketsSent
+        return stats
+    }
+
+    func requestKeyframe() {
+        state.needKeyframe = true
+        sendFeedback(pli: true)
+    }
+
+    /// Once per report interval: limits, Receiver Report, repeated PLI.
+    private func tick() {
+        guard !state.finished else { return }
+        let now = clock.monotonic()
+        if let first = state.firstPacket {
+            if let duration = configuration.duration, now - first >= duration { return finish() }
+            if let idle = configuration.idleTimeout, now - state.lastPacket >= idle { return finish() }
+        }
+        guard transport.peer != nil else { return }
+        sendFeedback(pli: state.needKeyframe && pliIntervalElapsed(now))
+    }
+
+    private func pliIntervalElapsed(_ now: MonotonicTime) -> Bool {
+        guard let last = state.lastPLI else { return true }
+        return now - last >= configuration.reportInterval * 0.9
+    }
+
+    private func receivedRTP(_ bytes: UnsafeRawBufferPointer) {
+        guard !state.finished else { return }
+        let packet = [UInt8](bytes)
+        guard let view = try? RTPPacketView(parsing: packet) else {
+            state.stats.malformedPackets += 1
+            return
+        }
+        if state.senderSSRC == nil {
+            state.senderSSRC = view.header.ssrc
+            state.stats.ssrc = view.header.ssrc.rawValue
+            state.reception = ReceptionStatistics(ssrc: view.header.ssrc)
+        }
+        guard view.header.ssrc == state.senderSSRC else { return }
+        let now = clock.monotonic()
+        if state.firstPacket == nil { state.firstPacket = now }
+        state.lastPacket = now
+        state.reception?.record(
+            sequenceNumber: view.header.sequenceNumber, timestamp: view.header.timestamp,
+            arrival: RTPClock.ticks(now - .zero))
+        state.stats.packetsReceived += 1
+        state.stats.bytesReceived += view.payloadRange.count
+        for event in state.depacketizer.push(packet) {
+            handle(event)
+            if state.finished { return }
+        }
+    }
+
+    private func handle(_ event: H264DepacketizerEvent) {
+        switch event {
+        case .frame(let received):
+            state.stats.framesReceived += 1
+            configuration.onAccessUnit?(received)
+            decode(received)
+        case .frameDropped:
+            state.stats.framesDropped += 1
+            askForKeyframe()
+        case .packetsLost(_, let count):
+            state.stats.packetsLost += count
+            askForKeyframe()
+        case .malformedPacket:
+            state.stats.malformedPackets += 1
+        case .latePacket:
+            break
+        case .resynchronized:
+            // The sender restarted (new SSRC or sequence numbers): wait for its next keyframe.
+            state.decodedKeyframe = false
+            askForKeyframe()
+        }
+    }
+
+    private func decode(_ received: H264ReceivedFrame) {
+        let isKeyframe = received.frame.isKeyframe
+        if !isKeyframe && !state.decodedKeyframe {
+            // Joined mid-stream: nothing can be decoded before an IDR.
+            state.stats.framesDropped += 1
+            askForKeyframe()
+            return
+        }
+        let hasSlice = received.frame.nalUnits.contains { $0.type.isSlice }
+        if hasSlice { state.awaitingPicture.append(received) }
+        let produced: Bool
+        do {
+            produced = try state.decoder.decode(received.frame.bytes, into: &state.picture)
+        } catch {
+            if hasSlice { state.awaitingPicture.removeLast() }
+            state.stats.decodeErrors += 1
+            state.stats.framesDropped += 1
+            askForKeyframe()
+            return
+        }
+        if isKeyframe {
+            state.decodedKeyframe = true
+            state.needKeyframe = false
+            state.stats.keyFramesDecoded += 1
+            state.stats.keyframeTimes.append((clock.monotonic() - state.start).inSeconds)
+        }
+        if produced { deliverPicture() }
+    }
+
+    /// Hands the decoder's latest picture out, paired with the oldest access unit still waiting for one.
+    private func deliverPicture() {
+        guard !state.awaitingPicture.isEmpty else { return }
+        let source = state.awaitingPicture.removeFirst()
+        state.stats.framesDecoded += 1
+        configuration.onFrameDecoded?(state.picture, source)
+        if let limit = configuration.frameLimit, state.stats.framesDecoded >= limit { finish() }
+    }
+
+    private func askForKeyframe() {
+        state.needKeyframe = true
+        if pliIntervalElapsed(clock.monotonic()) { sendFeedback(pli: true) }
+    }
+
+    private func receivedRTCP(_ packets: [RTCPPacket]) {
+        for packet in packets {
+            switch packet {
+            case .senderReport(let sr) where state.senderSSRC == nil || sr.ssrc == state.senderSSRC:
+                state.stats.senderReportsReceived += 1
+                state.lastSenderReportMiddle = sr.ntpTimestamp.middle32
+                state.lastSenderReportArrival = clock.monotonic()
+            case .goodbye(let bye) where bye.sources.contains { $0 == state.senderSSRC }:
+                state.stats.byeReceived = true
+                if configuration.stopOnBye { finish() }
+            default:
+                break
+            }
+        }
+    }
+
+    /// The report block about the sender's stream, with LSR/DLSR from its latest SR (RFC 3550 section 6.4.1).
+    private func makeReportBlock() -> ReportBlock? {
+        var dlsr: UInt32 = 0
+        if state.lastSenderReportMiddle != 0 {
+            // Delay since the last SR, in 1/65536 s.
+            let nanoseconds = (clock.monotonic() - state.lastSenderReportArrival).saturatingNanoseconds
+            dlsr = UInt32(clamping: max(0, nanoseconds / 1_000_000) * 65_536 / 1_000)
+        }
+        let lsr = state.lastSenderReportMiddle
+        return state.reception?.makeReportBlock(lastSenderReport: lsr, delaySinceLastSenderReport: dlsr)
+    }
+
+    /// Sends RR + SDES, with a PLI when asked (RFC 4585 section 6.3.1).
+    private func sendFeedback(pli: Bool) {
+        guard transport.peer != nil, !state.finished else { return }
+        var packets: [RTCPPacket] = [
+            .receiverReport(ReceiverReport(ssrc: ssrc, reportBlocks: makeReportBlock().map { [$0] } ?? [])),
+            .sourceDescription(SourceDescription(chunks: [
+                SourceDescriptionChunk(ssrc: ssrc, items: [.cname(configuration.cname)]),
+            ])),
+        ]
+        if pli, let senderSSRC = state.senderSSRC {
+            packets.append(.pli(PictureLossIndication(senderSSRC: ssrc, mediaSSRC: senderSSRC)))
+            state.lastPLI = clock.monotonic()
+            state.stats.pliCount += 1
+        }
+        try? transport.sendRTCP(packets)
+    }
+}

@@ -1,0 +1,46 @@
+import Transport
+
+/// What the receiver has seen, named after WebRTC's `RTCInboundRtpStreamStats` where a name fits.
+public struct ReceiverStats: Codable, Sendable, Equatable {
+    /// Seconds since the receiver started.
+    public var timestamp: Double = 0
+    /// The sender's SSRC, once known.
+    public var ssrc: UInt32?
+    /// `packetsReceived`.
+    public var packetsReceived: Int = 0
+    /// `bytesReceived` (RTP payload bytes after SRTP).
+    public var bytesReceived: Int = 0
+    /// `packetsLost`: sequence numbers never received.
+    public var packetsLost: Int = 0
+    /// `jitter` in seconds (RFC 3550 section 6.4.1).
+    public var jitter: Double = 0
+    /// Complete access units reassembled.
+    public var framesReceived: Int = 0
+    /// `framesDecoded`.
+    public var framesDecoded: Int = 0
+    /// `keyFramesDecoded`.
+    public var keyFramesDecoded: Int = 0
+    /// `framesDropped`: access units lost to missing or broken packets, or not decodable.
+    public var framesDropped: Int = 0
+    /// Access units the decoder rejected.
+    public var decodeErrors: Int = 0
+    /// `pliCount`: PLIs sent.
+    public var pliCount: Int = 0
+    /// Receiver Reports sent.
+    public var rtcpPacketsSent: Int = 0
+    /// Sender Reports received.
+    public var senderReportsReceived: Int = 0
+    /// Whether the sender said BYE.
+    public var byeReceived: Bool = false
+    /// SRTP or SRTCP packets that failed authentication or replay checks.
+    public var srtpUnprotectFailures: Int = 0
+    /// RTP or RTCP packets that did not parse, or H.264 payloads that were malformed.
+    public var malformedPackets: Int = 0
+    /// Seconds (since start) at which keyframes were decoded.
+    public var keyframeTimes: [Double] = []
+    /// What the transport carried and refused.
+    public var transport = TransportCounters()
+
+    /// Creates empty statistics.
+    public init() {}
+}

@@ -1,0 +1,108 @@
+import Codec
+import H264
+import RTP
+import Video
+
+/// The encoder stage: takes frames from the mailbox, encodes them with OpenH264 and hands the access units on.
+///
+/// It runs on a thread of its own (the sender's encoder loop), never on the I/O loop, so RTCP, control requests and
+/// the application's channels are served while a frame encodes. It owns the encoder, the encoder's applied rates and
+/// the keyframe throttle (the one owner of "a keyframe is wanted"). Confined to its thread.
+final class EncoderStage {
+    private let encoder: any FrameEncoder
+    private var throttle: KeyframeRequestThrottle
+    private let mailbox: FrameMailbox
+    private let clock: SenderClock
+    private let deliver: (EncoderOutput) -> Void
+    private let maximumConsecutiveFailures: Int
+    private var consecutiveFailures = 0
+    /// The stream's first capture time: the encoder's media time counts from it.
+    private var origin: MonotonicTime?
+
+    /// Creates the stage.
+    /// - Parameters:
+    ///   - encoder: the encoder (created and validated by the sender).
+    ///   - throttle: the keyframe-request window.
+    ///   - mailbox: where frames come from.
+    ///   - clock: the sender's clocks.
+    ///   - maximumConsecutiveFailures: failures in a row that end the stream.
+    ///   - deliver: receives each output, in order (it hops to the I/O loop).
+    init(encoder: any FrameEncoder, throttle: KeyframeRequestThrottle, mailbox: FrameMailbox, clock: SenderClock,
+         maximumConsecutiveFailures: Int, deliver: @escaping (EncoderOutput) -> Void) {
+        self.encoder = encoder
+        self.throttle = throttle
+        self.mailbox = mailbox
+        self.clock = clock
+        self.maximumConsecutiveFailures = maximumConsecutiveFailures
+        self.deliver = deliver
+    }
+
+    /// The encoder's applied target and ceiling, in bit/s.
+    var appliedRates: (target: Int, ceiling: Int) {
+        (encoder.configuration.targetBitrate, encoder.configuration.effectiveMaxBitrate)
+    }
+
+    /// Encodes every frame waiting, until the mailbox is empty.
+    func drain() {
+        while let slot = mailbox.take() {
+            encode(slot)
+            mailbox.recycle(slot.frame)
+        }
+    }
+
+    /// Records a keyframe request; the next frame outside the throttle's window is an IDR.
+    /// - Parameter now: when the request arrived.
+    func requestKeyframe(at now: MonotonicTime) {
+        throttle.request(at: now)
+    }
+
+    /// Moves the encoder to a new target and ceiling; on failure the encoder is unchanged.
+    /// - Parameters:
+    ///   - target: bit/s.
+    ///   - ceiling: bit/s.
+    /// - Throws: the encoder's error.
+    func setRates(target: Int, ceiling: Int) throws {
+        guard target != encoder.configuration.targetBitrate || ceiling != encoder.configuration.effectiveMaxBitrate else { return }
+        try encoder.setBitrate(target: target, maxBitrate: ceiling)
+    }
+
+    /// Changes the frame rate rate control plans for.
+    /// - Parameter frameRate: frames per second.
+    /// - Throws: the encoder's error (the encoder is unchanged).
+    func setFrameRate(_ frameRate: Double) throws {
+        try encoder.setFrameRate(frameRate)
+    }
+
+    private func encode(_ slot: FrameMailbox.Slot) {
+        let origin = self.origin ?? slot.captureTime
+        self.origin = origin
+        let now = clock.monotonic()
+        let force = throttle.shouldForceKeyframe(at: now)
+        let requestedAt = throttle.pendingSince
+        do {
+            let mediaTime = RTPClock.ticks(slot.captureTime - origin)
+            let result = try slot.frame.withView { try encoder.encode($0, timestamp: mediaTime, forceKeyframe: force) }
+            consecutiveFailures = 0
+            switch result {
+            case .skipped(let reason):
+                deliver(.skipped(reason))
+            case .frame(let frame, let statistics):
+                var served: MonotonicTime?
+                if frame.isKeyframe {
+                    served = requestedAt
+                    throttle.keyframeEncoded(at: clock.monotonic())
+                }
+                deliver(.frame(frame, statistics, captureTime: slot.captureTime, keyframeRequestedAt: served))
+            }
+        } catch {
+            consecutiveFailures += 1
+            if consecutiveFailures >= maximumConsecutiveFailures {
+                deliver(.fatal(.tooManyFrameFailures(count: consecutiveFailures, lastError: "\(error)")))
+                return
+            }
+            // The next frame must be an IDR: whatever the receiver decoded last may be gone.
+            throttle.request(at: now)
+            deliver(.failed("\(error)"))
+        }
+    }
+}

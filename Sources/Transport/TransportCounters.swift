@@ -1,0 +1,28 @@
+/// What one transport has carried and refused. Every datagram dropped is counted under its reason.
+public struct TransportCounters: Sendable, Equatable, Codable {
+    /// RTP packets handed to the socket.
+    public var rtpPacketsSent = 0
+    /// RTP bytes handed to the socket, SRTP tags included.
+    public var rtpBytesSent = 0
+    /// RTCP compound packets handed to the socket.
+    public var rtcpPacketsSent = 0
+    /// RTP packets received from the peer and accepted (authenticated when SRTP is on).
+    public var rtpPacketsReceived = 0
+    /// RTCP compound packets received from the peer and parsed.
+    public var rtcpPacketsReceived = 0
+    /// RTCP compound packets accepted without SRTCP protection (only with `acceptPlainRTCP`).
+    public var plainRTCPAccepted = 0
+    /// SRTP packets that failed authentication or the replay check.
+    public var srtpUnprotectFailures = 0
+    /// SRTCP packets that failed authentication or the replay check.
+    public var srtcpUnprotectFailures = 0
+    /// Datagrams that are neither RTP nor RTCP, or RTCP that does not parse.
+    public var malformedPackets = 0
+    /// Datagrams from an address other than the peer's.
+    public var packetsFromStrangers = 0
+    /// Socket errors (ICMP port unreachable surfaces as a refused send); the transport goes on.
+    public var socketErrors = 0
+
+    /// Creates zeroed counters.
+    public init() {}
+}

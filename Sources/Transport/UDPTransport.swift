@@ -1,0 +1,281 @@
+import NIOCore
+import RTP
+import SRTP
+
+/// One UDP flow to a peer, shared by the sender and the receiver: the socket(s), SRTP/SRTCP in both directions,
+/// RTP/RTCP demultiplexing (RFC 5761 section 4), the peer filter and the counters.
+///
+/// Confined to its event loop: every method is called there, and the callbacks run there.
+///
+/// Outgoing RTP is batched per frame (or per pacer burst): `queueRTP` copies each packet into one wire buffer and
+/// protects it there in place, `flush` hands the batch to the socket as slices sharing that storage (one
+/// `sendmmsg`). Nothing is allocated per packet; the wire buffer's storage is reused once the socket has released
+/// the previous batch. Incoming SRTP is unprotected in place in NIO's receive buffer.
+package final class UDPTransport {
+    /// The loop everything runs on.
+    package let eventLoop: EventLoop
+    /// What was carried and refused.
+    package private(set) var counters = TransportCounters()
+    /// Called with every accepted RTP packet (unprotected; valid during the call) and its source address.
+    package var onRTP: ((UnsafeRawBufferPointer, SocketAddress) -> Void)?
+    /// Called with every accepted RTCP compound packet, parsed.
+    package var onRTCP: (([RTCPPacket]) -> Void)?
+
+    /// The peer's RTP address (configured, or learned from its first packet).
+    package private(set) var peer: SocketAddress?
+
+    private let configuration: TransportConfiguration
+    private let rtpSocket: DatagramEndpoint
+    private let rtcpSocket: DatagramEndpoint?
+    private let srtpOut: SRTPSession?
+    private let srtpIn: SRTPSession?
+    private let rtpTrailer: Int
+    private let rtcpTrailer: Int
+    private var wire: ByteBuffer
+    private var packetEnds: [Int] = []
+    /// A copy of an SRTCP datagram, kept so that it can still be read as plain RTCP when authentication fails.
+    private var scratch: [UInt8]
+    private var closed = false
+
+    /// The smallest datagram that can be RTP or RTCP: an empty Receiver Report (RFC 3550 section 6.4.2, 8 bytes).
+    static let minimumPacketSize = 8
+
+    /// Binds the socket(s), then creates the transport on its loop.
+    /// - Parameters:
+    ///   - configuration: addresses, keys and policies.
+    ///   - eventLoop: the loop to run on.
+    /// - Returns: the transport, bound to its loop.
+    /// - Throws: SRTP errors for bad keys, socket errors when an address cannot be bound (nothing stays open then).
+    package static func bind(configuration: TransportConfiguration, eventLoop: EventLoop) async throws -> NIOLoopBound<UDPTransport> {
+        // The socket callbacks reach the transport through this box, filled once the transport exists. Closing the
+        // sockets releases their handlers and with them the box, which breaks the cycle socket -> box -> transport.
+        let box = NIOLoopBoundBox.makeEmptyBox(valueType: UDPTransport.self, eventLoop: eventLoop)
+        let onDatagram: @Sendable (SocketAddress, inout ByteBuffer) -> Void = { from, buffer in box.value?.received(from: from, &buffer) }
+        let onError: @Sendable (Error) -> Void = { _ in box.value?.counters.socketErrors += 1 }
+        let rtp = try await DatagramEndpoint(
+            host: configuration.localHost, port: configuration.localPort, eventLoop: eventLoop,
+            receiveBufferSize: configuration.receiveBufferSize, onDatagram: onDatagram, onError: onError)
+        var rtcp: DatagramEndpoint?
+        do {
+            if !configuration.rtcpMux {
+                rtcp = try await DatagramEndpoint(
+                    host: configuration.localHost, port: (rtp.localAddress?.port ?? configuration.localPort) + 1,
+                    eventLoop: eventLoop, onDatagram: onDatagram, onError: onError)
+            }
+            let rtcpSocket = rtcp
+            return try await eventLoop.submit {
+                let transport = try UDPTransport(configuration: configuration, eventLoop: eventLoop, rtp: rtp, rtcp: rtcpSocket)
+                box.value = transport
+                return NIOLoopBound(transport, eventLoop: eventLoop)
+            }.get()
+        } catch {
+            // No socket leaks when the second bind or the SRTP set-up fails.
+            await rtp.close()
+            await rtcp?.close()
+            throw error
+        }
+    }
+
+    private init(configuration: TransportConfiguration, eventLoop: EventLoop, rtp: DatagramEndpoint, rtcp: DatagramEndpoint?) throws {
+        self.configuration = configuration
+        self.eventLoop = eventLoop
+        self.peer = configuration.peer
+        self.rtpSocket = rtp
+        self.rtcpSocket = rtcp
+        if let security = configuration.security {
+            srtpOut = try SRTPSession(
+                direction: .outbound, suite: security.suite, key: security.outboundKey,
+                allowRepeatTransmission: security.allowRepeatTransmission)
+            srtpIn = try SRTPSession(direction: .inbound, suite: security.suite, key: security.inboundKey)
+            rtpTrailer = security.suite.rtpTrailerLength
+            rtcpTrailer = security.suite.rtcpTrailerLength
+        } else {
+            srtpOut = nil
+            srtpIn = nil
+            rtpTrailer = 0
+            rtcpTrailer = 0
+        }
+        wire = ByteBufferAllocator().buffer(capacity: 256 * 1024)
+        packetEnds.reserveCapacity(512)
+        scratch = [UInt8](repeating: 0, count: DatagramEndpoint.maximumDatagramSize)
+    }
+
+    deinit {
+        // Dropped without `close()`: the sockets still go (close is safe from any thread).
+        if !closed {
+            rtpSocket.channel.close(promise: nil)
+            rtcpSocket?.channel.close(promise: nil)
+        }
+    }
+
+    /// The bound local RTP port.
+    package var localPort: Int { rtpSocket.localAddress?.port ?? 0 }
+
+    /// The bound local RTP address.
+    package var localAddress: SocketAddress? { rtpSocket.localAddress }
+
+    /// Where RTCP goes: the peer's RTP address when muxed, its RTCP port otherwise.
+    package var peerRTCP: SocketAddress? {
+        guard let peer else { return nil }
+        if configuration.rtcpMux { return peer }
+        guard let ip = peer.ipAddress, let port = peer.port else { return nil }
+        let rtcpPort = configuration.peerRTCPPort ?? (port + 1)
+        return try? SocketAddress(ipAddress: ip, port: rtcpPort)
+    }
+
+    // MARK: Sending
+
+    /// Copies one RTP packet into the current batch and protects it there in place.
+    /// - Parameter packet: an unprotected RTP packet.
+    /// - Throws: SRTP errors (then the packet is not queued).
+    package func queueRTP(_ packet: UnsafeRawBufferPointer) throws {
+        eventLoop.preconditionInEventLoop()
+        if packetEnds.isEmpty { wire.clear() }
+        let srtp = srtpOut
+        try wire.writeWithUnsafeMutableBytes(minimumWritableBytes: packet.count + rtpTrailer) { raw in
+            raw.copyMemory(from: packet)
+            guard let srtp else { return packet.count }
+            return try srtp.protectRTP(UnsafeMutableRawBufferPointer(rebasing: raw[0..<(packet.count + rtpTrailer)]),
+                                       length: packet.count)
+        }
+        packetEnds.append(wire.writerIndex)
+    }
+
+    /// Forgets the packets queued since the last flush (a frame that failed half-way).
+    package func discardQueued() {
+        packetEnds.removeAll(keepingCapacity: true)
+    }
+
+    /// Hands the queued packets to the socket (one `sendmmsg`).
+    /// - Returns: the number of packets handed over.
+    @discardableResult
+    package func flush() -> Int {
+        eventLoop.preconditionInEventLoop()
+        guard !packetEnds.isEmpty else { return 0 }
+        let count = packetEnds.count
+        guard let peer, !closed else {
+            packetEnds.removeAll(keepingCapacity: true)
+            return 0
+        }
+        var start = 0
+        for end in packetEnds {
+            rtpSocket.write(wire.getSlice(at: start, length: end - start)!, to: peer)
+            counters.rtpBytesSent += end - start
+            start = end
+        }
+        rtpSocket.flush()
+        counters.rtpPacketsSent += count
+        packetEnds.removeAll(keepingCapacity: true)
+        return count
+    }
+
+    /// Serializes, protects (SRTCP) and sends one compound RTCP packet to the peer's RTCP address.
+    /// - Parameter packets: the compound's packets, in order (RFC 3550 section 6.1: a report first).
+    /// - Throws: `RTCPError` for a packet that cannot be serialized, SRTP errors.
+    package func sendRTCP(_ packets: [RTCPPacket]) throws {
+        eventLoop.preconditionInEventLoop()
+        guard let destination = peerRTCP, !closed else { return }
+        let size = RTCPPacket.serializedSize(of: packets) + rtcpTrailer
+        let socket = rtcpSocket ?? rtpSocket
+        var out = socket.channel.allocator.buffer(capacity: size)
+        let srtp = srtpOut
+        let trailer = rtcpTrailer
+        try out.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { raw in
+            var length = try RTCPPacket.serialize(packets, into: raw, reservedTrailer: trailer)
+            if let srtp { length = try srtp.protectRTCP(raw, length: length) }
+            return length
+        }
+        socket.write(out, to: destination)
+        socket.flush()
+        counters.rtcpPacketsSent += 1
+    }
+
+    /// Closes the sockets; idempotent.
+    package func close() {
+        guard !closed else { return }
+        closed = true
+        rtpSocket.channel.close(promise: nil)
+        rtcpSocket?.channel.close(promise: nil)
+    }
+
+    // MARK: Receiving
+
+    /// One datagram from either socket.
+    private func received(from address: SocketAddress, _ buffer: inout ByteBuffer) {
+        guard !closed else { return }
+        if let peer, address.ipAddress != peer.ipAddress {
+            // By IP only: peers often send RTCP from another port than their RTP port.
+            counters.packetsFromStrangers += 1
+            return
+        }
+        guard buffer.readableBytes >= Self.minimumPacketSize,
+              let first = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self), first >> 6 == RTPHeader.version,
+              let second = buffer.getInteger(at: buffer.readerIndex + 1, as: UInt8.self)
+        else {
+            counters.malformedPackets += 1
+            return
+        }
+        if RTCPPacket.multiplexedPacketTypes.contains(second) {
+            receivedRTCP(&buffer)
+        } else {
+            receivedRTP(&buffer, from: address)
+        }
+    }
+
+    private func receivedRTP(_ buffer: inout ByteBuffer, from address: SocketAddress) {
+        let srtp = srtpIn
+        let accepted: Bool = buffer.withUnsafeMutableReadableBytes { raw in
+            var length = raw.count
+            if let srtp {
+                do {
+                    length = try srtp.unprotectRTP(raw, length: length)
+                } catch {
+                    counters.srtpUnprotectFailures += 1
+                    return false
+                }
+            }
+            if peer == nil { peer = address }  // symmetric RTP: learned from the first authentic packet
+            counters.rtpPacketsReceived += 1
+            onRTP?(UnsafeRawBufferPointer(rebasing: raw[0..<length]), address)
+            return true
+        }
+        _ = accepted
+    }
+
+    private func receivedRTCP(_ buffer: inout ByteBuffer) {
+        let srtp = srtpIn
+        let acceptPlain = configuration.acceptPlainRTCP
+        let parsed: [RTCPPacket]? = buffer.withUnsafeMutableReadableBytes { raw in
+            var length = raw.count
+            if let srtp {
+                let keepCopy = acceptPlain && raw.count <= scratch.count
+                if keepCopy { scratch.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(raw)) } }
+                do {
+                    length = try srtp.unprotectRTCP(raw, length: length)
+                } catch {
+                    guard keepCopy else {
+                        counters.srtcpUnprotectFailures += 1
+                        return nil
+                    }
+                    // Not SRTCP from the peer: with the opt-in, plain RTCP from its address is read as such.
+                    let plain = scratch.withUnsafeBytes { try? RTCPPacket.parseCompound(UnsafeRawBufferPointer(rebasing: $0[0..<raw.count])) }
+                    if let plain {
+                        counters.plainRTCPAccepted += 1
+                        return plain
+                    }
+                    counters.srtcpUnprotectFailures += 1
+                    return nil
+                }
+            }
+            do {
+                return try RTCPPacket.parseCompound(UnsafeRawBufferPointer(rebasing: raw[0..<length]))
+            } catch {
+                counters.malformedPackets += 1
+                return nil
+            }
+        }
+        guard let parsed else { return }
+        counters.rtcpPacketsReceived += 1
+        onRTCP?(parsed)
+    }
+}

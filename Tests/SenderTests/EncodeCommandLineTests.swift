@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// `rtc-h264 encode` as a user runs it: a real process, real files. Issue 11 item 1: every bad number on the command
+/// line is a usage error (exit status 64) naming the flag, never a crash. On 9c36cd3 `--bitrate=-1e30`,
+/// `--bitrate 9e18`, `--keyframe-interval-duration 1e300`/`nan`, `--level 1e300` and `--size 4611686018427387904x16`
+/// killed the process with SIGILL.
+@Suite(.serialized) struct EncodeCommandLineTests {
+    /// The usage error status ArgumentParser exits with (EX_USAGE).
+    static let usageError: Int32 = 64
+
+    static func binary() throws -> URL {
+        let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rtc-h264")
+        try #require(FileManager.default.isExecutableFile(atPath: url.path),
+                     "rtc-h264 not found at \(url.path): build it first (swift build --build-tests, as Tests/run.sh does)")
+        return url
+    }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, reason: Process.TerminationReason, stdout: String,
+                                                     stderr: String) {
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, process.terminationReason, String(decoding: stdout, as: UTF8.self),
+                String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("rtc-h264-encode-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Bad flags and the text the error must contain (the flag, and for range checks the range).
+    static let badFlags: [([String], String)] = [
+        (["--bitrate=-1e30"], "The value '-1e30' is invalid for '--bitrate <bitrate>'"),
+        (["--bitrate", "9e18"], "The value '9e18' is invalid for '--bitrate <bitrate>'"),
+        (["--bitrate", "nan"], "The value 'nan' is invalid for '--bitrate <bitrate>'"),
+        (["--bitrate", "inf"], "The value 'inf' is invalid for '--bitrate <bitrate>'"),
+        (["--bitrate=-inf"], "The value '-inf' is invalid for '--bitrate <bitrate>'"),
+        (["--bitrate", "0"], "The value '0' is invalid for '--bitrate <bitrate>'"),
+        (["--bitrate", ""], "The value '' is invalid for '--bitrate <bitrate>'"),
+        (["--bitrate", "9223372036854775807"], "The value '9223372036854775807' is invalid for '--bitrate <bitrate>'"),
+        (["--bitrate", String(repeating: "9", count: 5000)], "is invalid for '--bitrate <bitrate>'"),
+        (["--max-bitrate=-1e30"], "The value '-1e30' is invalid for '--max-bitrate <max-bitrate>'"),
+        (["--bitrate", "14M", "--max-bitrate", "1M"], "--max-bitrate 1 Mbit/s is below --bitrate 14 Mbit/s"),
+        (["--bitrate", "20M"],
+         "--bitrate/--max-bitrate: bitrate 20000000 bit/s exceeds level 3.1 MaxBR 14000000 bit/s for Constrained Baseline"),
+        (["--keyframe-interval-duration", "1e300"], "--keyframe-interval-duration 1e+300 is outside (0, 86400] seconds"),
+        (["--keyframe-interval-duration", "nan"], "--keyframe-interval-duration nan is outside (0, 86400] seconds"),
+        (["--keyframe-interval-duration", "inf"], "--keyframe-interval-duration inf is outside (0, 86400] seconds"),
+        (["--keyframe-interval-duration", "0"], "--keyframe-interval-duration 0.0 is outside (0, 86400] seconds"),
+        (["--keyframe-interval-duration=-5"], "--keyframe-interval-duration -5.0 is outside (0, 86400] seconds"),
+        (["--keyframe-interval-duration", "0.0001"], "--keyframe-interval-duration 0.0001 is below one millisecond"),
+        (["--keyframe-interval", "0"], "--keyframe-interval 0 must be a positive number of frames"),
+        (["--keyframe-interval=-9223372036854775808"],
+         "--keyframe-interval -9223372036854775808 must be a positive number of frames"),
+        (["--keyframe-interval", "99999999999999999999"], "The value '99999999999999999999' is invalid for '--keyframe-interval"),
+        (["--fps", "nan"], "--fps: frame rate nan is outside the supported range 1.0...60.0"),
+        (["--fps", "inf"], "--fps: frame rate inf is outside the supported range 1.0...60.0"),
+        (["--fps", "0"], "--fps: frame rate 0.0 is outside the supported range 1.0...60.0"),
+        (["--fps", "1e300"], "--fps: frame rate 1e+300 is outside the supported range 1.0...60.0"),
+        (["--threads", "99999999999999"], "--threads 99999999999999 is outside 1...4"),
+        (["--threads", "0"], "--threads 0 is outside 1...4"),
+        (["--size", "4611686018427387904x16"], "The value '4611686018427387904x16' is invalid for '--size <size>'"),
+        (["--size", "0x0"], "The value '0x0' is invalid for '--size <size>'"),
+        (["--size", "16384x16384"], "--size: a dimension of 1024 macroblocks exceeds level 3.1 limit"),
+        (["--size", "1920x1080"], "--size: frame of 8160 macroblocks exceeds level 3.1 MaxFS 3600 macroblocks"),
+        (["--size", "321x240"], "--size: invalid frame size 321x240 (even dimensions of at least 16 needed)"),
+        (["--size", "8x8"], "--size: invalid frame size 8x8 (even dimensions of at least 16 needed)"),
+        (["--level", "1e300"], "--level 1e300 is not one of 3, 3.1, 3.2, 4, 4.1, 4.2, 5, 5.1"),
+        (["--level", "nan"], "--level nan is not one of 3, 3.1, 3.2, 4, 4.1, 4.2, 5, 5.1"),
+        (["--level=-inf"], "--level -inf is not one of"),
+        (["--mtu", "0"], "--mtu 0 is outside 1...65535"),
+        (["--mtu=-9223372036854775808"], "--mtu -9223372036854775808 is outside 1...65535"),
+        (["--packetization-mode", "0", "--mtu", "400"], "--mtu: maximum NAL unit size 350 is below the minimum 420 bytes"),
+        (["--bitrate-at", "5:-1e30"], "The value '5:-1e30' is invalid for '--bitrate-at <bitrate-at>'"),
+        (["--bitrate-at", "1:20M"], "--bitrate-at 1:20 Mbit/s: bitrate 20000000 bit/s exceeds level 3.1 MaxBR"),
+        (["--frames", "0"], "--frames must be positive"),
+    ]
+
+    @Test(arguments: badFlags)
+    func badFlagsAreUsageErrorsNamingTheFlag(flags: [String], message: String) throws {
+        let result = try Self.run(["encode", "--pattern", "--size", "320x240", "--frames", "3", "--output", "/dev/null"]
+                                  + flags)
+        #expect(result.reason == .exit, "\(flags) ended by a signal: \(result.status)")
+        #expect(result.status == Self.usageError, "\(flags): \(result.stderr)")
+        #expect(result.stderr.contains(message), "\(flags): \(result.stderr)")
+    }
+
+    @Test func goodFlagsAtTheEdgesEncode() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let output = dir.appendingPathComponent("out.h264").path
+        let result = try Self.run(["encode", "--pattern", "--size", "320x240", "--frames", "10", "--output", output,
+                                   "--bitrate", "14M", "--max-bitrate", "14M", "--keyframe-interval-duration", "86400",
+                                   "--keyframe-interval", "9223372036854775807", "--fps", "60", "--threads", "4",
+                                   "--level", "31", "--bitrate-at", "5:1k"])
+        #expect(result.reason == .exit)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("encoded 10 frames 320x240"), "\(result.stderr)")
+        let size = try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int ?? 0
+        #expect(size > 1000)
+    }
+}
