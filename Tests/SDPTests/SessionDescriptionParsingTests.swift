@@ -38,6 +38,8 @@ import Testing
         ("upper-case type", "v=0\r\nM=video 5004 RTP/AVP 96\r\n", "SDP line 2: expected <type>=<value>"),
         ("version", "v=1\r\n", "SDP line 1: unsupported SDP version v=1 (only v=0)"),
         ("NUL", "v=0\r\ns=a\u{0}b\r\n", "SDP line 2: control character 0x0 in the line"),
+        // Regression (fuzz target sdp, Tests/Fuzz/Regressions/sdp/cr-inside-connection-address): carriage returns
+        // inside a line were kept in the address, and the serialized SDP then read back differently.
         ("bare CR", "v=0\r\nc=IN IP4 127.0.0.1\r\r\n", "SDP line 2: control character 0xd in the line"),
         ("connection form", sdp("c=IN IP4"), "SDP line 8: c= needs 'IN IP4|IP6 address'"),
         ("connection type", sdp("c=IN IPX 1.2.3.4"), "SDP line 8: c= needs 'IN IP4|IP6 address'"),
