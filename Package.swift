@@ -55,7 +55,7 @@ let package = Package(
         // MARK: Owners of C handles
         .target(name: "SRTP", dependencies: ["CSRTP"]),
         .target(name: "Video", dependencies: ["CYUV"]),
-        .target(name: "Codec", dependencies: ["H264", "Video", "COpenH264", "COpenH264Shim"]),
+        .target(name: "Codec", dependencies: ["H264", "RTP", "Video", "COpenH264", "COpenH264Shim"]),
 
         // MARK: The component: one UDP flow (SwiftNIO underneath, never in a public API), the sender's stages, the
         // receiver, and the HTTP control endpoint (its own module, so embedding the sender links no HTTP).
@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "RTPTests", dependencies: ["RTP", "H264"]),
         .testTarget(name: "SRTPTests", dependencies: ["SRTP"]),
         .testTarget(name: "VideoTests", dependencies: ["Video"]),
-        .testTarget(name: "CodecTests", dependencies: ["Codec", "H264", "Video"]),
+        .testTarget(name: "CodecTests", dependencies: ["Codec", "H264", "RTP", "Video"]),
         .testTarget(name: "SDPTests", dependencies: ["SDP"]),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "RTP"]),
         // The pure sender and receiver stages wired together over a simulated lossy link (no sockets, fake clock).

@@ -42,6 +42,7 @@ public enum RTCPError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .empty: return "RTCP: empty datagram"
         case .truncatedHeader(let o): return "RTCP: header cut off at offset \(o)"
+        case .reservedTransportFeedbackSymbol(let o): return "RTCP: reserved transport-wide feedback status symbol at offset \(o)"
         case .unsupportedVersion(let v, let o): return "RTCP: version \(v) at offset \(o) (only 2)"
         case .lengthExceedsBuffer(let o, let d, let a):
             return "RTCP: packet at offset \(o) declares \(d) bytes, \(a) remain"

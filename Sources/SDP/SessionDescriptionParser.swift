@@ -36,6 +36,9 @@ struct SessionDescriptionParser {
     private var rtcpPort: (line: Int, port: Int)?
     private var crypto: SessionDescription.Crypto?
     private var ssrc: UInt32?
+    private var feedbackLines: [(payloadType: String, value: String)] = []
+    private var rtxPayloadTypes: [UInt8] = []
+    private var fidGroup: (media: UInt32, rtx: UInt32)?
     private var cname: String?
     private var frameRate: Double?
 
@@ -135,6 +138,7 @@ struct SessionDescriptionParser {
             guard parts.count == 2, let pt = Self.payloadType(parts[0]), (2...3).contains(encoding.count),
                   !encoding[0].isEmpty, !encoding[1].isEmpty
             else { throw fail(line, "a=rtpmap needs '<payload type> <encoding>/<clock rate>'") }
+            if encoding[0].lowercased() == "rtx", payloadTypes.contains(pt) { rtxPayloadTypes.append(pt) }
             guard encoding[0].uppercased() == "H264" else { return }
             guard encoding[1] == Self.h264ClockRate, encoding.count == 2 else {
                 throw fail(line, "a=rtpmap H264 must be H264/\(Self.h264ClockRate) (RFC 6184 section 8.2.1)")
@@ -172,6 +176,22 @@ struct SessionDescriptionParser {
                     throw fail(line, "a=ssrc cname must be 1...\(SessionDescription.maxCNAMELength) bytes (RFC 3550 section 6.5), not \(text.utf8.count)")
                 }
                 cname = String(text)
+            }
+        case "rtcp-fb":
+            // a=rtcp-fb:<payload type or *> <feedback> (RFC 4585 section 4.2)
+            let parts = attribute.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0] == "*" || Self.payloadType(parts[0]) != nil,
+                  parts[1].utf8.count <= 64, parts[1].allSatisfy({ $0.isASCII && !$0.isNewline })
+            else { throw fail(line, "a=rtcp-fb needs '<payload type> <feedback>'") }
+            if feedbackLines.count < 32 { feedbackLines.append((String(parts[0]), String(parts[1]))) }
+        case "ssrc-group":
+            // a=ssrc-group:FID <media ssrc> <rtx ssrc> (RFC 5576 section 4.2, RFC 4588 section 8.1)
+            let parts = attribute.split(separator: " ")
+            if parts.count == 3, parts[0] == "FID" {
+                guard let media = Self.decimal(parts[1], maxDigits: 10).flatMap({ UInt32(exactly: $0) }),
+                      let rtx = Self.decimal(parts[2], maxDigits: 10).flatMap({ UInt32(exactly: $0) })
+                else { throw fail(line, "a=ssrc-group:FID needs two 32-bit SSRCs") }
+                if fidGroup == nil { fidGroup = (media, rtx) }
             }
         case "framerate":
             guard let rate = Double(attribute), rate.isFinite, rate > 0, rate <= SessionDescription.maxFrameRate else {
@@ -255,12 +275,33 @@ struct SessionDescriptionParser {
                 throw fail(rtcp.line, "a=rtcp port \(rtcp.port) is not the RTP port + 1 (\(port + 1)), the only layout supported")
             }
         }
-        return SessionDescription(
+        var description = SessionDescription(
             connectionAddress: connection, port: port, rtcpMux: rtcpMux, payloadType: pt,
             profileLevelID: profileLevelID, packetizationMode: mode, parameterSets: sets,
-            crypto: secure ? crypto : nil, ssrc: ssrc, cname: cname, frameRate: frameRate,
+            crypto: secure ? crypto : nil, ssrc: fidGroup?.media ?? ssrc, cname: cname, frameRate: frameRate,
             sessionName: sessionName
         )
+        description.feedback = feedbackLines.filter { $0.payloadType == "*" || $0.payloadType == String(pt) }.map(\.value)
+        // The RTX payload type whose apt= names the H.264 one.
+        for rtxPT in rtxPayloadTypes {
+            guard let entry = fmtp[rtxPT] else { continue }
+            var apt: Int?
+            var rtxTime: Int?
+            for parameter in entry.parameters.split(separator: ";") {
+                let kv = parameter.split(separator: "=", maxSplits: 1).map { $0.filter { $0 != " " } }
+                guard kv.count == 2 else { continue }
+                switch kv[0].lowercased() {
+                case "apt": apt = Self.decimal(Substring(kv[1]), maxDigits: 3)
+                case "rtx-time": rtxTime = Self.decimal(Substring(kv[1]), maxDigits: 6)
+                default: break
+                }
+            }
+            if apt == Int(pt) {
+                description.rtx = SessionDescription.RTX(payloadType: rtxPT, ssrc: fidGroup?.rtx, rtxTime: rtxTime)
+                break
+            }
+        }
+        return description
     }
 
     /// A non-negative decimal number of at most `maxDigits` digits (no sign, no spaces), or nil.

@@ -81,9 +81,12 @@ final class EncoderStage {
         let requestedAt = throttle.pendingSince
         do {
             let mediaTime = RTPClock.ticks(slot.captureTime - origin)
-            let result = try slot.frame.withView { try encoder.encode($0, timestamp: mediaTime, forceKeyframe: force) }
+            let adaptive = try slot.frame.withView {
+                try encoder.encode($0, timestamp: mediaTime, now: now, forceKeyframe: force)
+            }
             consecutiveFailures = 0
-            switch result {
+            if let change = adaptive.resolutionChange { deliver(.resolutionChanged(change)) }
+            switch adaptive.output {
             case .skipped(let reason):
                 deliver(.skipped(reason))
             case .frame(let frame, let statistics):

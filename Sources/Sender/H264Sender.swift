@@ -27,6 +27,8 @@ public final class H264Sender: Sendable {
     public let configuration: SenderConfiguration
     /// The stream's SSRC.
     public let ssrc: SSRC
+    /// The retransmission stream's SSRC (RFC 4588), when RTX is on.
+    public let rtxSSRC: SSRC?
     /// The bound local RTP port (RTCP too when muxed, else the next port).
     public let localPort: Int
     /// Statistics once per report interval; the last element is the final statistics. Newest kept when not read.
@@ -64,7 +66,9 @@ public final class H264Sender: Sendable {
         let origin = ContinuousClock.now
         try await self.init(
             configuration: configuration, clock: .system(origin: origin), origin: origin, ioLoop: nil,
-            makeEncoder: { try H264Encoder(configuration: $0) })
+            makeEncoder: { [preference = configuration.degradationPreference] in
+                try AdaptiveH264Encoder(configuration: $0, preference: preference)
+            })
     }
 
     /// Creates a sender with injected clocks and loop (tests).
@@ -81,6 +85,12 @@ public final class H264Sender: Sendable {
         try configuration.validate()
         var rng = SystemRandomNumberGenerator()
         let ssrc = configuration.ssrc ?? SSRC(UInt32.random(in: 1 ... .max, using: &rng))
+        var configuration = configuration
+        if configuration.rtx != nil, configuration.rtx?.ssrc == nil {
+            var rtxSSRC = SSRC(UInt32.random(in: 1 ... .max, using: &rng))
+            while rtxSSRC == ssrc { rtxSSRC = SSRC(UInt32.random(in: 1 ... .max, using: &rng)) }
+            configuration.rtx?.ssrc = rtxSSRC
+        }
         let peer: SocketAddress
         do {
             peer = try SocketAddress.makeAddressResolvingHost(configuration.peerHost, port: configuration.peerPort)
@@ -148,6 +158,7 @@ public final class H264Sender: Sendable {
         }
         self.configuration = configuration
         self.ssrc = ssrc
+        self.rtxSSRC = configuration.rtx?.ssrc
         self.clock = clock
         self.origin = origin
         self.ioLoop = ioLoop

@@ -59,6 +59,9 @@ public struct SenderConfiguration: Sendable {
     public var rtcpMux: Bool = true
     /// The encoder's settings (size, frame rate, profile, bitrate, ceiling, keyframe interval, threads).
     public var encoder: EncoderConfiguration
+    /// What to give up when the bitrate is short (WebRTC's degradation preference): the resolution steps down
+    /// (maintain-framerate, the default), frames are skipped (maintain-resolution), or some of both (balanced).
+    public var degradationPreference: DegradationPreference = .maintainFramerate
     /// The lowest target the peer's limits (REMB, TMMBR) may push the bitrate to, in bit/s.
     public var minimumBitrate: Int = 50_000
     /// The IP-level MTU the packets must fit.

@@ -155,6 +155,12 @@ final class SenderCore {
             } else if pacer != nil {
                 sendPaced()
             }
+        case .resolutionChanged(let change):
+            stats.frameWidth = change.to.width
+            stats.frameHeight = change.to.height
+            if change.reason != .initial { stats.resolutionChanges += 1 }
+            stats.qualityLimitationReason = change.to.width < configuration.encoder.width ? "bandwidth" : "none"
+            events.yield(.resolutionChanged(width: change.to.width, height: change.to.height, reason: "\(change.reason)"))
         case .skipped(let reason):
             stats.framesSkipped += 1
             events.yield(.frameDropped(.rateControl("\(reason)")))

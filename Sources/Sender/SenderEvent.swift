@@ -44,4 +44,7 @@ public enum SenderEvent: Sendable, Equatable {
     case bitrateChangeFailed(String)
     /// A frame was dropped.
     case frameDropped(DropReason)
+    /// The encoder switched to another picture size (resolution adaptation); `reason` is `initial`,
+    /// `bitrate-below-floor`, `frame-skipping` or `bitrate-allows-larger`.
+    case resolutionChanged(width: Int, height: Int, reason: String)
 }

@@ -12,6 +12,10 @@ public struct SenderStats: Codable, Sendable, Equatable {
     public var frameWidth: Int = 0
     /// `frameHeight`.
     public var frameHeight: Int = 0
+    /// Resolution switches since the start (the initial size not counted).
+    public var resolutionChanges: Int = 0
+    /// `qualityLimitationReason`: "bandwidth" while the picture is smaller than the input, else "none".
+    public var qualityLimitationReason: String = "none"
     /// `framesPerSecond`: frames encoded in the last second.
     public var framesPerSecond: Double = 0
     /// `framesEncoded`.

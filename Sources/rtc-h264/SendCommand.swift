@@ -55,7 +55,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("save-annexb"), help: "Also write exactly the bitstream sent, as Annex-B, to this file.")
     var saveAnnexB: String?
 
-    @Flag(name: .customLong("as-fast-as-possible"), help: "Do not pace frames in real time (benchmarks, tests).")
+    @Flag(name: .customLong("as-fast-as-possible"), help: "Do not pace frames or packets in real time (benchmarks, tests).")
     var asFastAsPossible = false
 
     @Flag(help: "No progress lines.")
@@ -97,6 +97,7 @@ struct SendCommand: AsyncParsableCommand {
             sourceWidth: isPattern ? nil : source.width, sourceHeight: isPattern ? nil : source.height,
             sourceFrameRate: source.nativeFrameRate)
         configuration.localPort = localPort
+        if asFastAsPossible { configuration.pacingFactor = nil }  // faster than real time: nothing to pace
         if stream.peer.host.contains(":") { configuration.localHost = "::" }
         let annexB = try saveAnnexB.map { try OutputFile(path: $0) }
         let statsFile = try stats.map { try OutputFile(path: $0) }
@@ -107,7 +108,7 @@ struct SendCommand: AsyncParsableCommand {
         let sender = try await H264Sender(configuration: configuration)
         if let sdp {
             let description = configuration.sessionDescription(
-                parameterSets: try configuration.probeParameterSets(), ssrc: sender.ssrc)
+                parameterSets: try configuration.probeParameterSets(), ssrc: sender.ssrc, rtxSSRC: sender.rtxSSRC)
             try PrivateFile.write(description.serialize(), to: sdp)
         }
         let quiet = self.quiet

@@ -15,6 +15,8 @@ import Video
         configuration.encoder = EncoderConfiguration(width: 1280, height: 720, frameRate: 30, targetBitrate: 1_500_000)
         let log = SentLog()
         configuration.frameObserver = log.observer
+        // Rate control alone: the resolution stays (adaptation is ResolutionAdaptationTests' subject).
+        configuration.degradationPreference = .maintainResolution
         let sender = try await H264Sender(configuration: configuration)
         let control = try await ControlServer(host: "127.0.0.1", port: 0, token: nil, sender: sender)
         let pattern = try TestPattern(width: 1280, height: 720)
