@@ -96,8 +96,9 @@ import Foundation
         ("YUV4MPEG2 W16 H16", .badHeader("line without newline at end of stream")),
         ("YUV4MPEG2 W16 H16 " + String(repeating: "X", count: 1100) + "\n",
          .badHeader("line longer than 1024 bytes")),
-        // Regression (issue 11, found writing the y4m fuzz target): W and H were only checked > 0, so
-        // frameByteCount overflowed (a trap in readFrame) for W99999999999 H99999999999.
+        // Regression (issue 11; fuzz target y4m on the old code in 66 s, Tests/Fuzz/Regressions/y4m/
+        // frame-size-overflow): W and H were only checked > 0, so frameByteCount overflowed, a trap.
+        ("YUV4MPEG2 W4 H8880000062777080797\n", .badHeader("height 8880000062777080797 is over the 16384 accepted")),
         ("YUV4MPEG2 W99999999999 H99999999999\n", .badHeader("width 99999999999 is over the 16384 accepted")),
         ("YUV4MPEG2 W16 H16385\n", .badHeader("height 16385 is over the 16384 accepted")),
         ("YUV4MPEG2 W16 H16 F99999999999999:1\n", .badHeader("bad frame rate F99999999999999:1")),
