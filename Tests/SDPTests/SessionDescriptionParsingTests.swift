@@ -12,6 +12,8 @@ import Testing
     }
 
     static let cases: [(String, String, String)] = [
+        // Regression (issue 11; fuzz target sdp on the old parser in 3 s, Tests/Fuzz/Regressions/sdp/m-video-empty-port):
+        // split(separator: "/")[0] of an empty array trapped.
         ("empty port", sdp(media: "m=video / RTP/AVP 96"), "SDP line 6: m=video port  is not 1...65535"),
         ("port 0", sdp(media: "m=video 0 RTP/AVP 96"), "SDP line 6: m=video port 0 is not 1...65535"),
         ("port 65536", sdp(media: "m=video 65536 RTP/AVP 96"), "SDP line 6: m=video port 65536 is not 1...65535"),
