@@ -11,6 +11,8 @@ public struct AdaptiveEncoderStatistics: Sendable, Equatable {
     public var switchesForBitrateBelowFloor = 0
     /// Switches because rate control kept skipping.
     public var switchesForFrameSkipping = 0
+    /// Switches because QP stayed high.
+    public var switchesForHighQP = 0
     /// Switches up because the target left room for a larger size.
     public var switchesForBitrateAllowingLarger = 0
     /// The last change (the initial choice until the first switch).
@@ -27,14 +29,14 @@ public struct AdaptiveEncoderStatistics: Sendable, Equatable {
     /// Switches after the initial choice by reason (reasons with no switch left out).
     public var resolutionSwitches: [ResolutionSwitchReason: Int] {
         [.bitrateBelowFloor: switchesForBitrateBelowFloor, .frameSkipping: switchesForFrameSkipping,
-         .bitrateAllowsLarger: switchesForBitrateAllowingLarger].filter { $0.value > 0 }
+         .highQP: switchesForHighQP, .bitrateAllowsLarger: switchesForBitrateAllowingLarger].filter { $0.value > 0 }
     }
 
     /// All skipped frames, whatever the reason.
     public var totalFramesSkipped: Int { framesSkippedByRateControl + framesSkippedEmpty }
     /// All switches, whatever the reason.
     public var totalResolutionSwitches: Int {
-        switchesForBitrateBelowFloor + switchesForFrameSkipping + switchesForBitrateAllowingLarger
+        switchesForBitrateBelowFloor + switchesForFrameSkipping + switchesForHighQP + switchesForBitrateAllowingLarger
     }
 
     mutating func countSkip(_ reason: FrameSkipReason) {
@@ -49,6 +51,7 @@ public struct AdaptiveEncoderStatistics: Sendable, Equatable {
         case .initial: break
         case .bitrateBelowFloor: switchesForBitrateBelowFloor += 1
         case .frameSkipping: switchesForFrameSkipping += 1
+        case .highQP: switchesForHighQP += 1
         case .bitrateAllowsLarger: switchesForBitrateAllowingLarger += 1
         }
     }

@@ -34,6 +34,9 @@ public final class AdaptiveH264Encoder {
                 settings: QualityScaler.Settings = QualityScaler.Settings()) throws {
         try configuration.validate()
         let ladder = ResolutionLadder(width: configuration.width, height: configuration.height)
+        var settings = settings
+        // A mean QP above the ceiling can never happen: "at the ceiling" is the ceiling at most.
+        settings.highQP = min(settings.highQP, configuration.qpRange.upperBound)
         let scaler = QualityScaler(ladder: ladder, preference: preference, settings: settings,
                                    targetBitrate: configuration.targetBitrate, frameRate: configuration.frameRate)
         encoder = try H264Encoder(configuration: AdaptiveH264Encoder.configuration(configuration, at: scaler.rung))
@@ -137,9 +140,9 @@ public final class AdaptiveH264Encoder {
     private func record(_ output: EncodeResult) -> AdaptiveEncodeResult {
         var change: ResolutionChange?
         switch output {
-        case .frame:
+        case .frame(_, let frameStatistics):
             statistics.framesEncoded += 1
-            scaler.recordFrame(skipped: false)
+            scaler.recordFrame(skipped: false, qp: frameStatistics.averageQP)
             change = pendingChange
             pendingChange = nil
         case .skipped(let reason):

@@ -4,8 +4,10 @@ public enum ResolutionSwitchReason: String, Sendable, Hashable, CustomStringConv
     case initial
     /// The target fell below the current rung's floor (`QualityScaler.Settings.minimumBitsPerPixel`).
     case bitrateBelowFloor = "bitrate-below-floor"
-    /// Rate control kept skipping frames (or QP at its ceiling, which is when OpenH264 skips) at this size.
+    /// Rate control kept skipping frames at this size.
     case frameSkipping = "frame-skipping"
+    /// Rate control kept QP near its ceiling at this size (`QualityScaler.Settings.highQP`).
+    case highQP = "high-qp"
     /// The target left room for a larger rung for `QualityScaler.Settings.upHoldTime`.
     case bitrateAllowsLarger = "bitrate-allows-larger"
 

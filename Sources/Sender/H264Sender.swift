@@ -139,6 +139,9 @@ public final class H264Sender: Sendable {
                 ) { output in
                     ioLoop.execute { coreBox.value?.handle(output) }
                 }
+                // Weak: the stage must not keep itself (and its OpenH264 encoder) alive through its own closure.
+                let weakStage = NIOLoopBound(WeakReference(stage), eventLoop: encoderLoop)
+                stage.reschedule = { encoderLoop.execute { weakStage.value.object?.drain() } }
                 return NIOLoopBound(stage, eventLoop: encoderLoop)
             }.get()
             core = try await ioLoop.submit {

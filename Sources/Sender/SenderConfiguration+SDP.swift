@@ -39,10 +39,11 @@ extension SenderConfiguration {
     /// - Returns: the SPS and PPS NAL units.
     /// - Throws: encoder errors.
     public func probeParameterSets() throws -> [[UInt8]] {
+        // The adaptive encoder, as the sender uses it: its first SPS is at the size the start bitrate allows.
         let probe = sendingEncoderConfiguration
-        let encoder = try H264Encoder(configuration: probe)
+        let encoder = try AdaptiveH264Encoder(configuration: probe, preference: degradationPreference)
         let frame = I420Frame(width: probe.width, height: probe.height)
-        guard case .frame(let encoded, _) = try encoder.encode(.i420(frame), timestamp: 0, forceKeyframe: true) else {
+        guard case .frame(let encoded, _) = try encoder.encode(.i420(frame), timestamp: 0, now: .zero, forceKeyframe: true).output else {
             throw SenderError.invalidConfiguration("the encoder produced no keyframe to take SPS/PPS from")
         }
         return encoded.parameterSets.map { Array($0) }

@@ -158,9 +158,9 @@ extension SenderConfiguration {
                 "MTU \(mtu) leaves \(payloadLimit.maxPayloadSize) bytes of RTP payload; packetization mode 0 needs at least "
                     + "\(EncoderConfiguration.minimumMaxNALUnitSize) per NAL unit")
         }
-        guard minimumBitrate > 0, minimumBitrate <= encoder.targetBitrate else {
+        guard minimumBitrate >= EncoderConfiguration.minimumBitrate, minimumBitrate <= encoder.targetBitrate else {
             throw .invalidConfiguration(
-                "minimum bitrate must be positive and at most the target (\(encoder.targetBitrate) bit/s), got \(minimumBitrate)")
+                "minimum bitrate must be \(EncoderConfiguration.minimumBitrate) bit/s to the target (\(encoder.targetBitrate) bit/s), got \(minimumBitrate)")
         }
         if let first = firstSequenceNumber, first.rawValue > SequenceNumber.maxInitialValue {
             throw .invalidConfiguration("first sequence number must be below 32768, got \(first)")

@@ -27,7 +27,7 @@ BENCH=$(swift build -c release --show-bin-path)/QualityBench
 bps() { python3 -c "import sys; v=sys.argv[1]; m={'k':1e3,'M':1e6}.get(v[-1],1); print(int(float(v.rstrip('kM'))*m))" "$1"; }
 NUMERIC=$(for t in ${TARGETS//,/ }; do bps "$t"; done)
 
-echo "content | encoder | target | frames delivered | longest freeze | achieved bit/s | 10 s avg / target | busiest 1 s / target | delivered PSNR-Y | switches | skips"
+echo "content | encoder | target | frames delivered | longest freeze | achieved bit/s | 10 s avg / target | busiest 1 s / target | delivered PSNR-Y | mean QP after 1 s (ours) | switches | skips"
 for name in testsrc2 mandelbrot noisy; do
     y4m="out/$name-720p-$FRAMES.y4m"
     "$BENCH" --y4m "$y4m" --label "$name" --targets "$TARGETS" --adaptive maintain-framerate,balanced,maintain-resolution

@@ -111,6 +111,14 @@ import Video
         #expect(encoder.configuration.width == 1280, "the stream's configuration keeps the input size")
     }
 
+    @Test func theHighQPThresholdFollowsALowerCeiling() throws {
+        var configuration = EncoderConfiguration(width: 1280, height: 720)
+        configuration.qpRange = 12...30
+        #expect(try AdaptiveH264Encoder(configuration: configuration).scaler.settings.highQP == 30)
+        #expect(try AdaptiveH264Encoder(configuration: EncoderConfiguration(width: 1280, height: 720))
+                    .scaler.settings.highQP == 45)
+    }
+
     @Test func refusedChangesChangeNothing() throws {
         let encoder = try AdaptiveH264Encoder(configuration: EncoderConfiguration(width: 1280, height: 720))
         let before = encoder.configuration

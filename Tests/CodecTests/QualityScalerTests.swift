@@ -184,4 +184,25 @@ import RTP
             }
         }
     }
+
+    /// QP pinned at the ceiling (mean of the window at or above `highQP`) steps down one rung, with the same
+    /// back-off as skipping; a mean just below does not.
+    @Test func qpAtTheCeilingStepsDown() {
+        for (qp, expected) in [(45, QualityScaler.Decision(rungIndex: 1, reason: .highQP)), (44, nil)] {
+            var scaler = QualityScaler(ladder: Self.ladder720, preference: .maintainFramerate,
+                                       targetBitrate: 2_500_000, frameRate: 30)
+            var decision: QualityScaler.Decision?
+            for frame in 0..<90 where decision == nil {
+                decision = scaler.decide(targetBitrate: 2_500_000, frameRate: 30, now: Self.at(Double(frame) / 30))
+                scaler.recordFrame(skipped: false, qp: qp)
+            }
+            #expect(decision == expected, "mean QP \(qp)")
+            #expect(scaler.recentMeanQP == Double(qp))
+        }
+        // Skipped frames carry no QP; with fewer than half the window encoded there is no mean.
+        var sparse = QualityScaler(ladder: Self.ladder720, preference: .maintainFramerate, targetBitrate: 2_500_000,
+                                   frameRate: 30)
+        for frame in 0..<60 { sparse.recordFrame(skipped: frame % 3 != 0, qp: 45) }
+        #expect(sparse.recentMeanQP == nil)
+    }
 }

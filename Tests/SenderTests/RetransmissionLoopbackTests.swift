@@ -36,8 +36,8 @@ import Video
             let frames = try await peer.received().frames
             let wanted = SequenceNumber(UInt16(truncatingIfNeeded: frames[frames.count / 2].firstSequenceNumber))
             let nack = RTCPPacket.nack(GenericNACK(senderSSRC: peer.ssrc, mediaSSRC: sender.ssrc, lost: [wanted, wanted + 1]))
-            // Ten NACKs in a burst: each packet leaves once (no storm).
-            for _ in 0..<10 { try await peer.send([nack]) }
+            // Ten NACKs for the same packets in one compound (one arrival time): each packet leaves once (no storm).
+            try await peer.send(Array(repeating: nack, count: 10))
             try await waitUntil(sender) { $0.retransmittedPacketsSent >= 2 }
             try await Task.sleep(for: .milliseconds(50))
             #expect(await sender.statistics().retransmittedPacketsSent == 2)
@@ -46,7 +46,7 @@ import Video
             try await peer.send([nack])
             try await waitUntil(sender) { $0.retransmittedPacketsSent >= 4 }
         }
-        #expect(stats.nackCount == 11)
+        #expect(stats.nackCount == 11)  // NACK messages, ten in the first compound
         #expect(stats.retransmittedPacketsSent == 4)
         #expect(stats.nackIgnoredTooSoon == 18)
         #expect(stats.retransmittedBytesSent > 0)

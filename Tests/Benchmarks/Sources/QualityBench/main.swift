@@ -91,10 +91,12 @@ struct Measurement {
     var psnrSum = 0.0
     var switches: [String] = []
     var skipReasons: [String: Int] = [:]
+    var qpSum = 0
+    var qpCount = 0
 }
 
 /// Runs `encode` (one input frame in, an access unit or nil out) over the source and measures what a viewer sees.
-func measure(source: [I420Frame], _ encode: (Int, I420Frame) throws -> EncodedFrame?) throws -> Measurement {
+func measure(source: [I420Frame], _ encode: (Int, I420Frame) throws -> EncodeResult) throws -> Measurement {
     var m = Measurement()
     let decoder = try H264Decoder()
     var decoded = I420Frame(width: 16, height: 16)
@@ -105,7 +107,12 @@ func measure(source: [I420Frame], _ encode: (Int, I420Frame) throws -> EncodedFr
     var frameBits: [Int] = []
     for (index, frame) in source.enumerated() {
         var bits = 0
-        if let encoded = try encode(index, frame) {
+        let result = try encode(index, frame)
+        if let qp = result.statistics?.averageQP, index >= 30 {
+            m.qpSum += qp
+            m.qpCount += 1
+        }
+        if let encoded = result.encodedFrame {
             bits = encoded.bytes.count * 8
             if try decoder.decode(encoded.bytes, into: &decoded) {
                 if decoded.width == shown.width && decoded.height == shown.height {
@@ -143,7 +150,8 @@ func report(label: String, frames: Int, frameRate: Double, mode: String, target:
                       label, mode, target, m.delivered, frames, freezeMs, Double(m.bits) / seconds,
                       Double(m.bits) / seconds / Double(target), Double(m.busiestWindowBits) / Double(target),
                       m.psnrSum / Double(frames))
-    let extra = (m.switches.isEmpty ? "" : " | " + m.switches.joined(separator: ", "))
+    let qp = m.qpCount > 0 ? String(format: " | QP %.1f", Double(m.qpSum) / Double(m.qpCount)) : ""
+    let extra = qp + (m.switches.isEmpty ? "" : " | " + m.switches.joined(separator: ", "))
         + (m.skipReasons.isEmpty ? "" : " | skips " + m.skipReasons.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
     FileHandle.standardOutput.write(Data((line + extra + "\n").utf8))
 }
@@ -158,7 +166,7 @@ for target in options.targets {
             configuration.keyframeInterval = 100_000
             let encoder = try H264Encoder(configuration: configuration)
             let m = try measure(source: source) { index, frame in
-                try encoder.encode(.i420(frame), timestamp: Int64(index) * 3000).encodedFrame
+                try encoder.encode(.i420(frame), timestamp: Int64(index) * 3000)
             }
             report(label: label, frames: source.count, frameRate: frameRate, mode: "\(width)x\(height) qp \(qp.lowerBound)-\(qp.upperBound)\(options.frameSkipping ? "" : " noskip")",
                    target: target, m)
@@ -180,7 +188,7 @@ for target in options.targets {
                 switches.append("\(index): \(change.to.width)x\(change.to.height) (\(change.reason))")
             }
             if case .skipped(let reason) = result.output { skips["\(reason)", default: 0] += 1 }
-            return result.output.encodedFrame
+            return result.output
         }
         m.switches = switches
         m.skipReasons = skips
