@@ -9,9 +9,13 @@ PACKAGES=(
     libopenh264-dev   # the encoder and decoder (pkg-config openh264)
     libsrtp2-dev      # SRTP (pkg-config libsrtp2)
     libyuv-dev        # pixel format conversion and scaling
+    libssl-dev        # OpenSSL 3: DTLS 1.2 + use_srtp, STUN's HMAC-SHA1 (pkg-config openssl)
     ffmpeg            # fixtures and interop peer
     gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav
     tshark            # dissects captures in Interop
+    janus             # Interop janus-chromium: the Janus WebRTC server (streaming plugin, HTTP transport)
+    chromium          # Interop janus-chromium: headless browser viewers
+    iproute2 curl python3   # Interop janus-chromium: network namespaces, HTTP probes, the relay/driver scripts
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

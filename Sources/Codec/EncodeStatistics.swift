@@ -2,9 +2,10 @@
 public struct EncodeStatistics: Sendable, Equatable {
     /// Bytes of the access unit (start codes included).
     public var size: Int
-    /// Average QP of the frame as OpenH264 reports it (`SEncoderStatistics.uiAverageFrameQP` of the last encoded
-    /// frame, read through `ENCODER_OPTION_GET_STATISTICS`); nil when unavailable. OpenH264 2.3.1 leaves that field
-    /// at 0, so with the system library this is nil (Docs/Encoder.md).
+    /// QP of the frame: OpenH264's `SEncoderStatistics.uiAverageFrameQP` when it reports one (read through
+    /// `ENCODER_OPTION_GET_STATISTICS`); OpenH264 2.3.1 leaves that field at 0, so otherwise the QP the picture starts
+    /// with, read from its first slice header (`26 + pic_init_qp_minus26 + slice_qp_delta`, H.264 7.4.3); nil if
+    /// neither is available (Docs/Encoder.md).
     public var averageQP: Int?
     /// Wall time spent in conversion and `EncodeFrame`.
     public var encodeDuration: Duration

@@ -33,6 +33,10 @@ extension EncoderConfiguration {
         guard (1...EncoderConfiguration.maximumThreads).contains(threads) else {
             throw .threadCountOutOfRange(threads, maximum: EncoderConfiguration.maximumThreads)
         }
+        guard EncoderConfiguration.supportedQPRange.contains(qpRange.lowerBound),
+              EncoderConfiguration.supportedQPRange.contains(qpRange.upperBound) else {
+            throw .qpRangeOutOfBounds(qpRange, supported: EncoderConfiguration.supportedQPRange)
+        }
         if let maxNALUnitSize {
             guard maxNALUnitSize >= EncoderConfiguration.minimumMaxNALUnitSize else {
                 throw .maxNALUnitSizeTooSmall(maxNALUnitSize, minimum: EncoderConfiguration.minimumMaxNALUnitSize)

@@ -29,6 +29,10 @@ public struct EncoderConfiguration: Sendable, Equatable {
     /// Whether OpenH264's rate control may skip frames to hold the bitrate (`bEnableFrameSkip`); skipped frames are
     /// reported as `EncodeResult.skipped`. See Docs/Encoder.md for the measurements behind the default.
     public var frameSkipping: Bool
+    /// The QP window rate control may use (OpenH264 `iMinQp`, `iMaxQp`), within `supportedQPRange`. Set explicitly:
+    /// left at 0, OpenH264 silently replaces it with 12...42. See Docs/Encoder.md for the measurements behind the
+    /// default.
+    public var qpRange: ClosedRange<Int>
 
     /// Default ceiling as a multiple of the target.
     public static let defaultMaxBitrateRatio = 1.5
@@ -60,6 +64,11 @@ public struct EncoderConfiguration: Sendable, Equatable {
     /// macroblock plus headroom must fit one slice). Checked here so the error names the limit instead of
     /// `InitializeExt` failing.
     public static let minimumMaxNALUnitSize = 420
+    /// The QP window by default (decided by measurement, Docs/Encoder.md).
+    public static let defaultQPRange = 12...45
+    /// QP values accepted: OpenH264 2.3.1 raises any minimum below 12 to 12 (`GOM_MIN_QP_MODE`, in
+    /// `ParamValidation`), and 51 is H.264's largest QP for 8-bit video (section 7.4.2.2).
+    public static let supportedQPRange = 12...51
     /// Whether frame skipping is on by default (decided by measurement, Docs/Encoder.md).
     public static let defaultFrameSkipping = true
 
@@ -83,6 +92,7 @@ public struct EncoderConfiguration: Sendable, Equatable {
         self.threads = 1
         self.maxNALUnitSize = nil
         self.frameSkipping = EncoderConfiguration.defaultFrameSkipping
+        self.qpRange = EncoderConfiguration.defaultQPRange
     }
 
     /// The ceiling actually used: `maxBitrate`, or 1.5 x target (rounded half up) clamped to the level's MaxBR,

@@ -28,6 +28,8 @@ public enum EncoderConfigurationError: Error, Equatable, Sendable, CustomStringC
     case keyframeDurationTooLong(Duration, maximum: Duration)
     /// The thread count is outside 1...`maximum`.
     case threadCountOutOfRange(Int, maximum: Int)
+    /// The QP window reaches outside what OpenH264 applies.
+    case qpRangeOutOfBounds(ClosedRange<Int>, supported: ClosedRange<Int>)
     /// The maximum NAL unit size is too small for OpenH264's size-limited slices.
     case maxNALUnitSizeTooSmall(Int, minimum: Int)
     /// The maximum NAL unit size is above what one RTP packet can carry.
@@ -55,6 +57,8 @@ public enum EncoderConfigurationError: Error, Equatable, Sendable, CustomStringC
         case .keyframeDurationNotPositive(let d): return "keyframe interval duration \(d) must be positive"
         case .threadCountOutOfRange(let n, let m): return "thread count \(n) is outside 1...\(m)"
         case .maxNALUnitSizeTooSmall(let n, let m): return "maximum NAL unit size \(n) is below the minimum \(m) bytes"
+        case .qpRangeOutOfBounds(let r, let s):
+            return "QP range \(r.lowerBound)...\(r.upperBound) is outside \(s.lowerBound)...\(s.upperBound)"
         case .maxNALUnitSizeTooLarge(let n, let m): return "maximum NAL unit size \(n) is above the maximum \(m) bytes"
         case .keyframeDurationTooLong(let d, let m): return "keyframe interval duration \(d) is above the maximum \(m)"
         }

@@ -73,6 +73,14 @@ extension H264Encoder {
                 read(ENCODER_OPTION_BITRATE, SPATIAL_LAYER_0), read(ENCODER_OPTION_MAX_BITRATE, SPATIAL_LAYER_0))
     }
 
+    /// The QP window OpenH264 applies (`GetOption(ENCODER_OPTION_SVC_ENCODE_PARAM_EXT)`, after its own
+    /// `ParamValidation`), for tests that check it was not silently replaced.
+    var openH264QPRange: ClosedRange<Int> {
+        var parameters = SEncParamExt()
+        _ = encoder.pointee!.pointee.GetOption(encoder, ENCODER_OPTION_SVC_ENCODE_PARAM_EXT, &parameters)
+        return Int(parameters.iMinQp)...Int(max(parameters.iMinQp, parameters.iMaxQp))
+    }
+
     /// The frame rate OpenH264 holds now (`GetOption(ENCODER_OPTION_FRAME_RATE)`), for tests.
     var openH264FrameRate: Double {
         var value: Float = 0

@@ -23,6 +23,8 @@ public final class H264Encoder {
     private var statistics = SEncoderStatistics()
     private var converter: FrameConverter
     private var converted: I420Frame
+    /// Reads each picture's QP from its first slice header (OpenH264 2.3.1 does not report it).
+    private var qpReader = SliceQPReader()
     /// SPS and PPS of the last IDR, in Annex-B form (empty before the first IDR): for out-of-band signalling
     /// (`sprop-parameter-sets`), and put ahead of an IDR that would lack them.
     public private(set) var parameterSets: [UInt8] = []
@@ -162,9 +164,12 @@ public final class H264Encoder {
         if isKeyframe { keyframePending = false }
         let encoded = collectAccessUnit(isKeyframe: isKeyframe, timestamp: timestamp)
         keyframeScheduler.record(timestamp: timestamp, wasKeyframe: isKeyframe)
-        // OpenH264 2.3.1 leaves uiAverageFrameQP at 0 (measured: Docs/Encoder.md); 0 is reported as unavailable.
-        let qp: Int? = encoder.pointee!.pointee.GetOption(encoder, ENCODER_OPTION_GET_STATISTICS, &statistics) == 0
+        if isKeyframe { qpReader.updateParameterSets(bytes: encoded.bytes, nalUnits: encoded.nalUnits) }
+        // OpenH264 2.3.1 leaves uiAverageFrameQP at 0 (measured: Docs/Encoder.md); then the QP is read from the slice
+        // header.
+        let reported: Int? = encoder.pointee!.pointee.GetOption(encoder, ENCODER_OPTION_GET_STATISTICS, &statistics) == 0
             && statistics.uiAverageFrameQP > 0 ? Int(statistics.uiAverageFrameQP) : nil
+        let qp = reported ?? qpReader.qp(bytes: encoded.bytes, nalUnits: encoded.nalUnits)
         let stats = EncodeStatistics(size: encoded.bytes.count, averageQP: qp, encodeDuration: clock.now - start,
                                      keyframeRequested: keyframeRequested)
         return .frame(encoded, stats)

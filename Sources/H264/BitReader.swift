@@ -37,7 +37,7 @@ public struct BitReader: Sendable {
     }
 
     /// Reads `count` bits as an unsigned integer (`u(n)`).
-    /// - Parameter count: 0...32.
+    /// - Parameter count: 0...32 (from the syntax, never from the input: anything else is a bug and traps).
     /// - Throws: ``H264Error/endOfData(offset:)`` (the reader does not move).
     public mutating func bits(_ count: Int) throws(H264Error) -> UInt32 {
         precondition((0...32).contains(count), "u(n) reads at most 32 bits")
@@ -57,9 +57,11 @@ public struct BitReader: Sendable {
     }
 
     /// Skips `count` bits.
-    /// - Parameter count: bits to skip, at least 0.
-    /// - Throws: ``H264Error/endOfData(offset:)``.
+    /// - Parameter count: bits to skip, at least 0 (a count comes from the syntax, never from the input; a negative
+    ///   one is a bug and traps rather than moving the reader backwards).
+    /// - Throws: ``H264Error/endOfData(offset:)`` (the reader does not move).
     public mutating func skip(_ count: Int) throws(H264Error) {
+        precondition(count >= 0, "skip(n) needs n >= 0")
         guard count <= bitsRemaining else { throw .endOfData(offset: bytes.count) }
         bitPosition += count
     }

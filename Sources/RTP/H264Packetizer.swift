@@ -29,7 +29,8 @@ public struct H264Packetizer: Sendable {
     ///   - ipVersion: the IP version of the path.
     ///   - srtpTrailerSize: bytes to keep free after each packet for SRTP (default 10; 0 for plain RTP).
     ///   - headerExtension: an extension block to send on every packet.
-    /// - Throws: `H264PayloadError.payloadLimitTooSmall` when the MTU leaves fewer than 3 payload bytes.
+    /// - Throws: `H264PayloadError.payloadLimitTooSmall` when the MTU leaves fewer than 3 payload bytes,
+    ///   `.mtuTooLarge` above 65535 (see `RTPPayloadLimit.validate()`).
     public init(
         ssrc: SSRC, payloadType: PayloadType, firstSequenceNumber: SequenceNumber,
         mode: H264PacketizationMode = .nonInterleaved, mtu: Int = RTPPayloadLimit.defaultMTU,
@@ -39,9 +40,7 @@ public struct H264Packetizer: Sendable {
         let headerSize = RTPHeader.fixedSize + (headerExtension?.serializedSize ?? 0)
         let limit = RTPPayloadLimit(
             mtu: mtu, ipVersion: ipVersion, rtpHeaderSize: headerSize, srtpTrailerSize: srtpTrailerSize)
-        guard limit.maxPayloadSize >= H264Payloader.minimumPayloadLimit else {
-            throw .payloadLimitTooSmall(limit.maxPayloadSize)
-        }
+        try limit.validate()
         self.ssrc = ssrc
         self.payloadType = payloadType
         self.mode = mode

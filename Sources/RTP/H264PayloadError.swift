@@ -41,4 +41,8 @@ public enum H264PayloadError: Error, Hashable, Sendable {
     case emptyAccessUnit
     /// The configured MTU leaves fewer than 3 payload bytes (FU-A needs indicator + header + one byte).
     case payloadLimitTooSmall(Int)
+    /// The configured MTU is above ``RTPPayloadLimit/maxMTU`` (65535: the IP total length field).
+    case mtuTooLarge(Int)
+    /// The RTP header size is below 12 bytes, or the SRTP trailer size is negative (or either is absurdly large).
+    case invalidOverhead(rtpHeaderSize: Int, srtpTrailerSize: Int)
 }

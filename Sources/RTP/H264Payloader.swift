@@ -82,7 +82,8 @@ public enum H264Payloader {
                 var end = index
                 while end < count {
                     let grown = size + H264Payloader.stapASizeFieldSize + nalUnits[end].length
-                    if grown > maxPayloadSize { break }
+                    // A STAP-A NAL unit size field has 16 bits (RFC 6184 section 5.7.1).
+                    if grown > maxPayloadSize || nalUnits[end].length > Int(UInt16.max) { break }
                     size = grown
                     end += 1
                 }

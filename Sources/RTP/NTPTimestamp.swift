@@ -19,13 +19,15 @@ public struct NTPTimestamp: RawRepresentable, Hashable, Sendable, Comparable {
         self.rawValue = UInt64(seconds) << 32 | UInt64(fraction)
     }
 
-    /// Converts a Unix time (the caller reads the clock; this type never does).
+    /// Converts a Unix time (the caller reads the clock; this type never does). Never traps: the seconds wrap
+    /// modulo 2^32 as NTP eras do, and nanoseconds outside 0..<1_000_000_000 are clamped into it.
     /// - Parameters:
     ///   - unixSeconds: seconds since 1970.
     ///   - nanoseconds: 0..<1_000_000_000.
     public init(unixSeconds: Int64, nanoseconds: Int64) {
-        let seconds = UInt32(truncatingIfNeeded: unixSeconds + Self.unixEpochOffset)
-        let fraction = UInt32(truncatingIfNeeded: (UInt64(nanoseconds) << 32) / 1_000_000_000)
+        let seconds = UInt32(truncatingIfNeeded: unixSeconds &+ Self.unixEpochOffset)
+        let clamped = UInt64(min(max(nanoseconds, 0), 999_999_999))
+        let fraction = UInt32(truncatingIfNeeded: (clamped << 32) / 1_000_000_000)
         self.init(seconds: seconds, fraction: fraction)
     }
 

@@ -14,6 +14,8 @@ enum RTCPCommonHeader {
     static let version: UInt8 = 2
     /// The largest value of the five-bit count field.
     static let maxCount = 31
+    /// The largest packet the 16-bit length field (32-bit words minus one) can describe.
+    static let maxPacketSize = 4 * 65_536
 
     /// Writes the header of a packet of `size` bytes (a multiple of 4).
     static func write(to w: inout ByteWriter, count: UInt8, packetType: UInt8, size: Int) {

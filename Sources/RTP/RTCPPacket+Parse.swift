@@ -73,6 +73,8 @@ extension RTCPPacket {
                 return .tmmbr(try TemporaryMaximumBitrateMessage(reader: r, body: body, format: count))
             case (RTCPPacketType.transportFeedback, RTCPPacketType.tmmbnFormat):
                 return .tmmbn(try TemporaryMaximumBitrateMessage(reader: r, body: body, format: count))
+            case (RTCPPacketType.transportFeedback, RTCPPacketType.transportWideFeedbackFormat):
+                return .transportFeedback(try TransportFeedback(reader: r, body: body))
             case (RTCPPacketType.payloadFeedback, RTCPPacketType.pliFormat):
                 return .pli(PictureLossIndication(reader: r, body: body))
             case (RTCPPacketType.payloadFeedback, RTCPPacketType.firFormat):

@@ -1,13 +1,15 @@
 extension RTCPPacket {
-    /// Checks the fields that a count or length byte must hold.
-    /// - Throws: `RTCPError.tooManyEntries` or `RTCPError.valueOutOfRange`.
+    /// Checks the fields that a count or length byte must hold, and that the packet fits its 16-bit length field.
+    /// - Throws: `RTCPError.tooManyEntries`, `.valueOutOfRange`, `.sdesItemLength` or `.packetTooLarge`.
     public func validate() throws(RTCPError) {
+        guard serializedSize <= RTCPCommonHeader.maxPacketSize else { throw .packetTooLarge(size: serializedSize) }
         switch self {
         case .senderReport(let p): try p.validate()
         case .receiverReport(let p): try p.validate()
         case .sourceDescription(let p): try p.validate()
         case .goodbye(let p): try p.validate()
         case .remb(let p): try p.validate()
+        case .transportFeedback(let p): try p.validate()
         case .unknown(let p): try p.validate()
         case .nack, .tmmbr, .tmmbn, .pli, .fir: break
         }
@@ -25,6 +27,7 @@ extension RTCPPacket {
         case .pli(let p): p.write(to: &w)
         case .fir(let p): p.write(to: &w)
         case .remb(let p): p.write(to: &w)
+        case .transportFeedback(let p): p.write(to: &w)
         case .unknown(let p): p.write(to: &w)
         }
     }

@@ -20,6 +20,8 @@ public enum RTCPPacket: Hashable, Sendable {
     case fir(FullIntraRequest)
     /// REMB, PT 206 FMT 15 with the 'REMB' identifier.
     case remb(ReceiverEstimatedMaximumBitrate)
+    /// Transport-wide congestion control feedback, PT 205 FMT 15 (draft-holmer-rmcat-transport-wide-cc-extensions-01).
+    case transportFeedback(TransportFeedback)
     /// Any other packet, skipped by its length and kept raw.
     case unknown(UnknownRTCPPacket)
 
@@ -35,6 +37,7 @@ public enum RTCPPacket: Hashable, Sendable {
         case .pli(let p): return p.serializedSize
         case .fir(let p): return p.serializedSize
         case .remb(let p): return p.serializedSize
+        case .transportFeedback(let p): return p.serializedSize
         case .unknown(let p): return p.serializedSize
         }
     }

@@ -20,4 +20,7 @@ public enum RTPError: Error, Hashable, Sendable {
     case paddingOutOfRange(Int)
     /// The caller's buffer cannot hold the packet plus the reserved trailer.
     case bufferTooSmall(needed: Int, available: Int)
+    /// Serializing: header extension data that is not a whole number of 32-bit words, or more words than its
+    /// 16-bit length field holds (RFC 3550 section 5.3.1: at most 262140 bytes).
+    case headerExtensionLength(Int)
 }

@@ -4,9 +4,15 @@ extension RTPHeader {
     ///   - buffer: the destination; must hold `serializedSize` bytes.
     ///   - hasPadding: the value of the P bit (the caller writes the padding after the payload).
     /// - Returns: the number of bytes written (`serializedSize`).
-    /// - Throws: `RTPError.bufferTooSmall` or `RTPError.tooManyCSRCs`.
+    /// - Throws: `RTPError.bufferTooSmall`, `RTPError.tooManyCSRCs` or `RTPError.headerExtensionLength`.
     public func serialize(into buffer: UnsafeMutableRawBufferPointer, hasPadding: Bool = false) throws(RTPError) -> Int {
         guard csrcs.count <= Self.maxCSRCCount else { throw .tooManyCSRCs(csrcs.count) }
+        if let ext = headerExtension {
+            // The length field counts 32-bit words in 16 bits (RFC 3550 section 5.3.1).
+            guard ext.data.count % 4 == 0, ext.data.count / 4 <= Int(UInt16.max) else {
+                throw .headerExtensionLength(ext.data.count)
+            }
+        }
         let size = serializedSize
         guard buffer.count >= size else { throw .bufferTooSmall(needed: size, available: buffer.count) }
         var w = ByteWriter(buffer)

@@ -45,9 +45,29 @@ public struct RTPPayloadLimit: Hashable, Sendable {
         self.srtpTrailerSize = srtpTrailerSize
     }
 
-    /// The largest RTP payload: MTU - IP - UDP - RTP header - SRTP trailer.
+    /// The largest MTU accepted: an IP datagram's total length is a 16-bit field (RFC 791 section 3.1; IPv6's payload
+    /// length likewise, RFC 8200 section 3, jumbograms aside). Above it a payload could not be sent in one datagram,
+    /// and a STAP-A's 16-bit NAL unit size field (RFC 6184 section 5.7.1) could not describe what it aggregates.
+    public static let maxMTU = 65_535
+
+    /// The largest RTP payload: MTU - IP - UDP - RTP header - SRTP trailer. Never traps: out-of-range fields are
+    /// clamped for the arithmetic (``validate()`` reports them).
     public var maxPayloadSize: Int {
-        mtu - ipVersion.headerSize - Self.udpHeaderSize - rtpHeaderSize - srtpTrailerSize
+        let clamp = { (value: Int) in min(max(value, 0), Self.maxMTU * 2) }
+        return clamp(mtu) - ipVersion.headerSize - Self.udpHeaderSize - clamp(rtpHeaderSize) - clamp(srtpTrailerSize)
+    }
+
+    /// Checks that packets can be built within this limit: the MTU is at most ``maxMTU``, the header and trailer
+    /// sizes are sane, and at least ``H264Payloader/minimumPayloadLimit`` payload bytes remain (a FU-A needs its
+    /// indicator, its header and one byte).
+    /// - Throws: ``H264PayloadError/mtuTooLarge(_:)``, ``H264PayloadError/invalidOverhead(rtpHeaderSize:srtpTrailerSize:)``
+    ///   or ``H264PayloadError/payloadLimitTooSmall(_:)``.
+    public func validate() throws(H264PayloadError) {
+        guard mtu <= Self.maxMTU else { throw .mtuTooLarge(mtu) }
+        guard rtpHeaderSize >= RTPHeader.fixedSize, rtpHeaderSize <= Self.maxMTU,
+              srtpTrailerSize >= 0, srtpTrailerSize <= Self.maxMTU
+        else { throw .invalidOverhead(rtpHeaderSize: rtpHeaderSize, srtpTrailerSize: srtpTrailerSize) }
+        guard maxPayloadSize >= H264Payloader.minimumPayloadLimit else { throw .payloadLimitTooSmall(maxPayloadSize) }
     }
 
     /// The largest RTP packet (header + payload) before SRTP.

@@ -48,8 +48,10 @@ public struct SourceDescription: Hashable, Sendable {
     func validate() throws(RTCPError) {
         guard chunks.count <= RTCPCommonHeader.maxCount else { throw .tooManyEntries(chunks.count) }
         for chunk in chunks {
-            for item in chunk.items where item.value.count > 255 || item.type == SourceDescriptionItem.endType {
-                throw .valueOutOfRange(item.value.count)
+            for item in chunk.items where item.value.count > SourceDescriptionItem.maxLength
+                || item.type == SourceDescriptionItem.endType
+            {
+                throw .sdesItemLength(type: item.type, length: item.value.count)
             }
         }
     }

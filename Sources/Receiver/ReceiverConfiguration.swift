@@ -47,8 +47,16 @@ public struct ReceiverConfiguration: Sendable {
     public var cname: String = "rtc-h264-receiver"
     /// How often Receiver Reports are sent, and how often an unanswered PLI is repeated.
     public var reportInterval: Duration = .seconds(1)
-    /// Packets held while waiting for a missing one before it is declared lost.
+    /// Packets held while waiting for a missing one before it is declared lost (without NACK; with NACK the jitter
+    /// buffer waits `jitterBufferWait` instead).
     public var reorderWindow: Int = 64
+    /// Ask for lost packets with generic NACKs (RFC 4585 section 6.2.1), repeated about once per RTT.
+    public var nack: Bool = true
+    /// How long a missing packet is waited for (retransmission or reordering) before its frame is given up and a
+    /// keyframe asked for.
+    public var jitterBufferWait: Duration = .milliseconds(300)
+    /// The RTX payload type (RFC 4588) the sender retransmits with, if it uses RTX.
+    public var rtxPayloadType: UInt8?
     /// Called on the receiver's loop with every access unit received, before decoding; it must return quickly.
     public var onAccessUnit: (@Sendable (H264ReceivedFrame) -> Void)?
     /// Called on the receiver's loop with every decoded picture (valid during the call) and its access unit.
@@ -77,6 +85,12 @@ public struct ReceiverConfiguration: Sendable {
         }
         guard (1...4096).contains(reorderWindow) else {
             throw .invalidConfiguration("reorder window must be 1-4096 packets, got \(reorderWindow)")
+        }
+        guard jitterBufferWait >= .milliseconds(10), jitterBufferWait <= .seconds(10) else {
+            throw .invalidConfiguration("jitter buffer wait must be 10 ms-10 s, got \(jitterBufferWait)")
+        }
+        if let rtxPayloadType, !(96...127).contains(rtxPayloadType) {
+            throw .invalidConfiguration("RTX payload type must be 96-127, got \(rtxPayloadType)")
         }
         if let frameLimit, frameLimit <= 0 { throw .invalidConfiguration("frame limit must be positive, got \(frameLimit)") }
         if let duration, duration <= .zero { throw .invalidConfiguration("duration must be positive, got \(duration)") }

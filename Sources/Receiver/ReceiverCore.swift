@@ -35,12 +35,30 @@ final class ReceiverCore {
         reportTask = transport.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
             weakSelf.value.object?.tick()
         }
+        if state.nack != nil {
+            state.repairTask = transport.eventLoop.scheduleRepeatedTask(initialDelay: Self.repairTick, delay: Self.repairTick) { _ in
+                weakSelf.value.object?.repair()
+            }
+        }
     }
+
+    /// How often NACK deadlines and the jitter buffer's waits are checked.
+    static let repairTick = TimeAmount.milliseconds(10)
 
     func finish() {
         guard !state.finished else { return }
         state.finished = true
         reportTask?.cancel()
+        state.repairTask?.cancel()
+        // Whatever the jitter buffer still holds goes to the depacketizer, in order.
+        if state.jitter != nil {
+            let late = clock.monotonic() + .seconds(3600)
+            while let output = state.jitter!.pop(now: late) {
+                if case .packet(_, let bytes) = output {
+                    for event in state.depacketizer.push(bytes) { handle(event) }
+                }
+            }
+        }
         for event in state.depacketizer.flush() { handle(event) }
         // The picture OpenH264 still holds (High profile) comes out at the end of the stream.
         while !state.awaitingPicture.isEmpty, (try? state.decoder.flush(into: &state.picture)) == true {
@@ -61,6 +79,11 @@ final class ReceiverCore {
         stats.srtpUnprotectFailures = transport.counters.srtpUnprotectFailures + transport.counters.srtcpUnprotectFailures
         stats.malformedPackets += transport.counters.malformedPackets
         stats.rtcpPacketsSent = transport.counters.rtcpPacketsSent
+        stats.freezeCount = state.freezes.freezeCount
+        stats.totalFreezesDuration = state.freezes.totalFreezesDuration.inSeconds
+        stats.longestFreeze = state.freezes.longestFreeze.inSeconds
+        if let nack = state.nack { stats.packetsGivenUp = nack.statistics.givenUp }
+        if let jitter = state.jitter { stats.packetsGivenUp = max(stats.packetsGivenUp, jitter.lostCount) }
         return stats
     }
 
@@ -88,13 +111,28 @@ final class ReceiverCore {
 
     private func receivedRTP(_ bytes: UnsafeRawBufferPointer) {
         guard !state.finished else { return }
-        let packet = [UInt8](bytes)
-        guard let view = try? RTPPacketView(parsing: packet) else {
+        var packet = [UInt8](bytes)
+        guard var view = try? RTPPacketView(parsing: packet) else {
             state.stats.malformedPackets += 1
             return
         }
+        var isRetransmission = false
+        if let rtxPT = configuration.rtxPayloadType, view.header.payloadType.rawValue == rtxPT {
+            // RFC 4588: the original sequence number first in the payload, the media SSRC and payload type restored.
+            guard let media = state.senderSSRC, let mediaPT = state.mediaPayloadType,
+                  let original = try? RTXPacket.restore(from: packet, mediaSSRC: media, payloadType: mediaPT),
+                  let restored = try? RTPPacketView(parsing: original)
+            else {
+                state.stats.malformedPackets += 1
+                return
+            }
+            packet = original
+            view = restored
+            isRetransmission = true
+        }
         if state.senderSSRC == nil {
             state.senderSSRC = view.header.ssrc
+            state.mediaPayloadType = view.header.payloadType
             state.stats.ssrc = view.header.ssrc.rawValue
             state.reception = ReceptionStatistics(ssrc: view.header.ssrc)
         }
@@ -107,10 +145,84 @@ final class ReceiverCore {
             arrival: RTPClock.ticks(now - .zero))
         state.stats.packetsReceived += 1
         state.stats.bytesReceived += view.payloadRange.count
-        for event in state.depacketizer.push(packet) {
-            handle(event)
-            if state.finished { return }
+        guard state.jitter != nil else {
+            for event in state.depacketizer.push(packet) {
+                handle(event)
+                if state.finished { return }
+            }
+            return
         }
+        let sequenceNumber = view.header.sequenceNumber
+        let wasMissing = state.nack?.isMissing(sequenceNumber) ?? false
+        if wasMissing, let asked = state.nackSentAt.removeValue(forKey: sequenceNumber) {
+            measuredRoundTrip(now - asked)
+        }
+        state.nack?.received(sequenceNumber, now: now, isRetransmission: isRetransmission)
+        if isRetransmission || wasMissing { state.stats.retransmittedPacketsReceived += 1 }
+        _ = state.jitter!.insert(packet, sequenceNumber: sequenceNumber, now: now)
+        if let due = state.nack?.nextDeadline, due <= now {
+            repair()  // a new gap: NACK now, not at the next tick
+        } else {
+            drainJitterBuffer(now: now)
+        }
+    }
+
+    /// Hands what the jitter buffer releases (in order) to the depacketizer; a gap it gives up on becomes a loss.
+    private func drainJitterBuffer(now: MonotonicTime) {
+        while !state.finished, let output = state.jitter?.pop(now: now) {
+            switch output {
+            case .packet(_, let bytes):
+                for event in state.depacketizer.push(bytes) {
+                    handle(event)
+                    if state.finished { return }
+                }
+            case .lost(let first, let count):
+                // Given up: stop asking; the depacketizer sees the gap and drops the frame (then a PLI).
+                state.nack?.removeMissing(before: first + count)
+            }
+        }
+    }
+
+    /// Sequence numbers whose NACK time is remembered at most.
+    static let maximumTrackedNACKs = 2048
+
+    /// One NACK -> retransmission sample: the NACK repeats are spaced by the smoothed figure (RFC 6298, gain 1/8),
+    /// not by a 100 ms guess.
+    private func measuredRoundTrip(_ sample: Duration) {
+        guard sample > .zero, sample < .seconds(5) else { return }
+        let smoothed = state.roundTripTime.map { $0 * 0.875 + sample * 0.125 } ?? sample
+        state.roundTripTime = smoothed
+        state.nack?.roundTripTime = smoothed
+        state.stats.roundTripTime = smoothed.inSeconds
+    }
+
+    /// Every repair tick: NACKs that are due, gaps whose wait is over.
+    private func repair() {
+        guard !state.finished, transport.peer != nil, let media = state.senderSSRC else { return }
+        let now = clock.monotonic()
+        // The list is moved out (not copied) so that the generator and the list are not both borrowed from `state`.
+        var list = state.nackList
+        state.nackList = []
+        list.removeAll(keepingCapacity: true)
+        let giveUp = state.nack?.poll(now: now, into: &list) ?? false
+        if !list.isEmpty {
+            let nack = GenericNACK(senderSSRC: ssrc, mediaSSRC: media, lost: list)
+            let report = RTCPPacket.receiverReport(ReceiverReport(ssrc: ssrc, reportBlocks: []))
+            if (try? transport.sendRTCP([report, .nack(nack)])) != nil {
+                state.stats.nackCount += 1
+                state.stats.packetsNACKed += list.count
+                if state.nackSentAt.count > Self.maximumTrackedNACKs { state.nackSentAt.removeAll(keepingCapacity: true) }
+                for sequenceNumber in list {
+                    // A repeat makes the answer ambiguous (which request did it answer?): not a sample (Karn).
+                    if state.nackSentAt.removeValue(forKey: sequenceNumber) == nil {
+                        state.nackSentAt[sequenceNumber] = now
+                    }
+                }
+            }
+        }
+        state.nackList = list
+        if giveUp { askForKeyframe() }
+        drainJitterBuffer(now: now)
     }
 
     private func handle(_ event: H264DepacketizerEvent) {
@@ -170,6 +282,7 @@ final class ReceiverCore {
         guard !state.awaitingPicture.isEmpty else { return }
         let source = state.awaitingPicture.removeFirst()
         state.stats.framesDecoded += 1
+        _ = state.freezes.frameRendered(at: clock.monotonic())
         configuration.onFrameDecoded?(state.picture, source)
         if let limit = configuration.frameLimit, state.stats.framesDecoded >= limit { finish() }
     }

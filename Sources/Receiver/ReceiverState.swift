@@ -1,4 +1,5 @@
 import Codec
+import NIOCore
 import RTP
 import Video
 
@@ -13,6 +14,7 @@ struct ReceiverState {
 
     // The sender's stream (learned from its first packet: symmetric RTP).
     var senderSSRC: SSRC?
+    var mediaPayloadType: PayloadType?
 
     // Reception statistics for Receiver Reports (RFC 3550 appendix A.3 and A.8), once the sender is known.
     var reception: ReceptionStatistics?
@@ -31,8 +33,28 @@ struct ReceiverState {
     var finished = false
     var stats = ReceiverStats()
 
+    // Loss repair: NACKs, the jitter buffer that waits for their answers, freezes as browsers count them.
+    var nack: NACKGenerator?
+    var jitter: JitterBuffer<[UInt8]>?
+    var nackList: [SequenceNumber] = []
+    var freezes = FreezeDetector()
+    /// When each sequence number was first NACKed (cleared when asked again: that answer would be ambiguous), for the
+    /// round-trip time the NACK repeats are spaced by.
+    var nackSentAt: [SequenceNumber: MonotonicTime] = [:]
+    /// The smoothed NACK -> retransmission time (RFC 6298's 1/8 gain), once measured.
+    var roundTripTime: Duration?
+    var repairTask: RepeatedTask?
+
     init(configuration: ReceiverConfiguration) throws {
-        depacketizer = H264Depacketizer(reorderWindow: configuration.reorderWindow)
+        if configuration.nack {
+            // The jitter buffer hands packets over in order, so the depacketizer declares a gap lost at once.
+            depacketizer = H264Depacketizer(reorderWindow: 1)
+            nack = NACKGenerator()
+            jitter = try JitterBuffer(maximumWait: configuration.jitterBufferWait)
+            nackList.reserveCapacity(256)
+        } else {
+            depacketizer = H264Depacketizer(reorderWindow: configuration.reorderWindow)
+        }
         decoder = try H264Decoder()
     }
 }

@@ -38,6 +38,22 @@ public struct ReceiverStats: Codable, Sendable, Equatable {
     public var malformedPackets: Int = 0
     /// Seconds (since start) at which keyframes were decoded.
     public var keyframeTimes: [Double] = []
+    /// NACK messages sent (`nackCount`).
+    public var nackCount: Int = 0
+    /// Sequence numbers asked for in NACKs.
+    public var packetsNACKed: Int = 0
+    /// Retransmitted packets received (RTX or a repeated sequence number that filled a gap).
+    public var retransmittedPacketsReceived: Int = 0
+    /// The NACK -> retransmission time, smoothed, in seconds (what NACK repeats are spaced by), once measured.
+    public var roundTripTime: Double?
+    /// Packets given up after the jitter buffer's wait.
+    public var packetsGivenUp: Int = 0
+    /// `freezeCount`: intervals between decoded frames longer than max(3 x the average, the average + 150 ms).
+    public var freezeCount: Int = 0
+    /// `totalFreezesDuration` in seconds.
+    public var totalFreezesDuration: Double = 0
+    /// The longest freeze in seconds.
+    public var longestFreeze: Double = 0
     /// What the transport carried and refused.
     public var transport = TransportCounters()
 

@@ -1,151 +1,42 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
-/// Why an SDP could not be used for an H.264 stream.
-public enum SessionDescriptionError: Error, Equatable, CustomStringConvertible {
-    /// A required line is missing.
-    case missingLine(String)
-    /// A line does not have the expected form.
-    case malformedLine(lineNumber: Int, reason: String)
-    /// The `m=video` section has no H.264 payload type.
-    case noH264PayloadType
-
-    public var description: String {
-        switch self {
-        case .missingLine(let what): return "SDP: missing \(what)"
-        case .malformedLine(let n, let reason): return "SDP line \(n): \(reason)"
-        case .noH264PayloadType: return "SDP: no a=rtpmap with H264/90000 in the video section"
-        }
-    }
-}
-
 extension SessionDescription {
+    /// The longest SDP accepted, in bytes: far above a one-stream description (about 500 bytes; a browser's offer
+    /// with every codec is about 10 KiB), and small enough that a file or pipe of junk is refused at once.
+    public static let maxSize = 64 * 1024
+    /// The longest line accepted, in bytes (an `a=fmtp` with large parameter sets is a few hundred).
+    public static let maxLineLength = 4096
+    /// The highest `a=framerate` accepted (RFC 8866 section 6.8 gives no bound; this keeps the value printable).
+    public static let maxFrameRate: Double = 1000
+    /// The longest CNAME, in bytes: an RTCP SDES item has a one-octet length (RFC 3550 section 6.5).
+    public static let maxCNAMELength = 255
+
     /// Parses the SDP of one H.264 video stream (the first `m=video` section).
     ///
-    /// Accepts LF or CRLF line ends; ignores lines it does not need. Key material is kept as given.
+    /// Accepts LF or CRLF line ends; ignores lines it does not need, but every line it uses is checked: the
+    /// `m=video` port (1...65535) and payload types (0...127), the transport (`RTP/AVP`, `RTP/AVPF`, `RTP/SAVP`,
+    /// `RTP/SAVPF`), `c=`, `a=rtpmap` (H264 at 90000 Hz), the H.264 `a=fmtp` parameters (packetization mode 0 or 1,
+    /// six-hex-digit `profile-level-id`, base64 `sprop-parameter-sets`), `a=crypto` (RFC 4568 section 9.1 form),
+    /// `a=ssrc` (32-bit, CNAME at most 255 bytes), `a=rtcp` and `a=framerate`. Control characters, lines over
+    /// ``maxLineLength`` and descriptions over ``maxSize`` are refused. Key material is kept as given.
     /// - Parameter text: the SDP.
-    /// - Throws: `SessionDescriptionError` naming the line at fault.
-    public init(parsing text: String) throws {
-        var connection: String?
-        var port: Int?
-        var proto = ""
-        var payloadTypes: [UInt8] = []
-        var h264PT: UInt8?
-        var fmtp: [UInt8: String] = [:]
-        var rtcpMux = false
-        var crypto: Crypto?
-        var ssrc: UInt32?
-        var cname: String?
-        var frameRate: Double?
-        var sessionName = "-"
-        var inVideo = false
-        var sawVideo = false
-
-        // "\r\n" is one Character in Swift: split on both forms.
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-        for (index, rawLine) in lines.enumerated() {
-            let n = index + 1
-            var line = Substring(rawLine)
-            if line.hasSuffix("\r") { line = line.dropLast() }
+    /// - Throws: `SessionDescriptionError` naming the line at fault and what is wrong with it.
+    public init(parsing text: String) throws(SessionDescriptionError) {
+        let size = text.utf8.count
+        guard size <= Self.maxSize else { throw .tooLarge(bytes: size, limit: Self.maxSize) }
+        var parser = SessionDescriptionParser()
+        var lineNumber = 0
+        for rawLine in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            lineNumber += 1
+            var line = rawLine
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            guard line.count <= Self.maxLineLength else {
+                throw .lineTooLong(lineNumber: lineNumber, bytes: line.count, limit: Self.maxLineLength)
+            }
             if line.isEmpty { continue }
-            guard line.count >= 2, line.dropFirst().first == "=" else {
-                throw SessionDescriptionError.malformedLine(lineNumber: n, reason: "expected <type>=<value>")
+            if let control = line.first(where: { ($0 < 0x20 && $0 != UInt8(ascii: "\t")) || $0 == 0x7F }) {
+                throw .malformedLine(lineNumber: lineNumber, reason: "control character 0x\(String(control, radix: 16)) in the line")
             }
-            let type = line.first!
-            let value = line.dropFirst(2)
-            switch type {
-            case "s":
-                sessionName = String(value)
-            case "c":
-                if !sawVideo || inVideo {
-                    let parts = value.split(separator: " ")
-                    guard parts.count == 3 else {
-                        throw SessionDescriptionError.malformedLine(lineNumber: n, reason: "c= needs 'IN IP4|IP6 address'")
-                    }
-                    connection = String(parts[2].split(separator: "/").first ?? parts[2])
-                }
-            case "m":
-                let parts = value.split(separator: " ")
-                inVideo = parts.first == "video" && !sawVideo
-                if inVideo {
-                    sawVideo = true
-                    guard parts.count >= 4, let p = Int(parts[1].split(separator: "/")[0]), (0...65535).contains(p) else {
-                        throw SessionDescriptionError.malformedLine(lineNumber: n, reason: "m=video needs 'port proto fmt...'")
-                    }
-                    port = p
-                    proto = String(parts[2])
-                    payloadTypes = parts.dropFirst(3).compactMap { UInt8($0) }
-                }
-            case "a" where inVideo:
-                let (name, attr) = Self.splitAttribute(value)
-                switch name {
-                case "rtpmap":
-                    let parts = attr.split(separator: " ", maxSplits: 1)
-                    if parts.count == 2, let pt = UInt8(parts[0]), parts[1].uppercased().hasPrefix("H264/90000"),
-                       h264PT == nil {
-                        h264PT = pt
-                    }
-                case "fmtp":
-                    let parts = attr.split(separator: " ", maxSplits: 1)
-                    if parts.count == 2, let pt = UInt8(parts[0]) { fmtp[pt] = String(parts[1]) }
-                case "rtcp-mux":
-                    rtcpMux = true
-                case "crypto":
-                    let parts = attr.split(separator: " ")
-                    guard parts.count >= 3, let tag = Int(parts[0]) else {
-                        throw SessionDescriptionError.malformedLine(lineNumber: n, reason: "a=crypto needs 'tag suite key-params'")
-                    }
-                    if crypto == nil {
-                        crypto = Crypto(tag: tag, suite: String(parts[1]), keyParameters: String(parts[2]))
-                    }
-                case "ssrc":
-                    let parts = attr.split(separator: " ", maxSplits: 1)
-                    if let s = UInt32(parts.first ?? "") {
-                        ssrc = s
-                        if parts.count == 2, parts[1].hasPrefix("cname:") { cname = String(parts[1].dropFirst(6)) }
-                    }
-                case "framerate":
-                    frameRate = Double(attr)
-                default:
-                    break
-                }
-            default:
-                break
-            }
+            try parser.read(line: String(decoding: line, as: UTF8.self), number: lineNumber)
         }
-        guard sawVideo, let port else { throw SessionDescriptionError.missingLine("m=video") }
-        guard let connection else { throw SessionDescriptionError.missingLine("c=") }
-        guard let pt = h264PT, payloadTypes.contains(pt) else { throw SessionDescriptionError.noH264PayloadType }
-        var mode = 0
-        var profileLevelID = "42e01f"
-        var sets: [[UInt8]] = []
-        for parameter in (fmtp[pt] ?? "").split(separator: ";") {
-            let kv = parameter.split(separator: "=", maxSplits: 1).map { String($0.filter { $0 != " " }) }
-            guard kv.count == 2 else { continue }
-            switch kv[0] {
-            case "packetization-mode": mode = Int(kv[1]) ?? 0
-            case "profile-level-id": profileLevelID = kv[1].lowercased()
-            case "sprop-parameter-sets":
-                sets = kv[1].split(separator: ",").compactMap { Data(base64Encoded: String($0)).map { [UInt8]($0) } }
-            default: break
-            }
-        }
-        if proto.hasSuffix("SAVP") || proto.hasSuffix("SAVPF") {
-            guard crypto != nil else { throw SessionDescriptionError.missingLine("a=crypto for \(proto)") }
-        }
-        self.init(
-            connectionAddress: connection, port: port, rtcpMux: rtcpMux, payloadType: pt,
-            profileLevelID: profileLevelID, packetizationMode: mode, parameterSets: sets,
-            crypto: proto.contains("SAVP") ? crypto : nil, ssrc: ssrc, cname: cname, frameRate: frameRate,
-            sessionName: sessionName
-        )
-    }
-
-    private static func splitAttribute(_ value: Substring) -> (Substring, Substring) {
-        guard let colon = value.firstIndex(of: ":") else { return (value, "") }
-        return (value[..<colon], value[value.index(after: colon)...])
+        self = try parser.finish()
     }
 }

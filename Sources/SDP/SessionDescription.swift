@@ -44,6 +44,24 @@ public struct SessionDescription: Sendable, Equatable {
         }
     }
 
+    /// A retransmission stream (RFC 4588 section 8): `a=rtpmap:<pt> rtx/90000`, `a=fmtp:<pt> apt=<media pt>`.
+    public struct RTX: Sendable, Equatable {
+        /// The RTX payload type.
+        public var payloadType: UInt8
+        /// The RTX SSRC (`a=ssrc-group:FID <media> <rtx>`), if known.
+        public var ssrc: UInt32?
+        /// How long the sender keeps packets for retransmission, in milliseconds (`rtx-time`).
+        public var rtxTime: Int?
+
+        /// Creates RTX settings.
+        /// - Parameters: see the properties of the same names.
+        public init(payloadType: UInt8, ssrc: UInt32? = nil, rtxTime: Int? = nil) {
+            self.payloadType = payloadType
+            self.ssrc = ssrc
+            self.rtxTime = rtxTime
+        }
+    }
+
     /// The address of the receiver (the `c=` line); IPv4 or IPv6 literal.
     public var connectionAddress: String
     /// The receiver's RTP port (the `m=` line).
@@ -68,6 +86,11 @@ public struct SessionDescription: Sendable, Equatable {
     public var frameRate: Double?
     /// The session name (`s=`).
     public var sessionName: String
+    /// The RTCP feedback the stream uses, as `a=rtcp-fb:<pt>` values (RFC 4585 section 4.2): `nack`, `nack pli`,
+    /// `ccm fir`, `ccm tmmbr`, `goog-remb`, `transport-cc`. Not empty makes the profile AVPF (`RTP/AVPF`, `RTP/SAVPF`).
+    public var feedback: [String] = []
+    /// The retransmission stream, if any.
+    public var rtx: RTX?
 
     /// Creates a description.
     /// - Parameters: see the properties of the same names.
@@ -91,17 +114,21 @@ public struct SessionDescription: Sendable, Equatable {
         self.sessionName = sessionName
     }
 
+    /// The CNAME written with an SSRC when none is set.
+    public static let defaultCNAME = "rtc-h264"
+
     /// The SDP text, lines ended by CRLF as RFC 8866 section 5 requires.
     public func serialize() -> String {
         let ipVersion = connectionAddress.contains(":") ? "IP6" : "IP4"
-        let proto = crypto == nil ? "RTP/AVP" : "RTP/SAVP"
+        let proto = (crypto == nil ? "RTP/AVP" : "RTP/SAVP") + (feedback.isEmpty ? "" : "F")
+        let formats = [payloadType] + (rtx.map { [$0.payloadType] } ?? [])
         var lines: [String] = [
             "v=0",
             "o=- \(ssrc ?? 0) 1 IN \(ipVersion) \(connectionAddress)",
             "s=\(sessionName)",
             "c=IN \(ipVersion) \(connectionAddress)",
             "t=0 0",
-            "m=video \(port) \(proto) \(payloadType)",
+            "m=video \(port) \(proto) \(formats.map(String.init).joined(separator: " "))",
             "a=rtpmap:\(payloadType) H264/90000",
         ]
         var fmtp = "a=fmtp:\(payloadType) packetization-mode=\(packetizationMode);profile-level-id=\(profileLevelID)"
@@ -109,6 +136,11 @@ public struct SessionDescription: Sendable, Equatable {
             fmtp += ";sprop-parameter-sets=" + parameterSets.map { Data($0).base64EncodedString() }.joined(separator: ",")
         }
         lines.append(fmtp)
+        for value in feedback { lines.append("a=rtcp-fb:\(payloadType) \(value)") }
+        if let rtx {
+            lines.append("a=rtpmap:\(rtx.payloadType) rtx/90000")
+            lines.append("a=fmtp:\(rtx.payloadType) apt=\(payloadType)" + (rtx.rtxTime.map { ";rtx-time=\($0)" } ?? ""))
+        }
         if rtcpMux {
             lines.append("a=rtcp-mux")
         } else {
@@ -121,13 +153,18 @@ public struct SessionDescription: Sendable, Equatable {
             lines.append("a=crypto:\(crypto.tag) \(crypto.suite) \(crypto.keyParameters)")
         }
         if let ssrc {
-            lines.append("a=ssrc:\(ssrc) cname:\(cname ?? "rtc-h264")")
+            lines.append("a=ssrc:\(ssrc) cname:\(cname ?? Self.defaultCNAME)")
         }
         lines.append("a=recvonly")
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
-    private static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+    /// A whole number without a fraction ("30"), anything else as Swift prints a `Double` (which reads back
+    /// exactly). No conversion can trap: only finite values below 2^53 go through `Int64`.
+    static func format(_ value: Double) -> String {
+        if value.isFinite, value == value.rounded(), value.magnitude < 9_007_199_254_740_992 {
+            return String(Int64(value))
+        }
+        return String(value)
     }
 }

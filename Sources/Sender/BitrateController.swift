@@ -13,6 +13,8 @@ public struct BitrateController: Sendable, Equatable {
     public private(set) var rembLimit: Int?
     /// The latest TMMBR limit from the peer in bit/s, if any.
     public private(set) var tmmbrLimit: Int?
+    /// The sender's own estimate of the path's capacity (congestion control), in bit/s, if any.
+    public private(set) var estimateLimit: Int?
     /// The lowest target ever chosen, in bit/s.
     public let minimumBitrate: Int
     /// The highest target allowed (the level's MaxBR over the ceiling factor), in bit/s.
@@ -57,6 +59,7 @@ public struct BitrateController: Sendable, Equatable {
         var target = operatorBitrate
         if let remb = rembLimit { target = min(target, remb) }
         if let tmmbr = tmmbrLimit { target = min(target, tmmbr) }
+        if let estimate = estimateLimit { target = min(target, estimate) }
         return min(max(target, minimumBitrate), maximumBitrate)
     }
 
@@ -75,6 +78,10 @@ public struct BitrateController: Sendable, Equatable {
     /// Records the peer's latest REMB estimate.
     /// - Parameter bps: bit/s (0 is taken as the floor, as libwebrtc does).
     public mutating func receivedREMB(_ bps: Int) { rembLimit = max(0, bps) }
+
+    /// Records the congestion controller's latest estimate.
+    /// - Parameter bps: bit/s.
+    public mutating func receivedEstimate(_ bps: Int) { estimateLimit = max(0, bps) }
 
     /// Records the peer's latest TMMBR limit.
     /// - Parameter bps: bit/s.

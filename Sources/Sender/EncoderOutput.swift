@@ -6,6 +6,8 @@ import RTP
 enum EncoderOutput: Sendable {
     /// An access unit, with when its frame was captured and, for a requested keyframe, when the request arrived.
     case frame(EncodedFrame, EncodeStatistics, captureTime: MonotonicTime, keyframeRequestedAt: MonotonicTime?)
+    /// The encoder switched to another size; the next frame is an IDR of that size.
+    case resolutionChanged(ResolutionChange)
     /// Rate control skipped the frame.
     case skipped(FrameSkipReason)
     /// The frame failed and was dropped; an IDR follows.

@@ -42,12 +42,16 @@ final class EncoderStage {
         (encoder.configuration.targetBitrate, encoder.configuration.effectiveMaxBitrate)
     }
 
-    /// Encodes every frame waiting, until the mailbox is empty.
+    /// Schedules the next `drain()` behind whatever else is queued on the encoder's thread (set by the sender).
+    var reschedule: (() -> Void)?
+
+    /// Encodes the frame waiting, if any, then lets the keyframe requests and rate changes queued meanwhile run
+    /// before the next frame: a camera that always has a frame waiting must not starve them.
     func drain() {
-        while let slot = mailbox.take() {
-            encode(slot)
-            mailbox.recycle(slot.frame)
-        }
+        guard let slot = mailbox.take() else { return }  // none: the mailbox marks the encoder idle
+        encode(slot)
+        mailbox.recycle(slot.frame)
+        if let reschedule { reschedule() } else { drain() }
     }
 
     /// Records a keyframe request; the next frame outside the throttle's window is an IDR.
@@ -81,9 +85,12 @@ final class EncoderStage {
         let requestedAt = throttle.pendingSince
         do {
             let mediaTime = RTPClock.ticks(slot.captureTime - origin)
-            let result = try slot.frame.withView { try encoder.encode($0, timestamp: mediaTime, forceKeyframe: force) }
+            let adaptive = try slot.frame.withView {
+                try encoder.encode($0, timestamp: mediaTime, now: now, forceKeyframe: force)
+            }
             consecutiveFailures = 0
-            switch result {
+            if let change = adaptive.resolutionChange { deliver(.resolutionChanged(change)) }
+            switch adaptive.output {
             case .skipped(let reason):
                 deliver(.skipped(reason))
             case .frame(let frame, let statistics):

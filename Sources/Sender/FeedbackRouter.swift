@@ -10,8 +10,8 @@ public enum Feedback: Sendable, Equatable {
     case estimatedMaximumBitrate(Int)
     /// A TMMBR entry (RFC 5104 section 4.2.1) for our SSRC.
     case temporaryMaximumBitrate(TemporaryMaximumBitrateEntry)
-    /// A generic NACK (RFC 4585 section 6.2.1) for our SSRC: the lost sequence numbers.
-    case negativeAcknowledgement([SequenceNumber])
+    /// A generic NACK (RFC 4585 section 6.2.1) for our SSRC.
+    case negativeAcknowledgement(GenericNACK)
     /// A report block about our stream (in an RR or SR).
     case receptionReport(ReportBlock)
 }
@@ -53,7 +53,7 @@ public struct FeedbackRouter: Sendable {
                     out.append(.temporaryMaximumBitrate(entry))
                 }
             case .nack(let nack) where nack.mediaSSRC == ssrc:
-                out.append(.negativeAcknowledgement(nack.lostSequenceNumbers))
+                out.append(.negativeAcknowledgement(nack))
             case .receiverReport(let rr):
                 for block in rr.reportBlocks where block.ssrc == ssrc { out.append(.receptionReport(block)) }
             case .senderReport(let sr):

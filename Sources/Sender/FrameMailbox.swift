@@ -37,9 +37,9 @@ final class FrameMailbox: Sendable {
     /// - Parameters:
     ///   - captureTime: the frame's capture time.
     ///   - fill: writes the picture into a reused buffer (of any size; it may replace it).
-    /// - Returns: true when the encoder must be woken (nothing was scheduled).
+    /// - Returns: whether the encoder must be woken (nothing was scheduled) and whether a waiting frame was replaced.
     /// - Throws: `SenderError.finished` after `close()`, or what `fill` throws (then the slot is unchanged).
-    func put(captureTime: MonotonicTime, fill: (inout I420Frame) throws -> Void) throws -> Bool {
+    func put(captureTime: MonotonicTime, fill: (inout I420Frame) throws -> Void) throws -> (wake: Bool, replaced: Bool) {
         var buffer: I420Frame = try state.withLock { state throws(SenderError) in
             guard !state.closed else { throw SenderError.finished }
             return state.spares.popLast() ?? I420Frame(width: 2, height: 2)
@@ -52,14 +52,16 @@ final class FrameMailbox: Sendable {
         }
         let filled = buffer
         return state.withLock { state in
+            var replaced = false
             if let old = state.pending {
                 state.dropped += 1
+                replaced = true
                 if state.spares.count < Self.maximumSpares { state.spares.append(old.frame) }
             }
             state.pending = Slot(frame: filled, captureTime: captureTime)
-            if state.encoderScheduled { return false }
+            if state.encoderScheduled { return (false, replaced) }
             state.encoderScheduled = true
-            return true
+            return (true, replaced)
         }
     }
 

@@ -10,7 +10,8 @@ import Video
 public final class FramePump: Sendable {
     /// How frames are paced.
     public enum Pacing: Sendable, Equatable {
-        /// Each frame at its capture time (live sending).
+        /// Each frame at its capture time (live sending); a frame is late rather than dropped when the encoder is
+        /// behind.
         case realTime
         /// As fast as the encoder takes them, none dropped (benchmarks, tests, transcoding).
         case asFastAsPossible
@@ -71,16 +72,16 @@ public final class FramePump: Sendable {
             }
             let captureTime = gridStart + .seconds(index - gridIndex) / gridRate
             if let durationLimit, captureTime - start >= durationLimit { break }
-            switch pacing {
-            case .realTime:
+            if pacing == .realTime {
                 let wait = captureTime - .now
                 if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.saturatingNanoseconds) / 1e9) }
-            case .asFastAsPossible:
-                let ready = DispatchSemaphore(value: 0)
-                let sender = self.sender
-                Task { await sender.waitForEncoder(); ready.signal() }
-                ready.wait()
             }
+            // A file or the pattern loses no frame: when the encoder is behind, the frame waits (late, but with its
+            // capture time on the grid) instead of replacing the one still waiting.
+            let ready = DispatchSemaphore(value: 0)
+            let sender = self.sender
+            Task { await sender.waitForEncoder(); ready.signal() }
+            ready.wait()
             do {
                 try sender.send(captureTime: captureTime) { buffer in
                     if buffer.width != source.width || buffer.height != source.height {

@@ -27,6 +27,8 @@ public final class H264Sender: Sendable {
     public let configuration: SenderConfiguration
     /// The stream's SSRC.
     public let ssrc: SSRC
+    /// The retransmission stream's SSRC (RFC 4588), when RTX is on.
+    public let rtxSSRC: SSRC?
     /// The bound local RTP port (RTCP too when muxed, else the next port).
     public let localPort: Int
     /// Statistics once per report interval; the last element is the final statistics. Newest kept when not read.
@@ -42,8 +44,15 @@ public final class H264Sender: Sendable {
     private let core: NIOLoopBound<SenderCore>
     private let encoder: NIOLoopBound<EncoderStage>
     private let mailbox: FrameMailbox
+    private let eventsContinuation: AsyncStream<SenderEvent>.Continuation
     private let finished = Atomic<Bool>(false)
     private let frameRateBits: Atomic<UInt64>
+
+    /// One frame interval, at most 100 ms: how long the BYE waits after the last frame.
+    static func byeDelay(frameRate: Double) -> Duration {
+        guard frameRate.isFinite, frameRate >= 10 else { return .milliseconds(100) }
+        return .seconds(1) / frameRate
+    }
 
     /// How many events and reports are kept for a slow reader.
     static let streamBuffer = 256
@@ -57,7 +66,9 @@ public final class H264Sender: Sendable {
         let origin = ContinuousClock.now
         try await self.init(
             configuration: configuration, clock: .system(origin: origin), origin: origin, ioLoop: nil,
-            makeEncoder: { try H264Encoder(configuration: $0) })
+            makeEncoder: { [preference = configuration.degradationPreference] in
+                try AdaptiveH264Encoder(configuration: $0, preference: preference)
+            })
     }
 
     /// Creates a sender with injected clocks and loop (tests).
@@ -74,6 +85,12 @@ public final class H264Sender: Sendable {
         try configuration.validate()
         var rng = SystemRandomNumberGenerator()
         let ssrc = configuration.ssrc ?? SSRC(UInt32.random(in: 1 ... .max, using: &rng))
+        var configuration = configuration
+        if configuration.rtx != nil, configuration.rtx?.ssrc == nil {
+            var rtxSSRC = SSRC(UInt32.random(in: 1 ... .max, using: &rng))
+            while rtxSSRC == ssrc { rtxSSRC = SSRC(UInt32.random(in: 1 ... .max, using: &rng)) }
+            configuration.rtx?.ssrc = rtxSSRC
+        }
         let peer: SocketAddress
         do {
             peer = try SocketAddress.makeAddressResolvingHost(configuration.peerHost, port: configuration.peerPort)
@@ -93,7 +110,10 @@ public final class H264Sender: Sendable {
             localHost: configuration.localHost, localPort: configuration.localPort, peer: peer,
             rtcpMux: configuration.rtcpMux,
             security: configuration.security.map {
-                TransportSecurity(suite: $0.suite, outboundKey: $0.key, inboundKey: $0.remoteKey ?? $0.key)
+                var security = TransportSecurity(suite: $0.suite, outboundKey: $0.key, inboundKey: $0.remoteKey ?? $0.key)
+                // Retransmissions on the media SSRC protect a sequence number again (RFC 3711 allows it for them).
+                security.allowRepeatTransmission = configuration.nack && configuration.rtx == nil
+                return security
             })
         transportConfiguration.peerRTCPPort = configuration.peerRTCPPort
         transportConfiguration.acceptPlainRTCP = configuration.acceptPlainRTCP
@@ -119,6 +139,9 @@ public final class H264Sender: Sendable {
                 ) { output in
                     ioLoop.execute { coreBox.value?.handle(output) }
                 }
+                // Weak: the stage must not keep itself (and its OpenH264 encoder) alive through its own closure.
+                let weakStage = NIOLoopBound(WeakReference(stage), eventLoop: encoderLoop)
+                stage.reschedule = { encoderLoop.execute { weakStage.value.object?.drain() } }
                 return NIOLoopBound(stage, eventLoop: encoderLoop)
             }.get()
             core = try await ioLoop.submit {
@@ -138,6 +161,7 @@ public final class H264Sender: Sendable {
         }
         self.configuration = configuration
         self.ssrc = ssrc
+        self.rtxSSRC = configuration.rtx?.ssrc
         self.clock = clock
         self.origin = origin
         self.ioLoop = ioLoop
@@ -145,6 +169,7 @@ public final class H264Sender: Sendable {
         self.encoderLoop = encoderLoop
         self.mailbox = mailbox
         self.events = events
+        self.eventsContinuation = eventsContinuation
         self.reports = reports
         self.frameRateBits = Atomic(configuration.encoder.frameRate.bitPattern)
         self.localPort = try await ioLoop.submit { transport.value.localPort }.get()
@@ -197,7 +222,9 @@ public final class H264Sender: Sendable {
     /// - Throws: what `fill` throws (nothing is sent then), `SenderError.finished`.
     public func send(captureTime: ContinuousClock.Instant = .now, fill: (inout I420Frame) throws -> Void) throws {
         let time = MonotonicTime(nanoseconds: (captureTime - origin).saturatingNanoseconds)
-        if try mailbox.put(captureTime: time, fill: fill) {
+        let (wake, replaced) = try mailbox.put(captureTime: time, fill: fill)
+        if replaced { eventsContinuation.yield(.frameDropped(.encoderBusy)) }
+        if wake {
             let encoder = self.encoder
             encoderLoop.execute { encoder.value.drain() }
         }
@@ -279,6 +306,9 @@ public final class H264Sender: Sendable {
         let encoder = self.encoder, core = self.core
         if first {
             try? await encoderLoop.submit { encoder.value.drain() }.get()
+            // The BYE leaves a frame interval after the last frame, as the next frame would have: a receiver that
+            // reads RTP and RTCP from two sockets (ffmpeg) ends at the BYE and must have the last frame by then.
+            try? await Task.sleep(for: Self.byeDelay(frameRate: frameRate))
         }
         let (stats, failure) = try await ioLoop.submit {
             (core.value.finish(error: nil), core.value.failure)

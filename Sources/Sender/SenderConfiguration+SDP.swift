@@ -39,21 +39,28 @@ extension SenderConfiguration {
     /// - Returns: the SPS and PPS NAL units.
     /// - Throws: encoder errors.
     public func probeParameterSets() throws -> [[UInt8]] {
+        // The adaptive encoder, as the sender uses it: its first SPS is at the size the start bitrate allows.
         let probe = sendingEncoderConfiguration
-        let encoder = try H264Encoder(configuration: probe)
+        let encoder = try AdaptiveH264Encoder(configuration: probe, preference: degradationPreference)
         let frame = I420Frame(width: probe.width, height: probe.height)
-        guard case .frame(let encoded, _) = try encoder.encode(.i420(frame), timestamp: 0, forceKeyframe: true) else {
+        guard case .frame(let encoded, _) = try encoder.encode(.i420(frame), timestamp: 0, now: .zero, forceKeyframe: true).output else {
             throw SenderError.invalidConfiguration("the encoder produced no keyframe to take SPS/PPS from")
         }
         return encoded.parameterSets.map { Array($0) }
+    }
+
+    /// The RTCP feedback this sender answers, as `a=rtcp-fb` values (RFC 4585, RFC 5104, REMB).
+    public var feedbackCapabilities: [String] {
+        (nack ? ["nack"] : []) + ["nack pli", "ccm fir", "ccm tmmbr", "goog-remb"]
     }
 
     /// The SDP a receiver needs to play this stream.
     /// - Parameters:
     ///   - parameterSets: SPS and PPS (see `probeParameterSets()`).
     ///   - ssrc: the SSRC, or nil to leave `a=ssrc` out.
+    ///   - rtxSSRC: the retransmission stream's SSRC (`H264Sender.rtxSSRC`), when RTX is on.
     /// - Returns: the description; its `crypto` holds the key when SRTP is on (write it only to a private file).
-    public func sessionDescription(parameterSets: [[UInt8]], ssrc: SSRC?) -> SessionDescription {
+    public func sessionDescription(parameterSets: [[UInt8]], ssrc: SSRC?, rtxSSRC: SSRC? = nil) -> SessionDescription {
         // From the SPS the stream carries; the configuration's value (the same bytes) only if none was given.
         let sps = parameterSets.first { $0.first.map { NALUnitHeader(byte: $0).type == .sps } ?? false }
         let profileLevelID =
@@ -61,9 +68,16 @@ extension SenderConfiguration {
         let crypto = security.map {
             SessionDescription.Crypto(suite: $0.suite.sdpName, keyParameters: SDESInlineKey(masterKey: $0.key).keyParams)
         }
-        return SessionDescription(
+        var description = SessionDescription(
             connectionAddress: peerHost, port: peerPort, rtcpMux: rtcpMux, payloadType: payloadType.rawValue,
             profileLevelID: profileLevelID.description, packetizationMode: packetizationMode.rawValue,
             parameterSets: parameterSets, crypto: crypto, ssrc: ssrc?.rawValue, cname: cname, frameRate: encoder.frameRate)
+        description.feedback = feedbackCapabilities
+        if let rtx {
+            description.rtx = SessionDescription.RTX(
+                payloadType: rtx.payloadType.rawValue, ssrc: (rtxSSRC ?? rtx.ssrc)?.rawValue,
+                rtxTime: Int(PacketHistory.minimumRetention.saturatingNanoseconds / 1_000_000))
+        }
+        return description
     }
 }

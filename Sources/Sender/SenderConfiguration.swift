@@ -28,6 +28,23 @@ public struct SenderConfiguration: Sendable {
         }
     }
 
+    /// A retransmission stream (RFC 4588).
+    public struct RTX: Sendable, Equatable {
+        /// The RTX payload type (`a=rtpmap:<pt> rtx/90000`, `a=fmtp:<pt> apt=<media pt>`).
+        public var payloadType: PayloadType
+        /// The RTX SSRC (`a=ssrc-group:FID <media> <rtx>`); random when nil.
+        public var ssrc: SSRC?
+
+        /// Creates RTX settings.
+        /// - Parameters:
+        ///   - payloadType: the RTX payload type (97 by default).
+        ///   - ssrc: the RTX SSRC, or nil for a random one.
+        public init(payloadType: PayloadType = PayloadType(97), ssrc: SSRC? = nil) {
+            self.payloadType = payloadType
+            self.ssrc = ssrc
+        }
+    }
+
     /// The peer's address (an IPv4 or IPv6 literal, or a host name).
     public var peerHost: String
     /// The peer's RTP port (RTCP too when muxed).
@@ -42,6 +59,9 @@ public struct SenderConfiguration: Sendable {
     public var rtcpMux: Bool = true
     /// The encoder's settings (size, frame rate, profile, bitrate, ceiling, keyframe interval, threads).
     public var encoder: EncoderConfiguration
+    /// What to give up when the bitrate is short (WebRTC's degradation preference): the resolution steps down
+    /// (maintain-framerate, the default), frames are skipped (maintain-resolution), or some of both (balanced).
+    public var degradationPreference: DegradationPreference = .maintainFramerate
     /// The lowest target the peer's limits (REMB, TMMBR) may push the bitrate to, in bit/s.
     public var minimumBitrate: Int = 50_000
     /// The IP-level MTU the packets must fit.
@@ -59,6 +79,18 @@ public struct SenderConfiguration: Sendable {
     /// Accept plain (unauthenticated) RTCP feedback from the peer's address although the media is SRTP. Janus sends
     /// its PLI and REMB in the clear; never on by default, counted in `SenderStats.transport.plainRTCPAccepted`.
     public var acceptPlainRTCP: Bool = false
+    /// Answer generic NACKs (RFC 4585 section 6.2.1) with retransmissions from a packet history (at least
+    /// max(1 s, 3 RTT), 2,048 packets), each packet at most once per RTT, within a budget of the target rate over
+    /// 500 ms.
+    public var nack: Bool = true
+    /// Resend on a retransmission stream (RFC 4588) instead of the media SSRC; nil for peers that do not take RTX.
+    public var rtx: RTX?
+    /// Pace packets at this factor over the target (libwebrtc: 2.5) so that an IDR does not overflow a shallow queue;
+    /// nil sends each frame in one burst (benchmarks).
+    public var pacingFactor: Double? = 2.5
+    /// Adapt the target to the path: the loss-based part of GCC (draft-ietf-rmcat-gcc) from the peer's reception
+    /// reports caps the target like a REMB does.
+    public var congestionControl: Bool = true
     /// The RTCP CNAME (RFC 3550 section 6.5.1): 1 to 255 bytes of UTF-8.
     public var cname: String = "rtc-h264"
     /// The shortest time between keyframes produced on request (PLI, FIR, `requestKeyframe()`).
@@ -126,9 +158,9 @@ extension SenderConfiguration {
                 "MTU \(mtu) leaves \(payloadLimit.maxPayloadSize) bytes of RTP payload; packetization mode 0 needs at least "
                     + "\(EncoderConfiguration.minimumMaxNALUnitSize) per NAL unit")
         }
-        guard minimumBitrate > 0, minimumBitrate <= encoder.targetBitrate else {
+        guard minimumBitrate >= EncoderConfiguration.minimumBitrate, minimumBitrate <= encoder.targetBitrate else {
             throw .invalidConfiguration(
-                "minimum bitrate must be positive and at most the target (\(encoder.targetBitrate) bit/s), got \(minimumBitrate)")
+                "minimum bitrate must be \(EncoderConfiguration.minimumBitrate) bit/s to the target (\(encoder.targetBitrate) bit/s), got \(minimumBitrate)")
         }
         if let first = firstSequenceNumber, first.rawValue > SequenceNumber.maxInitialValue {
             throw .invalidConfiguration("first sequence number must be below 32768, got \(first)")
@@ -149,6 +181,15 @@ extension SenderConfiguration {
         }
         if let security, let remote = security.remoteKey, remote.count != security.key.count {
             throw .invalidConfiguration("the remote SRTP key must be of the same suite as the local key")
+        }
+        if let pacingFactor, !(pacingFactor.isFinite && (1...10).contains(pacingFactor)) {
+            throw .invalidConfiguration("pacing factor must be 1-10, got \(pacingFactor)")
+        }
+        if let rtx {
+            guard (96...127).contains(rtx.payloadType.rawValue), rtx.payloadType != payloadType else {
+                throw .invalidConfiguration("RTX payload type must be a dynamic type (96-127) other than the media's, got \(rtx.payloadType)")
+            }
+            guard nack else { throw .invalidConfiguration("RTX needs NACK (retransmissions are answers to NACKs)") }
         }
         if acceptPlainRTCP && security == nil {
             throw .invalidConfiguration("accepting plain RTCP only makes sense with SRTP (RTCP is plain already)")

@@ -34,6 +34,19 @@ final class SenderCore {
     private var rtpClock: RTPClock?
     private var router: FeedbackRouter
     private(set) var bitrate: BitrateController
+    /// Sent packets kept for retransmission (nil with NACK off).
+    private var history: PacketHistory?
+    private var responder: NACKResponder?
+    private var retransmitList: [SequenceNumber] = []
+    /// The retransmission stream: its SSRC, payload type and next sequence number, and a buffer to build into.
+    private var rtx: (ssrc: SSRC, payloadType: PayloadType, next: SequenceNumber)?
+    private var rtxBuffer: [UInt8] = []
+    private var pacer: Pacer?
+    private var pacerTimer: Scheduled<Void>?
+    private var pacerDeadline: MonotonicTime?
+    /// A keyframe request waiting for the IDR's first packet to leave (its arrival time), with pacing.
+    private var keyframeRequestPending: MonotonicTime?
+    private var congestion: LossBasedBandwidthEstimator?
     private var link = LinkQuality()
     private var stats = SenderStats()
     private var startTime: MonotonicTime
@@ -41,6 +54,9 @@ final class SenderCore {
     private var reportTask: RepeatedTask?
     private(set) var finished = false
     private(set) var failure: SenderError?
+
+    /// The longest time a packet waits in the pacer's queue.
+    static let pacerQueueTimeLimit = Duration.milliseconds(500)
 
     init(
         configuration: SenderConfiguration, ssrc: SSRC, packetizer: H264Packetizer, timestampOffset: UInt32,
@@ -66,6 +82,27 @@ final class SenderCore {
         bitrate = try BitrateController(
             operatorBitrate: enc.targetBitrate, minimumBitrate: configuration.minimumBitrate,
             maximumBitrate: Int(Double(enc.level.maxBitrate(for: enc.profile)) / EncoderConfiguration.defaultMaxBitrateRatio))
+        if configuration.nack {
+            history = try PacketHistory()
+            responder = NACKResponder(mediaSSRC: ssrc, targetBitrate: enc.targetBitrate)
+            retransmitList.reserveCapacity(512)
+            if let rtxConfiguration = configuration.rtx {
+                var rng = SystemRandomNumberGenerator()
+                let rtxSSRC = rtxConfiguration.ssrc ?? SSRC(UInt32.random(in: 1 ... .max, using: &rng))
+                rtx = (rtxSSRC, rtxConfiguration.payloadType, SequenceNumber.randomInitial(using: &rng))
+                rtxBuffer = [UInt8](repeating: 0, count: PacketHistory.defaultSlotSize + RTXPacket.originalSequenceNumberSize)
+            }
+        }
+        if let factor = configuration.pacingFactor {
+            // Every packet leaves within half a second of being queued (the pacer speeds up to drain a longer queue), so
+            // it is still in the history (kept at least 1 s) when its turn comes.
+            pacer = try Pacer(targetBitrate: enc.targetBitrate, pacingFactor: factor, queueTimeLimit: Self.pacerQueueTimeLimit)
+        }
+        if configuration.congestionControl {
+            congestion = try LossBasedBandwidthEstimator(
+                initialBitrate: enc.targetBitrate, minimumBitrate: configuration.minimumBitrate,
+                maximumBitrate: bitrate.maximumBitrate)
+        }
         startTime = clock.monotonic()
         lastReport = (startTime, 0, 0)
         stats.ssrc = ssrc.rawValue
@@ -107,11 +144,23 @@ final class SenderCore {
                 return
             }
             if frame.isKeyframe {
-                // From the request's arrival to the IDR's packets handed to the socket (one sendmmsg, first first).
-                let latency = requestedAt.map { clock.monotonic() - $0 }
-                if let latency { stats.keyframeRequestLatency = latency.inSeconds }
-                events.yield(.keyframeSent(latency: latency))
+                if pacer != nil {
+                    // Measured when the pacer lets the IDR's first packet go.
+                    keyframeRequestPending = requestedAt
+                    sendPaced()
+                } else {
+                    // From the request's arrival to the IDR's packets handed to the socket (one sendmmsg, first first).
+                    keyframeSent(requestedAt: requestedAt)
+                }
+            } else if pacer != nil {
+                sendPaced()
             }
+        case .resolutionChanged(let change):
+            stats.frameWidth = change.to.width
+            stats.frameHeight = change.to.height
+            if change.reason != .initial { stats.resolutionChanges += 1 }
+            stats.qualityLimitationReason = change.to.width < configuration.encoder.width ? "bandwidth" : "none"
+            events.yield(.resolutionChanged(width: change.to.width, height: change.to.height, reason: "\(change.reason)"))
         case .skipped(let reason):
             stats.framesSkipped += 1
             events.yield(.frameDropped(.rateControl("\(reason)")))
@@ -125,7 +174,15 @@ final class SenderCore {
         }
     }
 
-    /// Packetizes one access unit and hands its packets to the transport in one batch.
+    /// Records that an IDR's first packet left.
+    private func keyframeSent(requestedAt: MonotonicTime?) {
+        let latency = requestedAt.map { clock.monotonic() - $0 }
+        if let latency { stats.keyframeRequestLatency = latency.inSeconds }
+        events.yield(.keyframeSent(latency: latency))
+    }
+
+    /// Packetizes one access unit; its packets go to the history, then to the pacer's queue or straight to the
+    /// transport in one batch.
     private func send(_ frame: EncodedFrame, captureTime: MonotonicTime) throws {
         let rtpClock = self.rtpClock ?? RTPClock(offset: timestampOffset, origin: captureTime)
         self.rtpClock = rtpClock
@@ -135,9 +192,25 @@ final class SenderCore {
         var payloadBytes = 0
         let transport = self.transport
         configuration.frameObserver?(frame, timestamp)
+        let now = clock.monotonic()
+        let paced = pacer != nil
+        var first = true
         do {
             try packetizer.packetize(frame, timestamp: timestamp, into: &packetBuffer) { packet in
-                try packet.withUnsafeBytes { try transport.queueRTP($0) }
+                // The packet's own sequence number (bytes 2-3, RFC 3550 section 5.1).
+                let sequenceNumber = packet.withUnsafeBytes { SequenceNumber(UInt16($0[2]) << 8 | UInt16($0[3])) }
+                if history != nil {
+                    try packet.withUnsafeBytes { try history!.store($0, now: now) }
+                }
+                if paced {
+                    let queued = PacedPacket(
+                        sequenceNumber: sequenceNumber, size: packet.count, kind: .media,
+                        isKeyframeStart: first && frame.isKeyframe)
+                    if pacer!.enqueue(queued, now: now) != nil { stats.pacerPacketsDropped += 1 }
+                } else {
+                    try packet.withUnsafeBytes { try transport.queueRTP($0) }
+                }
+                first = false
                 packets += 1
                 payloadBytes += packet.count - headerSize
             }
@@ -145,7 +218,7 @@ final class SenderCore {
             transport.discardQueued()  // nothing of a failed frame leaves
             throw error
         }
-        transport.flush()
+        if !paced { transport.flush() }
         stats.framesSent += 1
         stats.packetsSent += packets
         stats.bytesSent += payloadBytes
@@ -170,10 +243,22 @@ final class SenderCore {
             case .temporaryMaximumBitrate(let entry):
                 bitrate.receivedTMMBR(Int(clamping: entry.bitrate))
                 applyBitrate(reason: .temporaryMaximumBitrate, acknowledging: entry)
-            case .negativeAcknowledgement:
+            case .negativeAcknowledgement(let nack):
                 stats.nackCount += 1
+                answer(nack)
             case .receptionReport(let block):
                 link.update(with: block, arrival: arrival)
+                if let rtt = link.roundTripTime {
+                    history?.roundTripTime = rtt
+                    responder?.roundTripTime = rtt
+                }
+                if congestion != nil {
+                    let estimate = congestion!.update(with: block, now: clock.monotonic(), roundTripTime: link.roundTripTime)
+                    stats.congestionEstimate = estimate
+                    let previous = bitrate.effectiveTarget
+                    bitrate.receivedEstimate(estimate)
+                    if bitrate.effectiveTarget != previous { applyBitrate(reason: .congestionControl, acknowledging: nil) }
+                }
             }
         }
     }
@@ -214,6 +299,8 @@ final class SenderCore {
             try encoder.value.setRates(target: target, ceiling: ceiling)
         }.hop(to: eventLoop).assumeIsolated().map { [weak self] in
             guard let self else { return }
+            self.pacer?.setTargetBitrate(target)
+            self.responder?.setTargetBitrate(target)
             self.stats.targetBitrate = target
             self.stats.maxBitrate = ceiling
             self.stats.operatorBitrate = self.bitrate.operatorBitrate
@@ -238,6 +325,97 @@ final class SenderCore {
         }.nonisolated()
     }
 
+    // MARK: Retransmissions and pacing
+
+    /// Answers a NACK: the responder picks what to resend (once per RTT, within its budget); the packets go ahead of
+    /// new media.
+    private func answer(_ nack: GenericNACK) {
+        guard responder != nil, history != nil else { return }
+        retransmitList.removeAll(keepingCapacity: true)
+        let now = clock.monotonic()
+        responder!.respond(to: nack, now: now, history: &history!, retransmit: &retransmitList)
+        guard !retransmitList.isEmpty else { return }
+        if pacer != nil {
+            for sequenceNumber in retransmitList {
+                let size = history!.size(of: sequenceNumber, now: now) ?? 0
+                if pacer!.enqueue(PacedPacket(sequenceNumber: sequenceNumber, size: size, kind: .retransmission), now: now) != nil {
+                    stats.pacerPacketsDropped += 1
+                }
+            }
+            sendPaced()
+        } else {
+            for sequenceNumber in retransmitList { resend(sequenceNumber, now: now) }
+            transport.flush()
+        }
+    }
+
+    /// Queues one retransmission: on the RTX stream (RFC 4588, a new sequence number, the original one first in the
+    /// payload) or as the original packet again.
+    private func resend(_ sequenceNumber: SequenceNumber, now: MonotonicTime) {
+        guard let history else { return }
+        let transport = self.transport
+        do {
+            if let rtx {
+                let length: Int? = try history.withPacket(sequenceNumber, now: now) { original in
+                    try rtxBuffer.withUnsafeMutableBytes { buffer in
+                        try RTXPacket.build(
+                            from: original, ssrc: rtx.ssrc, payloadType: rtx.payloadType, sequenceNumber: rtx.next,
+                            into: buffer)
+                    }
+                }
+                guard let length else { return }
+                self.rtx?.next += 1
+                try rtxBuffer.withUnsafeBytes { try transport.queueRTP(UnsafeRawBufferPointer(rebasing: $0[0..<length])) }
+            } else {
+                try history.withPacket(sequenceNumber, now: now) { try transport.queueRTP($0) }
+            }
+            stats.retransmittedPacketsSent += 1
+            stats.retransmittedBytesSent += history.size(of: sequenceNumber, now: now) ?? 0
+        } catch {
+            stats.sendErrors += 1
+        }
+    }
+
+    /// Lets the pacer release what its budget allows now, and sets a timer for the rest.
+    private func sendPaced() {
+        guard pacer != nil, !finished else { return }
+        let now = clock.monotonic()
+        var sent = 0
+        while let packet = pacer!.dequeue(now: now) {
+            switch packet.kind {
+            case .retransmission:
+                resend(packet.sequenceNumber, now: now)
+            case .media:
+                let transport = self.transport
+                do {
+                    let found = try history?.withPacket(packet.sequenceNumber, now: now) { try transport.queueRTP($0) }
+                    if found == nil { stats.pacerPacketsDropped += 1 }  // gone from the history: never silent
+                } catch {
+                    stats.sendErrors += 1
+                }
+                if packet.isKeyframeStart {
+                    transport.flush()
+                    keyframeSent(requestedAt: keyframeRequestPending)
+                    keyframeRequestPending = nil
+                }
+            }
+            sent += 1
+        }
+        if sent > 0 { transport.flush() }
+        guard let next = pacer!.nextSendTime(now: now) else { return }
+        if let deadline = pacerDeadline, deadline <= next, pacerTimer != nil { return }
+        pacerTimer?.cancel()
+        pacerDeadline = next
+        let wait = max(Duration.zero, next - now)
+        let weakSelf = NIOLoopBound(WeakReference(self), eventLoop: eventLoop)
+        pacerTimer = eventLoop.scheduleTask(in: .nanoseconds(wait.saturatingNanoseconds)) {
+            guard let core = weakSelf.value.object else { return }
+            core.pacerTimer = nil
+            core.pacerDeadline = nil
+            core.sendPaced()
+        }
+    }
+
     // MARK: Reports
 
     /// The statistics now.
@@ -259,6 +437,16 @@ final class SenderCore {
         snapshot.packetsFromStrangers = counters.packetsFromStrangers
         snapshot.sendErrors = counters.socketErrors
         snapshot.plainRTCPAccepted = counters.plainRTCPAccepted
+        if let responder {
+            let r = responder.statistics
+            snapshot.nackRequestsIgnored = r.ignoredNotInHistory + r.ignoredTooSoon + r.ignoredOverBudget
+            snapshot.nackIgnoredNotInHistory = r.ignoredNotInHistory
+            snapshot.nackIgnoredTooSoon = r.ignoredTooSoon
+            snapshot.nackIgnoredOverBudget = r.ignoredOverBudget
+        }
+        if let pacer {
+            snapshot.pacerQueueDelay = pacer.queueDelay(now: clock.monotonic()).inSeconds
+        }
         return snapshot
     }
 
@@ -312,6 +500,25 @@ final class SenderCore {
         mailbox.close()
         reportTask?.cancel()
         reportTask = nil
+        pacerTimer?.cancel()
+        pacerTimer = nil
+        // What the pacer still holds leaves now, ahead of the BYE (the pacer's clock is run forward to let it go).
+        if pacer != nil {
+            let now = clock.monotonic()
+            var time = now
+            let transport = self.transport
+            var rounds = 0
+            while pacer!.queuedPackets > 0, rounds < 100_000 {
+                rounds += 1
+                guard let packet = pacer!.dequeue(now: time) else {
+                    time = pacer!.nextSendTime(now: time) ?? time
+                    continue
+                }
+                guard packet.kind == .media else { continue }
+                _ = try? history?.withPacket(packet.sequenceNumber, now: now) { try transport.queueRTP($0) }
+            }
+            transport.flush()
+        }
         sendRTCP([.goodbye(Goodbye(sources: [ssrc], reason: error == nil ? "stream ended" : "stream failed"))])
         let final = snapshot()
         transport.close()

@@ -20,6 +20,8 @@ public enum SenderEvent: Sendable, Equatable {
         case estimatedMaximumBitrate
         /// The peer's TMMBR.
         case temporaryMaximumBitrate
+        /// The sender's congestion control (loss reported by the peer).
+        case congestionControl
     }
 
     /// Why a frame given to the sender did not reach the wire.
@@ -42,4 +44,7 @@ public enum SenderEvent: Sendable, Equatable {
     case bitrateChangeFailed(String)
     /// A frame was dropped.
     case frameDropped(DropReason)
+    /// The encoder switched to another picture size (resolution adaptation); `reason` is `initial`,
+    /// `bitrate-below-floor`, `frame-skipping` or `bitrate-allows-larger`.
+    case resolutionChanged(width: Int, height: Int, reason: String)
 }

@@ -12,6 +12,10 @@ public struct SenderStats: Codable, Sendable, Equatable {
     public var frameWidth: Int = 0
     /// `frameHeight`.
     public var frameHeight: Int = 0
+    /// Resolution switches since the start (the initial size not counted).
+    public var resolutionChanges: Int = 0
+    /// `qualityLimitationReason`: "bandwidth" while the picture is smaller than the input, else "none".
+    public var qualityLimitationReason: String = "none"
     /// `framesPerSecond`: frames encoded in the last second.
     public var framesPerSecond: Double = 0
     /// `framesEncoded`.
@@ -48,8 +52,26 @@ public struct SenderStats: Codable, Sendable, Equatable {
     public var pliCount: Int = 0
     /// `firCount` (repeated FIR sequence numbers are not counted).
     public var firCount: Int = 0
-    /// `nackCount`.
+    /// `nackCount`: NACK messages received.
     public var nackCount: Int = 0
+    /// `retransmittedPacketsSent`: packets resent in answer to NACKs (on the RTX stream when negotiated).
+    public var retransmittedPacketsSent: Int = 0
+    /// `retransmittedBytesSent`: bytes of the packets resent.
+    public var retransmittedBytesSent: Int = 0
+    /// Requested packets not resent: no longer in the history, asked again within an RTT, or over the budget.
+    public var nackRequestsIgnored: Int = 0
+    /// Of `nackRequestsIgnored`: no longer in the history.
+    public var nackIgnoredNotInHistory: Int = 0
+    /// Of `nackRequestsIgnored`: already resent less than an RTT ago.
+    public var nackIgnoredTooSoon: Int = 0
+    /// Of `nackRequestsIgnored`: over the retransmission budget (the target rate over 500 ms).
+    public var nackIgnoredOverBudget: Int = 0
+    /// Seconds the oldest packet has waited in the pacer's queue.
+    public var pacerQueueDelay: Double = 0
+    /// Packets the pacer dropped because its queue was full.
+    public var pacerPacketsDropped: Int = 0
+    /// The congestion controller's estimate of the path's capacity, bit/s (loss-based).
+    public var congestionEstimate: Int?
     /// Seconds from the arrival of the latest served keyframe request (PLI, FIR, control) to the first packet of the
     /// IDR that answered it being handed to the socket: the keyframe latency.
     public var keyframeRequestLatency: Double?

@@ -12,6 +12,8 @@ package struct TransportSecurity: Sendable {
     package var outboundKey: SRTPMasterKey
     /// The key the peer protects its RTP and RTCP with.
     package var inboundKey: SRTPMasterKey
+    /// Let the outbound session protect a sequence number again: retransmissions on the media SSRC (no RTX).
+    package var allowRepeatTransmission = false
 
     /// Creates the keys of a flow.
     /// - Parameters:

@@ -83,7 +83,9 @@ package final class UDPTransport {
         self.rtpSocket = rtp
         self.rtcpSocket = rtcp
         if let security = configuration.security {
-            srtpOut = try SRTPSession(direction: .outbound, suite: security.suite, key: security.outboundKey)
+            srtpOut = try SRTPSession(
+                direction: .outbound, suite: security.suite, key: security.outboundKey,
+                allowRepeatTransmission: security.allowRepeatTransmission)
             srtpIn = try SRTPSession(direction: .inbound, suite: security.suite, key: security.inboundKey)
             rtpTrailer = security.suite.rtpTrailerLength
             rtcpTrailer = security.suite.rtcpTrailerLength
@@ -222,22 +224,20 @@ package final class UDPTransport {
 
     private func receivedRTP(_ buffer: inout ByteBuffer, from address: SocketAddress) {
         let srtp = srtpIn
-        let accepted: Bool = buffer.withUnsafeMutableReadableBytes { raw in
+        buffer.withUnsafeMutableReadableBytes { raw in
             var length = raw.count
             if let srtp {
                 do {
                     length = try srtp.unprotectRTP(raw, length: length)
                 } catch {
                     counters.srtpUnprotectFailures += 1
-                    return false
+                    return
                 }
             }
             if peer == nil { peer = address }  // symmetric RTP: learned from the first authentic packet
             counters.rtpPacketsReceived += 1
             onRTP?(UnsafeRawBufferPointer(rebasing: raw[0..<length]), address)
-            return true
         }
-        _ = accepted
     }
 
     private func receivedRTCP(_ buffer: inout ByteBuffer) {

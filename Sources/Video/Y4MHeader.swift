@@ -20,6 +20,14 @@ public struct Y4MHeader: Sendable, Equatable {
     public static let supportedColorSpaces: Set<String> = ["420jpeg", "420paldv", "420mpeg2", "420"]
     /// The longest header line accepted, in bytes.
     public static let maxLength = 1024
+    /// The largest width or height accepted: above the largest picture any H.264 level allows (level 6.2: 139264
+    /// macroblocks, at most sqrt(8 * 139264) = 1055 macroblocks = 16880 pixels wide, H.264 A.3.1), and small enough
+    /// that `frameByteCount` cannot overflow (16384 x 16384 x 1.5 = 384 MiB).
+    public static let maxDimension = 16384
+    /// The largest frame rate numerator or denominator accepted (the `F` tag's integers are 32-bit in practice).
+    public static let maxFrameRateTerm = Int(Int32.max)
+    /// The highest frame rate accepted, in frames per second (no camera or encoder level comes near it).
+    public static let maxFrameRate = 1000
 
     /// Creates a header.
     /// - Parameters:
@@ -60,14 +68,26 @@ public struct Y4MHeader: Sendable, Equatable {
             switch token.first {
             case "W":
                 guard let w = Int(value), w > 0 else { throw .badHeader("bad width \(token)") }
+                guard w <= Y4MHeader.maxDimension else {
+                    throw .badHeader("width \(w) is over the \(Y4MHeader.maxDimension) accepted")
+                }
                 width = w
             case "H":
                 guard let h = Int(value), h > 0 else { throw .badHeader("bad height \(token)") }
+                guard h <= Y4MHeader.maxDimension else {
+                    throw .badHeader("height \(h) is over the \(Y4MHeader.maxDimension) accepted")
+                }
                 height = h
             case "F":
-                let parts = value.split(separator: ":")
-                guard parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]), n > 0, d > 0 else {
+                let parts = value.split(separator: ":", omittingEmptySubsequences: false)
+                guard parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]), n > 0, d > 0,
+                      n <= Y4MHeader.maxFrameRateTerm, d <= Y4MHeader.maxFrameRateTerm
+                else {
                     throw .badHeader("bad frame rate \(token)")
+                }
+                // n / d > max, compared without division (both are at most 2^31, so the product fits).
+                guard n <= Y4MHeader.maxFrameRate * d else {
+                    throw .badHeader("frame rate \(token) is over \(Y4MHeader.maxFrameRate) frames per second")
                 }
                 rate = (n, d)
             case "C":

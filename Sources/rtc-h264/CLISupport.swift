@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Codec
 import Sender
+import Video
 
 /// Writes a file readable only by its owner (SDPs hold SRTP keys).
 enum PrivateFile {
@@ -23,20 +24,17 @@ enum PrivateFile {
     }
 }
 
-/// An output file written from the event loop (Annex-B tee, stats lines).
+/// An output file written from the event loop (Annex-B tee, stats lines). The path is opened with open(2), never
+/// replaced (`Video.OutputFile`).
 final class OutputFile: @unchecked Sendable {
-    private let handle: FileHandle
+    private let file: Video.OutputFile
 
     init(path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil) || FileManager.default.isWritableFile(atPath: path),
-              let handle = FileHandle(forWritingAtPath: path)
-        else { throw CLIError("cannot create \(path)") }
-        handle.truncateFile(atOffset: 0)
-        self.handle = handle
+        do { file = try Video.OutputFile(path: path) } catch { throw CLIError("\(error)") }
     }
 
-    func write(_ bytes: [UInt8]) { handle.write(Data(bytes)) }
-    func close() { try? handle.close() }
+    func write(_ bytes: [UInt8]) { try? file.write(bytes) }
+    func close() { try? file.close() }
 }
 
 /// An error with a message for the user.

@@ -51,6 +51,11 @@ struct EncodeCommand: ParsableCommand {
     @Flag(help: "Disable rate-control frame skipping (OpenH264 then overshoots the target on hard content).")
     var noFrameSkip = false
 
+    @Option(help: """
+        What to give up when the bitrate is short: maintain-framerate (lower the resolution, the default),         maintain-resolution (rate control skips frames) or balanced (lower it part of the way, then skip).
+        """)
+    var degradationPreference: DegradationPreferenceArgument = .maintainFramerate
+
     @Flag(help: "Print only errors.")
     var quiet = false
 
@@ -112,9 +117,14 @@ struct EncodeCommand: ParsableCommand {
                 level: parsedLevel, frameSkipping: !noFrameSkip, maxNALUnitSize: maxNALUnitSize)
         } catch {
             // A usage error naming the flag the limit concerns (exit status 64), as for a flag refused by parsing.
-            throw ValidationError("\(EncoderOptions.flag(for: error)): \(error)")
+            var flag = EncoderOptions.flag(for: error)
+            // A size or rate taken from the input file is named as such.
+            if flag == "--fps", encoding.fps == nil, input != nil { flag = "the input's frame rate (override with --fps)" }
+            if flag == "--size", encoding.size == nil, input != nil { flag = "the input's size (override with --size)" }
+            throw ValidationError("\(flag): \(error)")
         }
-        let encoder = try H264Encoder(configuration: configuration)
+        let encoder = try AdaptiveH264Encoder(configuration: configuration,
+                                              preference: degradationPreference.preference)
         let sink = try EncodeOutput(path: output)
         var summary = EncodeSummary(frameRate: configuration.frameRate)
         let forced = try forcedFrames()
@@ -128,12 +138,16 @@ struct EncodeCommand: ParsableCommand {
                 do {
                     try encoder.setBitrate(target: change.bps)
                 } catch let error as EncoderConfigurationError {
-                    throw ValidationError("--bitrate-at \(index):\(RateParser.format(bitrate: change.bps)): \(error)")
+                    throw ValidationError("--bitrate-at (frame \(index)): \(error)")
                 }
             }
             let timestamp = Self.timestamp(frame: index, frameRate: configuration.frameRate)
-            let result = try encoder.encode(.i420(picture), timestamp: timestamp, forceKeyframe: forced.contains(index))
-            switch result {
+            // Offline: the scaler's clock is the media time (90 kHz ticks to nanoseconds, saturating).
+            let now = MonotonicTime(nanoseconds: timestamp.multipliedSaturating(by: 100_000) / 9)
+            let adaptive = try encoder.encode(.i420(picture), timestamp: timestamp, now: now,
+                                              forceKeyframe: forced.contains(index))
+            if let change = adaptive.resolutionChange { summary.addResolutionChange(change, frame: index) }
+            switch adaptive.output {
             case .frame(let frame, let statistics):
                 try sink.write(frame.bytes)
                 summary.add(frame, statistics)

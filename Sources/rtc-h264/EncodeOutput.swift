@@ -1,28 +1,20 @@
-import Foundation
+import Video
 
-/// The Annex-B output of `encode`: a file (created or truncated) or standard output.
+/// The Annex-B output of `encode`: a path opened with open(2) (created or truncated, never replaced: a symlink, a
+/// FIFO or /dev/null stays what it is) or standard output for "-".
 final class EncodeOutput {
-    private let handle: FileHandle
+    private let file: Video.OutputFile
 
     /// Opens `path` ("-" for standard output).
     /// - Parameter path: the output path.
-    /// - Throws: `CocoaError` if the file cannot be created.
+    /// - Throws: `OutputFileError` if the path cannot be opened.
     init(path: String) throws {
-        if path == "-" {
-            handle = FileHandle.standardOutput
-        } else {
-            guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
-            }
-            handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        }
+        file = try Video.OutputFile(path: path)
     }
-
-    deinit { try? handle.close() }
 
     /// Appends bytes.
     /// - Parameter bytes: the access unit.
     func write(_ bytes: [UInt8]) throws {
-        try handle.write(contentsOf: bytes)
+        try file.write(bytes)
     }
 }

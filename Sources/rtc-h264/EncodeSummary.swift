@@ -13,6 +13,12 @@ struct EncodeSummary {
     var largestNALUnit = 0
     var encodeTime = Duration.zero
     var wallTime = Duration.zero
+    /// The sizes encoded, with the frame each started at and why (the first is the initial choice).
+    var resolutionChanges: [(frame: Int, change: ResolutionChange)] = []
+
+    mutating func addResolutionChange(_ change: ResolutionChange, frame: Int) {
+        resolutionChanges.append((frame, change))
+    }
 
     mutating func add(_ frame: EncodedFrame, _ statistics: EncodeStatistics) {
         inputFrames += 1
@@ -34,9 +40,12 @@ struct EncodeSummary {
         let encodeSeconds = encodeTime.inSeconds
         let skippedCount = skipped.values.reduce(0, +)
         let reasons = skipped.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        let sizes = resolutionChanges.map { "\($0.change.to) from frame \($0.frame) (\($0.change.reason))" }
+            .joined(separator: ", ")
         return """
             encoded \(inputFrames) frames \(configuration.width)x\(configuration.height) @ \(frameRate) fps, \
             \(configuration.profile) level \(configuration.level)
+              resolution: \(sizes.isEmpty ? "\(configuration.width)x\(configuration.height)" : sizes)
               keyframes: \(keyframes)   skipped: \(skippedCount)\(reasons.isEmpty ? "" : " (\(reasons))")
               bytes: \(bytes)   achieved bitrate: \(String(format: "%.0f", achieved)) bit/s \
             (target \(configuration.targetBitrate), ceiling \(configuration.effectiveMaxBitrate))

@@ -40,6 +40,9 @@ struct EncoderOptions: ParsableArguments {
     @Option(help: "Encoder threads (1 gives a deterministic bitstream).")
     var threads = 1
 
+    @Option(help: "QP window of rate control, MIN-MAX within 12-51 (default: \(EncoderConfiguration.defaultQPRange.lowerBound)-\(EncoderConfiguration.defaultQPRange.upperBound), Docs/Encoder.md).")
+    var qpRange: String?
+
     /// The size to render the test pattern at: `--size`, or `defaultSize`.
     var patternSize: FrameSize { size ?? Self.defaultSize }
 
@@ -66,10 +69,26 @@ struct EncoderOptions: ParsableArguments {
         guard threadRange.contains(threads) else {
             throw ValidationError("--threads \(threads) is outside \(threadRange.lowerBound)...\(threadRange.upperBound)")
         }
+        _ = try Self.parseQPRange(qpRange)
         if let maxBitrate, maxBitrate.bps < bitrate.bps {
             throw ValidationError("--max-bitrate \(RateParser.format(bitrate: maxBitrate.bps)) is below --bitrate "
                                   + RateParser.format(bitrate: bitrate.bps))
         }
+    }
+
+    /// `--qp-range MIN-MAX`, both within `EncoderConfiguration.supportedQPRange`, MIN <= MAX.
+    /// - Parameter text: the flag's value, or nil for the default.
+    /// - Returns: the window.
+    /// - Throws: `ValidationError` naming the flag.
+    static func parseQPRange(_ text: String?) throws -> ClosedRange<Int> {
+        guard let text else { return EncoderConfiguration.defaultQPRange }
+        let supported = EncoderConfiguration.supportedQPRange
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ $0.count <= 3 }), let low = Int(parts[0]), let high = Int(parts[1]),
+              supported.contains(low), supported.contains(high), low <= high else {
+            throw ValidationError("--qp-range \(text) is not MIN-MAX within \(supported.lowerBound)-\(supported.upperBound)")
+        }
+        return low...high
     }
 
     /// `--keyframe-interval-duration` as a `Duration`, range-checked as a `Double` before any conversion (NaN,
@@ -102,6 +121,7 @@ struct EncoderOptions: ParsableArguments {
         case .keyframeDurationNotPositive, .keyframeDurationTooLong: return "--keyframe-interval-duration"
         case .threadCountOutOfRange: return "--threads"
         case .maxNALUnitSizeTooSmall, .maxNALUnitSizeTooLarge: return "--mtu"
+        case .qpRangeOutOfBounds: return "--qp-range"
         }
     }
 
@@ -130,6 +150,7 @@ struct EncoderOptions: ParsableArguments {
         // validate() refused every value this cannot convert; zero makes the library name the flag if it is bypassed.
         configuration.keyframeIntervalDuration = (try? Self.keyframeDuration(seconds: keyframeIntervalDuration)) ?? .zero
         configuration.threads = threads
+        configuration.qpRange = (try? Self.parseQPRange(qpRange)) ?? EncoderConfiguration.defaultQPRange
         configuration.frameSkipping = frameSkipping
         configuration.maxNALUnitSize = maxNALUnitSize
         try configuration.validate()

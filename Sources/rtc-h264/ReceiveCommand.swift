@@ -42,6 +42,15 @@ struct ReceiveCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-rtcp-mux"), help: "RTCP on port+1 (when no --sdp).")
     var noRTCPMux = false
 
+    @Flag(name: .customLong("no-nack"), help: "Do not ask for lost packets with NACKs (default: NACK when the SDP offers it, or with --no-sdp keys).")
+    var noNACK = false
+
+    @Option(name: .customLong("rtx-pt"), help: "The sender's RTX payload type (when no --sdp; an SDP says it itself).")
+    var rtxPayloadType: UInt8?
+
+    @Option(name: .customLong("jitter-buffer"), help: "Milliseconds to wait for a missing packet before giving its frame up.")
+    var jitterBufferMs: Int = 300
+
     @Option(help: "Write decoded frames (.y4m) or the received bitstream (.h264) here.")
     var output: String?
 
@@ -69,6 +78,11 @@ struct ReceiveCommand: AsyncParsableCommand {
                 throw ValidationError("\(name) must be more than 0 and at most \(Int(SendCommand.maximumDuration)) seconds")
             }
         }
+        guard (10...10_000).contains(jitterBufferMs) else { throw ValidationError("--jitter-buffer must be 10-10000 ms") }
+        if let rtxPayloadType {
+            guard (96...127).contains(rtxPayloadType) else { throw ValidationError("--rtx-pt must be 96-127") }
+            if sdp != nil { throw ValidationError("--sdp already says the RTX payload type") }
+        }
         guard (0...65534).contains(listen.port) else { throw ValidationError("--listen needs a port between 0 and 65534") }
     }
 
@@ -77,6 +91,9 @@ struct ReceiveCommand: AsyncParsableCommand {
         configuration.frameLimit = frames
         configuration.duration = duration.map { .seconds($0) }
         configuration.idleTimeout = idleTimeout.map { .seconds($0) }
+        configuration.jitterBufferWait = .milliseconds(jitterBufferMs)
+        configuration.nack = !noNACK
+        configuration.rtxPayloadType = rtxPayloadType
         if let sdp {
             let text: String
             do { text = try String(contentsOfFile: sdp, encoding: .utf8) } catch {
@@ -84,6 +101,9 @@ struct ReceiveCommand: AsyncParsableCommand {
             }
             let description = try SessionDescription(parsing: text)
             configuration.rtcpMux = description.rtcpMux
+            // NACK only towards a sender that says it answers them; RTX as the SDP announces it.
+            configuration.nack = !noNACK && description.feedback.contains("nack")
+            configuration.rtxPayloadType = description.rtx?.payloadType
             if let crypto = description.crypto {
                 guard let suite = SRTPSuite(sdpName: crypto.suite) else {
                     throw ValidationError("the SDP's crypto suite \(crypto.suite) is not supported")
@@ -133,7 +153,9 @@ struct ReceiveCommand: AsyncParsableCommand {
             print("""
                 received \(stats.packetsReceived) packets (\(stats.packetsLost) lost), \(stats.framesReceived) frames; \
                 decoded \(stats.framesDecoded) (\(stats.keyFramesDecoded) keyframes), dropped \(stats.framesDropped), \
-                decode errors \(stats.decodeErrors), PLI sent \(stats.pliCount), SRTP failures \(stats.srtpUnprotectFailures), \
+                decode errors \(stats.decodeErrors), PLI sent \(stats.pliCount), NACKs sent \(stats.nackCount) \
+                (\(stats.packetsNACKed) packets, \(stats.retransmittedPacketsReceived) recovered), \
+                freezes \(stats.freezeCount) (longest \(Int(stats.longestFreeze * 1000)) ms), SRTP failures \(stats.srtpUnprotectFailures), \
                 malformed \(stats.malformedPackets)\(stats.byeReceived ? ", BYE received" : "")
                 """)
         }

@@ -13,7 +13,9 @@ struct SendCommand: AsyncParsableCommand {
         abstract: "Encode the test pattern or a Y4M input and send it as SRTP H.264 to a UDP peer.",
         discussion: """
             Listens for RTCP from the peer on the local port (multiplexed by default): PLI and FIR make the next frame \
-            an IDR (at most one per --keyframe-throttle), REMB and TMMBR cap the bitrate. Prints one progress line per \
+            an IDR (at most one per --keyframe-throttle), REMB and TMMBR cap the bitrate, NACKs are answered from a \
+            packet history, and the loss in receiver reports drives congestion control. Packets are paced at 2.5x the \
+            target; the resolution follows the bitrate (--degradation-preference). Prints one progress line per \
             second on stderr. Stops at the end of a file input, after --frames or --duration, or on SIGINT/SIGTERM \
             (sending an RTCP BYE).
             Example: rtc-h264 send --to 127.0.0.1:5004 --sdp stream.sdp --control 127.0.0.1:8090
@@ -55,7 +57,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("save-annexb"), help: "Also write exactly the bitstream sent, as Annex-B, to this file.")
     var saveAnnexB: String?
 
-    @Flag(name: .customLong("as-fast-as-possible"), help: "Do not pace frames in real time (benchmarks, tests).")
+    @Flag(name: .customLong("as-fast-as-possible"), help: "Do not pace frames or packets in real time (benchmarks, tests).")
     var asFastAsPossible = false
 
     @Flag(help: "No progress lines.")
@@ -97,6 +99,7 @@ struct SendCommand: AsyncParsableCommand {
             sourceWidth: isPattern ? nil : source.width, sourceHeight: isPattern ? nil : source.height,
             sourceFrameRate: source.nativeFrameRate)
         configuration.localPort = localPort
+        if asFastAsPossible { configuration.pacingFactor = nil }  // faster than real time: nothing to pace
         if stream.peer.host.contains(":") { configuration.localHost = "::" }
         let annexB = try saveAnnexB.map { try OutputFile(path: $0) }
         let statsFile = try stats.map { try OutputFile(path: $0) }
@@ -107,7 +110,7 @@ struct SendCommand: AsyncParsableCommand {
         let sender = try await H264Sender(configuration: configuration)
         if let sdp {
             let description = configuration.sessionDescription(
-                parameterSets: try configuration.probeParameterSets(), ssrc: sender.ssrc)
+                parameterSets: try configuration.probeParameterSets(), ssrc: sender.ssrc, rtxSSRC: sender.rtxSSRC)
             try PrivateFile.write(description.serialize(), to: sdp)
         }
         let quiet = self.quiet

@@ -54,6 +54,30 @@ struct StreamOptions: ParsableArguments {
     @Flag(name: .customLong("no-rtcp-mux"), help: "RTCP on port+1 on both sides instead of multiplexed (RFC 5761).")
     var noRTCPMux = false
 
+    @Option(name: .customLong("degradation-preference"), help: "When the bitrate is short: maintain-framerate (step the resolution down), maintain-resolution (skip frames) or balanced.")
+    var degradationPreference: DegradationPreferenceArgument = .maintainFramerate
+
+    @Flag(name: .customLong("no-nack"), help: "Do not answer NACKs with retransmissions (RFC 4585).")
+    var noNACK = false
+
+    @Flag(help: "Retransmit on an RTX stream (RFC 4588; the SDP gets rtx and ssrc-group:FID) instead of the media SSRC.")
+    var rtx = false
+
+    @Option(name: .customLong("rtx-pt"), help: "RTX payload type (96-127, with --rtx).")
+    var rtxPayloadType: UInt8 = 97
+
+    @Option(name: .customLong("rtx-ssrc"), help: "RTX SSRC (with --rtx; default: random). Give the same to `sdp` and `send`.")
+    var rtxSSRC: UInt32?
+
+    @Option(name: .customLong("pacing-factor"), help: "Pace packets at this factor over the target bitrate (1-10).")
+    var pacingFactor: Double = 2.5
+
+    @Flag(name: .customLong("no-pacing"), help: "Send each frame's packets in one burst.")
+    var noPacing = false
+
+    @Flag(name: .customLong("no-congestion-control"), help: "Do not lower the target when the peer reports loss.")
+    var noCongestionControl = false
+
     @Option(help: "RTCP CNAME.")
     var cname: String = "rtc-h264"
 
@@ -63,6 +87,17 @@ struct StreamOptions: ParsableArguments {
         if remoteKey != nil && remoteKeyFile != nil { throw ValidationError("give --remote-key or --remote-key-file, not both") }
         if noSRTP && (remoteKey != nil || remoteKeyFile != nil) {
             throw ValidationError("--no-srtp cannot be used with --remote-key or --remote-key-file")
+        }
+        guard pacingFactor.isFinite, (1...10).contains(pacingFactor) else {
+            throw ValidationError("--pacing-factor must be between 1 and 10")
+        }
+        if rtx {
+            guard (96...127).contains(rtxPayloadType), rtxPayloadType != payloadType else {
+                throw ValidationError("--rtx-pt must be 96-127 and differ from --pt")
+            }
+            if noNACK { throw ValidationError("--rtx needs NACK (remove --no-nack)") }
+        } else if rtxSSRC != nil {
+            throw ValidationError("--rtx-ssrc needs --rtx")
         }
         if noSRTP && acceptPlainRTCP { throw ValidationError("--accept-plain-rtcp only makes sense with SRTP (RTCP is plain already)") }
         guard !cname.isEmpty, cname.utf8.count <= SenderConfiguration.maximumCNAMELength else {
@@ -148,6 +183,11 @@ struct StreamOptions: ParsableArguments {
         configuration.ssrc = ssrc.map { SSRC($0) }
         configuration.security = try security()
         configuration.acceptPlainRTCP = acceptPlainRTCP
+        configuration.degradationPreference = degradationPreference.preference
+        configuration.nack = !noNACK
+        configuration.rtx = rtx ? .init(payloadType: PayloadType(rtxPayloadType), ssrc: rtxSSRC.map { SSRC($0) }) : nil
+        configuration.pacingFactor = noPacing ? nil : pacingFactor
+        configuration.congestionControl = !noCongestionControl
         configuration.cname = cname
         configuration.keyframeThrottle = .milliseconds(keyframeThrottleMs)
         do {

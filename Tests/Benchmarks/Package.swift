@@ -16,6 +16,11 @@ let package = Package(
             .product(name: "Codec", package: "rtc-h264"), .product(name: "Video", package: "rtc-h264"),
             .product(name: "H264", package: "rtc-h264"),
         ]),
+        // Issue 13: delivered quality per target bitrate (frames, freezes, rate, PSNR-Y scaled back to the source size).
+        .executableTarget(name: "QualityBench", dependencies: [
+            .product(name: "Codec", package: "rtc-h264"), .product(name: "Video", package: "rtc-h264"),
+            .product(name: "H264", package: "rtc-h264"), .product(name: "RTP", package: "rtc-h264"),
+        ]),
         // Issue 4: packetize + protect against a C loop calling srtp_protect (C/srtp_loop.c).
         .executableTarget(name: "SRTPBench", dependencies: [
             .product(name: "RTP", package: "rtc-h264"), .product(name: "SRTP", package: "rtc-h264"),

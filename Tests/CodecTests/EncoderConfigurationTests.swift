@@ -89,8 +89,17 @@ import Video
         #expect(c.threads == 1)
         #expect(c.maxNALUnitSize == nil)
         #expect(c.frameSkipping)
+        #expect(c.qpRange == 12...45)
         // The default ceiling never exceeds the level's MaxBR.
         #expect(EncoderConfigurationTests.config(1280, 720, bitrate: 12_000_000).effectiveMaxBitrate == 14_000_000)
+    }
+
+    /// Issue 13 item 3: the QP window is ours, not OpenH264's silent 12...42 (which it substitutes when iMinQp is 0).
+    @Test(arguments: [12...45, 12...51, 20...30, 12...12])
+    func theQPWindowReachesOpenH264Unchanged(range: ClosedRange<Int>) throws {
+        var c = EncoderConfiguration(width: 320, height: 240)
+        c.qpRange = range
+        #expect(try H264Encoder(configuration: c).openH264QPRange == range)
     }
 
     @Test func openH264ErrorKeepsTheRawStatus() {

@@ -110,13 +110,13 @@ import Testing
     }
 
     @Test func unknownTypesAreSkippedByLengthAndKeptRaw() throws {
-        // APP (PT 204) and transport-wide CC (PT 205 FMT 15) between known packets.
-        let bytes = hex("80C90001 11223344  80CC0002 11223344 6E616D65  8FCD0003 11223344 55667788 00010002  81CE0002 11223344 55667788")
+        // APP (PT 204) and an ECN feedback (PT 205 FMT 8, RFC 6679) between known packets.
+        let bytes = hex("80C90001 11223344  80CC0002 11223344 6E616D65  88CD0003 11223344 55667788 00010002  81CE0002 11223344 55667788")
         let packets = try RTCPPacket.parseCompound(bytes)
         #expect(packets == [
             .receiverReport(ReceiverReport(ssrc: SSRC(0x1122_3344))),
             .unknown(UnknownRTCPPacket(packetType: 204, countOrFormat: 0, body: hex("11223344 6E616D65"))),
-            .unknown(UnknownRTCPPacket(packetType: 205, countOrFormat: 15, body: hex("11223344 55667788 00010002"))),
+            .unknown(UnknownRTCPPacket(packetType: 205, countOrFormat: 8, body: hex("11223344 55667788 00010002"))),
             .pli(PictureLossIndication(senderSSRC: SSRC(0x1122_3344), mediaSSRC: SSRC(0x5566_7788))),
         ])
         #expect(try RTCPPacket.serialized(packets) == bytes)
@@ -156,7 +156,7 @@ import Testing
             try RTCPPacket.receiverReport(ReceiverReport(ssrc: SSRC(1), reportBlocks: many)).serialized()
         }
         let long = SourceDescriptionItem(type: 1, value: Array(repeating: 0x41, count: 256))
-        #expect(throws: RTCPError.valueOutOfRange(256)) {
+        #expect(throws: RTCPError.sdesItemLength(type: 1, length: 256)) {
             try RTCPPacket.sourceDescription(SourceDescription(chunks: [SourceDescriptionChunk(ssrc: SSRC(1), items: [long])])).serialized()
         }
         #expect(throws: RTCPError.valueOutOfRange(3)) {

@@ -76,7 +76,7 @@ import Testing
         ("v=0\r\nc=IN IP4 1.2.3.4\r\nm=video 5 RTP/AVP 97\r\na=rtpmap:97 VP8/90000\r\n",
          SessionDescriptionError.noH264PayloadType),
         ("v=0\r\nc=IN IP4 1.2.3.4\r\nm=video x RTP/AVP 96\r\n",
-         SessionDescriptionError.malformedLine(lineNumber: 3, reason: "m=video needs 'port proto fmt...'")),
+         SessionDescriptionError.malformedLine(lineNumber: 3, reason: "m=video port x is not 1...65535")),
         ("v=0\r\nbogus\r\n", SessionDescriptionError.malformedLine(lineNumber: 2, reason: "expected <type>=<value>")),
         ("v=0\r\nc=IN IP4 1.2.3.4\r\nm=video 5 RTP/SAVP 96\r\na=rtpmap:96 H264/90000\r\n",
          SessionDescriptionError.missingLine("a=crypto for RTP/SAVP")),

@@ -9,34 +9,13 @@ import Testing
     /// The usage error status ArgumentParser exits with (EX_USAGE).
     static let usageError: Int32 = 64
 
-    static func binary() throws -> URL {
-        let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rtc-h264")
-        try #require(FileManager.default.isExecutableFile(atPath: url.path),
-                     "rtc-h264 not found at \(url.path): build it first (swift build --build-tests, as Tests/run.sh does)")
-        return url
-    }
-
+    // The process helpers are CommandLineTests' (a real `rtc-h264` process, real files).
     static func run(_ arguments: [String]) throws -> (status: Int32, reason: Process.TerminationReason, stdout: String,
                                                      stderr: String) {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, process.terminationReason, String(decoding: stdout, as: UTF8.self),
-                String(decoding: stderr, as: UTF8.self))
+        try CommandLineTests.run(arguments)
     }
 
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("rtc-h264-encode-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func temporaryDirectory() throws -> URL { try CommandLineTests.temporaryDirectory() }
 
     /// Bad flags and the text the error must contain (the flag, and for range checks the range).
     static let badFlags: [([String], String)] = [
@@ -82,8 +61,14 @@ import Testing
         (["--mtu=-9223372036854775808"], "--mtu -9223372036854775808 is outside 1...65535"),
         (["--packetization-mode", "0", "--mtu", "400"], "--mtu: maximum NAL unit size 350 is below the minimum 420 bytes"),
         (["--bitrate-at", "5:-1e30"], "The value '5:-1e30' is invalid for '--bitrate-at <bitrate-at>'"),
-        (["--bitrate-at", "1:20M"], "--bitrate-at 1:20 Mbit/s: bitrate 20000000 bit/s exceeds level 3.1 MaxBR"),
+        (["--bitrate-at", "1:20M"], "--bitrate-at (frame 1): bitrate 20000000 bit/s exceeds level 3.1 MaxBR"),
         (["--frames", "0"], "--frames must be positive"),
+        (["--degradation-preference", "maintain-quality"],
+         "The value 'maintain-quality' is invalid for '--degradation-preference <degradation-preference>'"),
+        (["--bitrate-at", "1:9999"], "--bitrate-at (frame 1): bitrate 9999 bit/s is below the minimum 10000 bit/s"),
+        (["--qp-range", "0-51"], "--qp-range 0-51 is not MIN-MAX within 12-51"),
+        (["--qp-range", "40-20"], "--qp-range 40-20 is not MIN-MAX within 12-51"),
+        (["--qp-range", "99999999999999999999-1"], "--qp-range 99999999999999999999-1 is not MIN-MAX within 12-51"),
     ]
 
     @Test(arguments: badFlags)
@@ -102,11 +87,63 @@ import Testing
         let result = try Self.run(["encode", "--pattern", "--size", "320x240", "--frames", "10", "--output", output,
                                    "--bitrate", "14M", "--max-bitrate", "14M", "--keyframe-interval-duration", "86400",
                                    "--keyframe-interval", "9223372036854775807", "--fps", "60", "--threads", "4",
-                                   "--level", "31", "--bitrate-at", "5:1k"])
+                                   "--level", "31", "--bitrate-at", "5:10k", "--qp-range", "12-51"])
         #expect(result.reason == .exit)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("encoded 10 frames 320x240"), "\(result.stderr)")
         let size = try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int ?? 0
         #expect(size > 1000)
+    }
+
+    /// Issue 13: `encode` adapts the resolution by default; a bitrate step down and back up gives three SPS (720p,
+    /// 360p, 720p), all with the configured profile-level-id, every frame in the file, the switches in the summary.
+    @Test func encodeAdaptsTheResolutionByDefault() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let output = dir.appendingPathComponent("adaptive.h264").path
+        let result = try Self.run(["encode", "--pattern", "--frames", "480", "--bitrate", "2.5M", "--bitrate-at",
+                                   "100:300k", "--bitrate-at", "200:2.5M", "--output", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("""
+            resolution: 1280x720 from frame 0 (initial), 640x360 from frame 100 (bitrate-below-floor), \
+            1280x720 from frame 320 (bitrate-allows-larger)
+            """), "\(result.stderr)")
+        let inspect = try Self.run(["inspect", "--json", output])
+        #expect(inspect.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+        let parameterSets = try #require(json["sequenceParameterSets"] as? [[String: Any]])
+        #expect(parameterSets.map { "\($0["width"] ?? "?")x\($0["height"] ?? "?")" } == ["1280x720", "640x360", "1280x720"])
+        #expect(parameterSets.allSatisfy { $0["profileLevelId"] as? String == "42c01f" })
+        let units = try #require(json["accessUnits"] as? [[String: Any]])
+        #expect(units.count >= 470, "\(units.count) access units of 480 frames")
+        #expect(units.filter { $0["keyframe"] as? Bool == true }.count == 3)
+    }
+
+    @Test func maintainResolutionKeepsTheSizeAndSkips() throws {
+        let result = try Self.run(["encode", "--pattern", "--frames", "60", "--bitrate", "100k",
+                                   "--degradation-preference", "maintain-resolution", "--output", "/dev/null"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("resolution: 1280x720 from frame 0 (initial)\n"), "\(result.stderr)")
+        #expect(result.stderr.contains("rate control (buffer full)"), "\(result.stderr)")
+        let balanced = try Self.run(["encode", "--pattern", "--frames", "30", "--bitrate", "100k",
+                                     "--degradation-preference", "balanced", "--output", "/dev/null"])
+        #expect(balanced.stderr.contains("resolution: 640x360 from frame 0 (initial)\n"), "\(balanced.stderr)")
+    }
+
+    /// A rate or size from the input file that the encoder refuses is named as the input's, not as a flag.
+    @Test func limitsBrokenByTheInputNameTheInput() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("fast.y4m").path
+        var file = Data("YUV4MPEG2 W16 H16 F1000:1 Ip A1:1 C420jpeg\nFRAME\n".utf8)
+        file.append(Data(count: 16 * 16 * 3 / 2))
+        try file.write(to: URL(fileURLWithPath: path))
+        let result = try Self.run(["encode", "--input", path, "--output", "/dev/null"])
+        #expect(result.reason == .exit && result.status == Self.usageError, "\(result.stderr)")
+        #expect(result.stderr.contains("""
+            the input's frame rate (override with --fps): frame rate 1000.0 is outside the supported range 1.0...60.0
+            """), "\(result.stderr)")
+        let overridden = try Self.run(["encode", "--input", path, "--fps", "30", "--output", "/dev/null"])
+        #expect(overridden.status == 0, "\(overridden.stderr)")
     }
 }

@@ -55,9 +55,9 @@ import Video
         }
         #expect(stats.pliCount == 1)
         #expect(stats.keyFramesEncoded == 2)
+        // Answered promptly, not by a periodic IDR (the one-frame-plus-encode-time figure is the sender benchmark's).
         let latency = try #require(stats.keyframeRequestLatency)
-        let encode = stats.totalEncodeTime / Double(max(1, stats.framesEncoded))
-        #expect(latency <= 1.0 / 30 + 3 * encode + 0.05, "keyframe latency \(latency * 1000) ms")
+        #expect(latency < 0.5, "keyframe latency \(latency * 1000) ms")
     }
 
     @Test func firWithARepeatedSequenceNumberIsIgnored() async throws {
@@ -338,10 +338,10 @@ final class ScriptedEncoder: FrameEncoder {
         self.failing = failing
     }
     var configuration: EncoderConfiguration { encoder.configuration }
-    func encode(_ view: I420FrameView, timestamp: Int64, forceKeyframe: Bool) throws -> EncodeResult {
+    func encode(_ view: I420FrameView, timestamp: Int64, now: MonotonicTime, forceKeyframe: Bool) throws -> AdaptiveEncodeResult {
         defer { index += 1 }
         if failing.indices.contains(index) { throw ScriptedFailure(index: index) }
-        return try encoder.encode(view, timestamp: timestamp, forceKeyframe: forceKeyframe)
+        return try encoder.encode(view, timestamp: timestamp, now: now, forceKeyframe: forceKeyframe)
     }
     func setBitrate(target: Int, maxBitrate: Int?) throws { try encoder.setBitrate(target: target, maxBitrate: maxBitrate) }
     func setFrameRate(_ frameRate: Double) throws { try encoder.setFrameRate(frameRate) }

@@ -86,7 +86,9 @@ int main(int argc, char **argv) {
         p.bEnableLongTermReference = false;
         p.bEnableDenoise = false;
         p.bEnableSceneChangeDetect = false;
-        p.bEnableBackgroundDetection = true;
+        p.bEnableBackgroundDetection = true;   /* as H264Encoder (Docs/Encoder.md) */
+        p.iMinQp = 12;                       /* EncoderConfiguration.defaultQPRange */
+        p.iMaxQp = 45;
         p.bEnableAdaptiveQuant = true;
         p.iLoopFilterDisableIdc = 0;
         p.uiMaxNalSize = 0;

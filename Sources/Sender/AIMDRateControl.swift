@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The rate controller of Google congestion control (draft-ietf-rmcat-gcc-02 section 5.5; libwebrtc
+/// `AimdRateControl`): on overuse the rate drops to 0.85 x the acknowledged throughput, then holds; on normal it grows
+/// 8 % per second, or additively (about one packet per response time) once near the capacity where overuse was
+/// last seen; on underuse it holds. Growth is capped at 1.5 x the throughput + 10 kbit/s. Times in ms, rates in bit/s.
+struct AIMDRateControl: Sendable {
+    enum State: Sendable { case hold, increase, decrease }
+
+    /// The back-off factor (libwebrtc `kDefaultBackoffFactor`; draft section 5.5: 0.85).
+    static let beta = 0.85
+    /// Multiplicative growth per second (libwebrtc: 1.08).
+    static let increaseFactorPerSecond = 1.08
+    /// The least multiplicative step (libwebrtc: 1 kbit/s).
+    static let minimumMultiplicativeIncrease = 1000.0
+    /// The least additive growth (libwebrtc `kMinIncreaseRateBpsPerSecond`).
+    static let minimumAdditiveIncreasePerSecond = 4000.0
+    /// Added to the RTT as the overuse detector's response time (libwebrtc: 100 ms).
+    static let detectorDelay = 100.0
+    /// The frame interval assumed when sizing the additive step (libwebrtc: 1/30 s).
+    static let frameInterval = 1000.0 / 30
+    /// The packet size assumed when sizing the additive step (libwebrtc: 1,200 bytes).
+    static let packetSize = 1200.0
+
+    private(set) var state = State.hold
+    private(set) var bitrate: Double
+    let minimumBitrate: Double
+    let maximumBitrate: Double
+    var roundTripTime = 200.0
+    private var lastChange: Double?
+    private(set) var lastDecrease: Double?
+    private var linkCapacity = LinkCapacityEstimator()
+
+    init(initialBitrate: Double, minimumBitrate: Double, maximumBitrate: Double) {
+        self.minimumBitrate = minimumBitrate
+        self.maximumBitrate = maximumBitrate
+        self.bitrate = min(max(initialBitrate, minimumBitrate), maximumBitrate)
+    }
+
+    /// Whether another decrease is allowed while overusing (libwebrtc `TimeToReduceFurther`): one RTT (10...200 ms)
+    /// after the last change, or at once when the throughput is below half the estimate.
+    func timeToReduceFurther(now: Double, throughput: Double) -> Bool {
+        let interval = min(max(roundTripTime, 10), 200)
+        if let last = lastChange, now - last < interval { return throughput < 0.5 * bitrate }
+        return true
+    }
+
+    private var nearMaxIncreasePerSecond: Double {
+        let frameSize = bitrate * Self.frameInterval / 1000 / 8
+        let packetsPerFrame = max(1, (frameSize / Self.packetSize).rounded(.up))
+        let averagePacketBits = frameSize / packetsPerFrame * 8
+        let responseTime = (roundTripTime + Self.detectorDelay) / 1000
+        return max(Self.minimumAdditiveIncreasePerSecond, averagePacketBits / responseTime)
+    }
+
+    /// Applies the detector's verdict at `now` with the measured throughput.
+    mutating func update(usage: BandwidthUsage, throughput: Double?, now: Double) {
+        switch usage {
+        case .normal:
+            if state == .hold {
+                lastChange = now
+                state = .increase
+            }
+        case .overusing:
+            state = .decrease
+        case .underusing:
+            state = .hold
+        }
+        let measured = throughput ?? bitrate
+        var next = bitrate
+        switch state {
+        case .hold:
+            break
+        case .increase:
+            if measured / 1000 > linkCapacity.upperBound { linkCapacity.reset() }
+            let limit = 1.5 * measured + 10_000
+            if bitrate < limit {
+                let since = lastChange.map { max(0, now - $0) } ?? 0
+                let increased: Double
+                if linkCapacity.estimate != nil {
+                    increased = bitrate + since * nearMaxIncreasePerSecond / 1000
+                } else {
+                    let alpha = pow(Self.increaseFactorPerSecond, min(since / 1000, 1))
+                    increased = bitrate + max(bitrate * (alpha - 1), Self.minimumMultiplicativeIncrease)
+                }
+                next = min(increased, limit)
+            }
+            lastChange = now
+        case .decrease:
+            var decreased = measured * Self.beta
+            if decreased > bitrate, let capacity = linkCapacity.estimate { decreased = Self.beta * capacity * 1000 }
+            if decreased < bitrate { next = decreased }
+            if measured / 1000 < linkCapacity.lowerBound { linkCapacity.reset() }
+            linkCapacity.onOveruseDetected(throughputKbps: measured / 1000)
+            state = .hold
+            lastChange = now
+            lastDecrease = now
+        }
+        bitrate = min(max(next.isFinite ? next : minimumBitrate, minimumBitrate), maximumBitrate)
+    }
+
+    /// Sets the estimate directly (halving before any throughput is known, libwebrtc `SetEstimate`).
+    mutating func set(_ value: Double, now: Double) {
+        bitrate = min(max(value, minimumBitrate), maximumBitrate)
+        lastChange = now
+    }
+}

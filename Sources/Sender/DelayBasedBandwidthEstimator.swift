@@ -1,0 +1,130 @@
+import RTP
+
+/// The delay-based half of Google congestion control (draft-ietf-rmcat-gcc-02 sections 5.2-5.5; libwebrtc
+/// `DelayBasedBwe`), driven by transport-wide feedback (draft-holmer-rmcat-transport-wide-cc-extensions-01).
+///
+/// The sender records each packet's transport-wide sequence number, size and send time (`packetSent`); each
+/// feedback message turns into (send time, arrival time, size) triples, grouped in 5 ms send bursts
+/// (`InterArrivalGrouper`); the growth of one-way delay between groups is fitted by `TrendlineEstimator`, whose
+/// verdict drives `AIMDRateControl` together with the acknowledged throughput. Before any throughput is known,
+/// overuse halves the estimate at most every 200 ms (libwebrtc `InitialTimeToReduceFurther`).
+///
+/// Not done here: probing (libwebrtc `ProbeController`), ALR, and the separate audio detector.
+public struct DelayBasedBandwidthEstimator: Sendable {
+    /// Sent packets remembered for matching feedback (about 4 s at 1,000 packets per second).
+    public static let sentPacketCapacity = 4096
+    /// The least time between two halvings before the throughput is known.
+    static let initialReductionInterval = 200.0
+
+    /// What happened so far.
+    public private(set) var statistics = DelayBasedBandwidthEstimatorStatistics()
+    /// The latest RTT estimate (sets the rate controller's response time; 200 ms until known).
+    public var roundTripTime: Duration? {
+        didSet { rate.roundTripTime = roundTripTime.map { max(0, $0.secondsValue * 1000) } ?? 200 }
+    }
+
+    private var grouper = InterArrivalGrouper()
+    private var trendline = TrendlineEstimator()
+    private var rate: AIMDRateControl
+    private var acked = AckedBitrateEstimator()
+    private var sentTimes: [Int64]
+    private var sentSizes: [Int]
+    private var sentSequenceNumbers: [UInt16]
+    private var sentValid: [Bool]
+    private var scratch: [(send: Double, arrival: Double, size: Int)] = []
+    private var lastInitialReduction: Double?
+
+    /// Creates an estimator.
+    /// - Parameters:
+    ///   - initialBitrate: the starting estimate (clamped into the bounds).
+    ///   - minimumBitrate: the lowest estimate, at least 1 kbit/s.
+    ///   - maximumBitrate: the highest estimate, at most 10 Gbit/s.
+    /// - Throws: `BandwidthEstimatorError.invalidBounds`.
+    public init(initialBitrate: Int, minimumBitrate: Int = 30_000, maximumBitrate: Int = 20_000_000)
+        throws(BandwidthEstimatorError)
+    {
+        guard minimumBitrate >= 1_000, minimumBitrate <= maximumBitrate, maximumBitrate <= 10_000_000_000 else {
+            throw .invalidBounds(minimum: minimumBitrate, maximum: maximumBitrate)
+        }
+        rate = AIMDRateControl(
+            initialBitrate: Double(initialBitrate), minimumBitrate: Double(minimumBitrate),
+            maximumBitrate: Double(maximumBitrate))
+        sentTimes = [Int64](repeating: 0, count: Self.sentPacketCapacity)
+        sentSizes = [Int](repeating: 0, count: Self.sentPacketCapacity)
+        sentSequenceNumbers = [UInt16](repeating: 0, count: Self.sentPacketCapacity)
+        sentValid = [Bool](repeating: false, count: Self.sentPacketCapacity)
+        scratch.reserveCapacity(512)
+    }
+
+    /// The current estimate in bits per second.
+    public var targetBitrate: Int { Int(rate.bitrate) }
+    /// The detector's current verdict.
+    public var usage: BandwidthUsage { trendline.state }
+    /// The acknowledged throughput over the last 500 ms of arrivals, in bits per second, once known.
+    public var acknowledgedBitrate: Int? { acked.bitrate.map { Int(min($0, 1e15)) } }
+
+    /// Records a packet as it goes on the wire.
+    /// - Parameters:
+    ///   - transportSequenceNumber: the transport-wide sequence number written in it.
+    ///   - size: its size in bytes (as sent, SRTP included).
+    ///   - now: the send time.
+    public mutating func packetSent(transportSequenceNumber: SequenceNumber, size: Int, now: MonotonicTime) {
+        let i = Int(transportSequenceNumber.rawValue) & (Self.sentPacketCapacity - 1)
+        sentTimes[i] = now.nanoseconds
+        sentSizes[i] = max(0, size)
+        sentSequenceNumbers[i] = transportSequenceNumber.rawValue
+        sentValid[i] = true
+    }
+
+    /// Processes one feedback message and updates the estimate.
+    /// - Parameters:
+    ///   - feedback: the parsed transport-wide feedback.
+    ///   - now: when it arrived.
+    /// - Returns: the estimate after it, in bits per second.
+    @discardableResult
+    public mutating func update(with feedback: TransportFeedback, now: MonotonicTime) -> Int {
+        statistics.feedbackMessages += 1
+        scratch.removeAll(keepingCapacity: true)
+        let arrivals = feedback.arrivalTimes
+        for (offset, arrival) in arrivals.enumerated() {
+            let sequenceNumber = feedback.baseSequenceNumber + offset
+            let i = Int(sequenceNumber.rawValue) & (Self.sentPacketCapacity - 1)
+            guard sentValid[i], sentSequenceNumbers[i] == sequenceNumber.rawValue else {
+                statistics.unknownPackets += 1
+                continue
+            }
+            guard let arrival else {
+                statistics.packetsReportedLost += 1
+                continue
+            }
+            statistics.packetsAcknowledged += 1
+            scratch.append((Double(sentTimes[i]) / 1e6, arrival.secondsValue * 1000, sentSizes[i]))
+        }
+        scratch.sort { $0.arrival < $1.arrival }
+        let nowMs = Double(now.nanoseconds) / 1e6
+        let previousUsage = trendline.state
+        for packet in scratch {
+            acked.add(arrival: packet.arrival, size: packet.size)
+            if let deltas = grouper.add(send: packet.send, arrival: packet.arrival, systemTime: nowMs, size: packet.size) {
+                trendline.update(arrivalDelta: deltas.arrivalDelta, sendDelta: deltas.sendDelta, arrival: packet.arrival)
+            }
+        }
+        guard !scratch.isEmpty else { return targetBitrate }
+        let usage = trendline.state
+        if usage == .overusing, previousUsage != .overusing { statistics.overuseEvents += 1 }
+        let throughput = acked.bitrate
+        if usage == .overusing {
+            if let throughput {
+                if rate.timeToReduceFurther(now: nowMs, throughput: throughput) {
+                    rate.update(usage: usage, throughput: throughput, now: nowMs)
+                }
+            } else if lastInitialReduction.map({ nowMs - $0 >= Self.initialReductionInterval }) ?? true {
+                rate.set(rate.bitrate / 2, now: nowMs)
+                lastInitialReduction = nowMs
+            }
+        } else {
+            rate.update(usage: usage, throughput: throughput, now: nowMs)
+        }
+        return targetBitrate
+    }
+}

@@ -1,0 +1,16 @@
+/// What a `DelayBasedBandwidthEstimator` has seen.
+public struct DelayBasedBandwidthEstimatorStatistics: Hashable, Sendable {
+    /// Transport-wide feedback messages processed.
+    public var feedbackMessages = 0
+    /// Packets the feedback reported received and that we had sent.
+    public var packetsAcknowledged = 0
+    /// Packets the feedback reported not received.
+    public var packetsReportedLost = 0
+    /// Feedback entries for sequence numbers we have no record of (never sent, or forgotten).
+    public var unknownPackets = 0
+    /// Times the detector signalled overuse.
+    public var overuseEvents = 0
+
+    /// Creates zeroed statistics.
+    public init() {}
+}

@@ -1,0 +1,140 @@
+import RTP
+
+/// Decides which packets to resend for a generic NACK (RFC 4585 section 6.2.1), reading and marking a
+/// `PacketHistory`; it sends nothing itself (the pacer and the transport do).
+///
+/// Two rules keep a lossy or hostile receiver from causing a storm:
+/// - a packet is resent at most once per RTT plus a margin, however often it is asked for (libwebrtc
+///   `RtpPacketHistory::VerifyRtt`): a second copy inside one RTT is most likely still on its way;
+/// - retransmissions draw on a byte budget that refills at the target rate and holds at most `budgetWindow` of it
+///   (500 ms by default), so resending can never take more than the target rate on average.
+public struct NACKResponder: Sendable {
+    /// The default budget window: the target rate over 500 ms.
+    public static let defaultBudgetWindow: Duration = .milliseconds(500)
+    /// The default margin added to the RTT before a packet may be resent again.
+    public static let defaultMargin: Duration = .milliseconds(5)
+    /// The RTT assumed until one is measured (libwebrtc's `kDefaultRtt`, 100 ms... in `NackRequester`).
+    public static let defaultRoundTripTime: Duration = .milliseconds(100)
+
+    /// The media stream whose packets this responder resends.
+    public let mediaSSRC: SSRC
+    /// How much of the target rate the budget can hold.
+    public let budgetWindow: Duration
+    /// Added to the RTT before a packet may be resent again.
+    public let margin: Duration
+    /// The latest RTT estimate; `defaultRoundTripTime` is used until one is set.
+    public var roundTripTime: Duration?
+    /// What happened so far.
+    public private(set) var statistics = NACKResponderStatistics()
+
+    private var targetBitrate: Int
+    private var budgetBytes: Double
+    private var budgetUpdated: MonotonicTime?
+
+    /// Creates a responder with a full budget.
+    /// - Parameters:
+    ///   - mediaSSRC: our media SSRC; NACKs for other SSRCs are counted and ignored.
+    ///   - targetBitrate: the media target in bits per second (clamped to 0...10 Gbit/s).
+    ///   - budgetWindow: the budget's size as a duration of the target rate (clamped to 10 ms...10 s).
+    ///   - margin: added to the RTT (clamped to 0...1 s).
+    public init(
+        mediaSSRC: SSRC, targetBitrate: Int, budgetWindow: Duration = defaultBudgetWindow,
+        margin: Duration = defaultMargin
+    ) {
+        self.mediaSSRC = mediaSSRC
+        self.budgetWindow = min(max(budgetWindow, .milliseconds(10)), .seconds(10))
+        self.margin = min(max(margin, .zero), .seconds(1))
+        self.targetBitrate = Self.clampBitrate(targetBitrate)
+        self.budgetBytes = 0
+        self.budgetBytes = budgetCapacity
+    }
+
+    private static func clampBitrate(_ bitrate: Int) -> Int { min(max(bitrate, 0), 10_000_000_000) }
+
+    /// The most the budget holds, in bytes.
+    private var budgetCapacity: Double { Double(targetBitrate) / 8 * budgetWindow.secondsValue }
+
+    /// Changes the target rate the budget refills at (e.g. when congestion control moves it).
+    /// - Parameter bitsPerSecond: the media target (clamped to 0...10 Gbit/s).
+    public mutating func setTargetBitrate(_ bitsPerSecond: Int) {
+        targetBitrate = Self.clampBitrate(bitsPerSecond)
+        budgetBytes = min(budgetBytes, budgetCapacity)
+    }
+
+    /// The bytes the budget holds at `now`.
+    /// - Parameter now: the current time.
+    public func availableBudget(now: MonotonicTime) -> Int {
+        Int(refilled(now: now))
+    }
+
+    private func refilled(now: MonotonicTime) -> Double {
+        guard let last = budgetUpdated else { return budgetBytes }
+        let elapsed = max(.zero, now - last).secondsValue
+        return min(budgetCapacity, budgetBytes + Double(targetBitrate) / 8 * elapsed)
+    }
+
+    /// The least time between two sends of one packet.
+    public var minimumResendInterval: Duration { (roundTripTime ?? Self.defaultRoundTripTime) + margin }
+
+    /// Handles one NACK: for each requested sequence number, in order, decides whether to resend it, marks the chosen
+    /// ones as retransmitted in `history` and appends them to `retransmit`.
+    /// - Parameters:
+    ///   - nack: the parsed NACK.
+    ///   - now: the current time.
+    ///   - history: the sender's packet history.
+    ///   - retransmit: receives the sequence numbers to resend (the caller reuses one array, so this does not
+    ///     allocate once its capacity is reached).
+    public mutating func respond(
+        to nack: GenericNACK, now: MonotonicTime, history: inout PacketHistory, retransmit: inout [SequenceNumber]
+    ) {
+        guard nack.mediaSSRC == mediaSSRC else {
+            statistics.nacksForOtherSSRC += 1
+            return
+        }
+        statistics.nacksReceived += 1
+        budgetBytes = refilled(now: now)
+        budgetUpdated = now
+        let interval = minimumResendInterval
+        // Indexed rather than `for pair in`: an unoptimized build allocates an iterator box per loop.
+        let pairs = nack.pairs
+        for index in 0..<pairs.count {
+            let pair = pairs[index]
+            handle(pair.packetID, now: now, interval: interval, history: &history, retransmit: &retransmit)
+            var mask = pair.lostBitmask
+            var bit = 0
+            while mask != 0 {
+                if mask & 1 != 0 {
+                    handle(pair.packetID + (bit + 1), now: now, interval: interval, history: &history, retransmit: &retransmit)
+                }
+                mask >>= 1
+                bit += 1
+            }
+        }
+    }
+
+    private mutating func handle(
+        _ sequenceNumber: SequenceNumber, now: MonotonicTime, interval: Duration, history: inout PacketHistory,
+        retransmit: inout [SequenceNumber]
+    ) {
+        statistics.packetsRequested += 1
+        guard let size = history.size(of: sequenceNumber, now: now),
+            let (count, last) = history.retransmissions(of: sequenceNumber, now: now)
+        else {
+            statistics.ignoredNotInHistory += 1
+            return
+        }
+        if count > 0, let last, now - last < interval {
+            statistics.ignoredTooSoon += 1
+            return
+        }
+        guard budgetBytes >= Double(size) else {
+            statistics.ignoredOverBudget += 1
+            return
+        }
+        budgetBytes -= Double(size)
+        history.markRetransmitted(sequenceNumber, now: now)
+        retransmit.append(sequenceNumber)
+        statistics.packetsRetransmitted += 1
+        statistics.bytesRetransmitted += size
+    }
+}

@@ -1,0 +1,7 @@
+/// What a paced packet is; retransmissions go out ahead of new media (libwebrtc `RtpPacketMediaType` priorities).
+public enum PacedPacketKind: Hashable, Sendable {
+    /// A retransmission (RTX or on the media SSRC) answering a NACK.
+    case retransmission
+    /// A new media packet.
+    case media
+}

@@ -1,0 +1,122 @@
+import RTP
+
+/// The sender's bandwidth estimate: the minimum of the loss-based estimate (receiver reports), the delay-based one
+/// (transport-wide feedback, when negotiated), the receiver's REMB and TMMBR limits, and the operator's bitrate
+/// (issue 12, item 6; libwebrtc `SendSideBandwidthEstimation`). Its `targetBitrate` drives the encoder, the pacer
+/// and the NACK budget.
+public struct SendSideBandwidthEstimator: Sendable {
+    /// The loss-based estimator (capped by the others after each update).
+    public private(set) var lossBased: LossBasedBandwidthEstimator
+    /// The delay-based estimator, nil when transport-wide feedback is not in use.
+    public private(set) var delayBased: DelayBasedBandwidthEstimator?
+    /// The latest REMB bitrate, nil when none was received.
+    public private(set) var rembBitrate: Int?
+    /// The latest TMMBR bitrate, nil when none was received.
+    public private(set) var tmmbrBitrate: Int?
+    /// The operator's bitrate (the application's ceiling).
+    public private(set) var configuredBitrate: Int
+    /// The latest RTT estimate.
+    public private(set) var roundTripTime: Duration?
+
+    /// Creates an estimator.
+    /// - Parameters:
+    ///   - initialBitrate: the starting target, also the operator's bitrate.
+    ///   - minimumBitrate: the lowest target, at least 1 kbit/s.
+    ///   - maximumBitrate: the highest target, at most 10 Gbit/s.
+    ///   - usesTransportFeedback: whether transport-wide feedback was negotiated (enables the delay-based part).
+    /// - Throws: `BandwidthEstimatorError.invalidBounds`.
+    public init(
+        initialBitrate: Int, minimumBitrate: Int = 30_000, maximumBitrate: Int = 20_000_000,
+        usesTransportFeedback: Bool
+    ) throws(BandwidthEstimatorError) {
+        lossBased = try LossBasedBandwidthEstimator(
+            initialBitrate: initialBitrate, minimumBitrate: minimumBitrate, maximumBitrate: maximumBitrate)
+        delayBased = usesTransportFeedback
+            ? try DelayBasedBandwidthEstimator(
+                initialBitrate: initialBitrate, minimumBitrate: minimumBitrate, maximumBitrate: maximumBitrate)
+            : nil
+        configuredBitrate = min(max(initialBitrate, minimumBitrate), maximumBitrate)
+    }
+
+    /// The combined target and what limits it (on a tie, the limit that capped the loss-based estimate).
+    public var estimate: (bitrate: Int, limit: BandwidthLimit) {
+        var best = (lossBased.targetBitrate, BandwidthLimit.lossBased)
+        if let delay = delayBased?.targetBitrate, delay <= best.0 { best = (delay, .delayBased) }
+        if let remb = rembBitrate, remb <= best.0 { best = (remb, .remb) }
+        if let tmmbr = tmmbrBitrate, tmmbr <= best.0 { best = (tmmbr, .tmmbr) }
+        if configuredBitrate <= best.0 { best = (configuredBitrate, .configured) }
+        return (max(best.0, lossBased.minimumBitrate), best.1)
+    }
+
+    /// The combined target in bits per second.
+    public var targetBitrate: Int { estimate.bitrate }
+
+    private mutating func capLossBased() {
+        var ceiling = configuredBitrate
+        if let delay = delayBased?.targetBitrate { ceiling = min(ceiling, delay) }
+        if let remb = rembBitrate { ceiling = min(ceiling, remb) }
+        if let tmmbr = tmmbrBitrate { ceiling = min(ceiling, tmmbr) }
+        lossBased.limit(to: ceiling)
+    }
+
+    /// Sets the operator's bitrate (e.g. from the control API).
+    /// - Parameter bitsPerSecond: the ceiling, clamped to the bounds.
+    public mutating func setConfiguredBitrate(_ bitsPerSecond: Int) {
+        configuredBitrate = min(max(bitsPerSecond, lossBased.minimumBitrate), lossBased.maximumBitrate)
+        capLossBased()
+    }
+
+    /// Records the receiver's REMB, or clears it with nil.
+    /// - Parameter bitsPerSecond: the REMB bitrate.
+    public mutating func setREMB(_ bitsPerSecond: Int?) {
+        rembBitrate = bitsPerSecond.map { max($0, 0) }
+        capLossBased()
+    }
+
+    /// Records the receiver's TMMBR limit, or clears it with nil.
+    /// - Parameter bitsPerSecond: the TMMBR bitrate.
+    public mutating func setTMMBR(_ bitsPerSecond: Int?) {
+        tmmbrBitrate = bitsPerSecond.map { max($0, 0) }
+        capLossBased()
+    }
+
+    /// Records a new RTT estimate.
+    /// - Parameter rtt: the RTT.
+    public mutating func setRoundTripTime(_ rtt: Duration) {
+        roundTripTime = rtt
+        delayBased?.roundTripTime = rtt
+    }
+
+    /// Feeds a report block about our media SSRC.
+    /// - Parameters:
+    ///   - block: the block.
+    ///   - now: the current time.
+    /// - Returns: the combined target after it.
+    @discardableResult
+    public mutating func update(with block: ReportBlock, now: MonotonicTime) -> Int {
+        lossBased.update(with: block, now: now, roundTripTime: roundTripTime)
+        capLossBased()
+        return targetBitrate
+    }
+
+    /// Records a sent packet for the delay-based part (ignored without transport-wide feedback).
+    /// - Parameters:
+    ///   - transportSequenceNumber: its transport-wide sequence number.
+    ///   - size: bytes sent.
+    ///   - now: the send time.
+    public mutating func packetSent(transportSequenceNumber: SequenceNumber, size: Int, now: MonotonicTime) {
+        delayBased?.packetSent(transportSequenceNumber: transportSequenceNumber, size: size, now: now)
+    }
+
+    /// Feeds transport-wide feedback (ignored without the delay-based part).
+    /// - Parameters:
+    ///   - feedback: the feedback.
+    ///   - now: when it arrived.
+    /// - Returns: the combined target after it.
+    @discardableResult
+    public mutating func update(with feedback: TransportFeedback, now: MonotonicTime) -> Int {
+        delayBased?.update(with: feedback, now: now)
+        capLossBased()
+        return targetBitrate
+    }
+}

@@ -1,0 +1,15 @@
+public import STUN
+
+/// What an ICE agent reports to its owner.
+public enum ICEEvent: Hashable, Sendable {
+    /// The controlling peer nominated a pair (or moved to another one): send media to this address from now on.
+    case selected(remote: TransportAddress)
+    /// A full agent's pair was nominated (by us when controlling, by the peer when controlled): send media from
+    /// `local` to `remote`.
+    case selectedPair(local: TransportAddress, remote: TransportAddress)
+    /// No authenticated STUN from the selected address for the consent timeout (RFC 7675 section 5.1): stop
+    /// sending to it and tear the peer down.
+    case consentExpired(remote: TransportAddress)
+    /// No pair was nominated before the nomination timeout: the peer never connected.
+    case failed
+}

@@ -1,0 +1,127 @@
+/// One `m=` section of a JSEP session description and the lines under it (RFC 8866 section 5.14, RFC 8829).
+public struct JSEPMediaSection: Hashable, Sendable {
+    /// `video`, `audio` or `application`.
+    public var kind: String
+    /// The port; 0 rejects the section (RFC 8829 section 5.3.1). With BUNDLE the default candidate's port, or 9.
+    public var port: UInt16
+    /// The protocol, `UDP/TLS/RTP/SAVPF` for WebRTC media.
+    public var proto: String
+    /// The formats: RTP payload types as text, in preference order.
+    public var formats: [String]
+    /// The `c=` value, e.g. `IN IP4 0.0.0.0`.
+    public var connection: String?
+    /// The `b=` values.
+    public var bandwidths: [String] = []
+    /// The `a=` lines in order.
+    public var attributes: [SDPAttribute] = []
+
+    /// The protocol WebRTC media uses (RFC 8829 section 5.1.2).
+    public static let webRTCProtocol = "UDP/TLS/RTP/SAVPF"
+    /// The port written when the real one comes from ICE (RFC 8829 section 5.2.1: the discard port, 9).
+    public static let discardPort: UInt16 = 9
+    /// The `c=` value written when the real address comes from ICE (RFC 8829 section 5.2.1).
+    public static let unspecifiedConnection = "IN IP4 0.0.0.0"
+
+    /// Creates a section.
+    /// - Parameters:
+    ///   - kind: `video`, `audio`, ...
+    ///   - port: The port.
+    ///   - proto: The protocol.
+    ///   - formats: The formats.
+    ///   - connection: The `c=` value.
+    ///   - attributes: The `a=` lines.
+    public init(kind: String, port: UInt16, proto: String, formats: [String], connection: String? = nil,
+                attributes: [SDPAttribute] = []) {
+        self.kind = kind
+        self.port = port
+        self.proto = proto
+        self.formats = formats
+        self.connection = connection
+        self.attributes = attributes
+    }
+
+    /// The value of the first attribute with a name.
+    /// - Parameters:
+    ///   - name: The attribute name.
+    /// - Returns: The value (empty for a property attribute), or `nil` when absent.
+    public func attribute(_ name: String) -> String? {
+        attributes.first { $0.name == name }.map { $0.value ?? "" }
+    }
+
+    /// The values of every attribute with a name, in order.
+    public func attributes(named name: String) -> [String] {
+        attributes.filter { $0.name == name }.map { $0.value ?? "" }
+    }
+
+    /// Whether an attribute is present.
+    public func has(_ name: String) -> Bool { attributes.contains { $0.name == name } }
+
+    /// `a=mid`.
+    public var mid: String? { attribute("mid") }
+
+    /// The direction attribute; `sendrecv` when none is given (RFC 8866 section 6.7).
+    public var direction: String {
+        for attribute in attributes where ["sendrecv", "sendonly", "recvonly", "inactive"].contains(attribute.name) {
+            return attribute.name
+        }
+        return "sendrecv"
+    }
+
+    /// Whether the section is rejected (port 0).
+    public var isRejected: Bool { port == 0 }
+
+    /// `a=rtpmap` by payload type: encoding name, clock rate, and channels if given.
+    public var rtpMaps: [Int: (name: String, clockRate: Int, channels: Int?)] {
+        var maps: [Int: (name: String, clockRate: Int, channels: Int?)] = [:]
+        for value in attributes(named: "rtpmap") {
+            let parts = value.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, let payloadType = Int(parts[0]) else { continue }
+            let encoding = parts[1].split(separator: "/")
+            guard encoding.count >= 2, let clockRate = Int(encoding[1]) else { continue }
+            maps[payloadType] = (String(encoding[0]), clockRate, encoding.count > 2 ? Int(encoding[2]) : nil)
+        }
+        return maps
+    }
+
+    /// `a=fmtp` parameters of a payload type as `name=value` pairs (names lower-cased).
+    /// - Parameters:
+    ///   - payloadType: The payload type.
+    public func formatParameters(_ payloadType: Int) -> [String: String] {
+        var parameters: [String: String] = [:]
+        for value in attributes(named: "fmtp") {
+            let parts = value.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, Int(parts[0]) == payloadType else { continue }
+            for pair in parts[1].split(separator: ";") {
+                let keyValue = pair.split(separator: "=", maxSplits: 1)
+                let key = keyValue[0].trimmingSpaces.lowercased()
+                parameters[key] = keyValue.count == 2 ? String(keyValue[1].trimmingSpaces) : ""
+            }
+        }
+        return parameters
+    }
+
+    /// `a=rtcp-fb` values for a payload type, including those given for `*` (RFC 4585 section 4.2).
+    /// - Parameters:
+    ///   - payloadType: The payload type.
+    public func rtcpFeedback(_ payloadType: Int) -> [String] {
+        attributes(named: "rtcp-fb").compactMap { value in
+            let parts = value.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0] == "*" || Int(parts[0]) == payloadType else { return nil }
+            return String(parts[1])
+        }
+    }
+
+    /// `a=extmap` entries: id and URI (direction suffixes dropped).
+    public var headerExtensions: [(id: Int, uri: String)] {
+        attributes(named: "extmap").compactMap { value in
+            let parts = value.split(separator: " ")
+            guard parts.count >= 2, let id = Int(parts[0].split(separator: "/")[0]) else { return nil }
+            return (id, String(parts[1]))
+        }
+    }
+
+    /// `a=candidate` lines that parse (others are skipped: a candidate we cannot read is one we cannot use).
+    public var candidates: [ICECandidate] {
+        attributes(named: "candidate").compactMap { try? ICECandidate(parsing: $0) }
+    }
+}

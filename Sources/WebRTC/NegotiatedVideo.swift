@@ -1,0 +1,28 @@
+public import DTLS
+import H264
+
+/// The outcome of an offer/answer for our video stream: what to send, and the peer's ICE and DTLS parameters.
+public struct NegotiatedVideo: Hashable, Sendable {
+    /// The m-section's `a=mid`.
+    public var mid: String
+    /// The H.264 format chosen: payload type, profile-level-id written in the answer, packetization mode.
+    public var format: H264PayloadFormat
+    /// The RTX payload type, when both sides use RTX.
+    public var rtxPayloadType: UInt8? { format.rtxPayloadType }
+    /// The `a=rtcp-fb` values both sides use.
+    public var feedback: [String] { format.feedback }
+    /// The transport-wide sequence number extension id, when negotiated.
+    public var transportCCExtensionID: Int?
+    /// Whether the peer accepts reduced-size RTCP (RFC 5506).
+    public var rtcpReducedSize: Bool
+    /// The peer's ICE credentials.
+    public var remoteCredentials: ICECredentials
+    /// Whether the peer is ICE-lite.
+    public var remoteICELite: Bool
+    /// The peer's candidates (an mDNS `.local` address needs resolving before use).
+    public var remoteCandidates: [ICECandidate]
+    /// The fingerprint the peer's DTLS certificate must have.
+    public var remoteFingerprint: DTLSFingerprint
+    /// Our DTLS role.
+    public var dtlsRole: DTLSRole
+}

@@ -1,0 +1,303 @@
+public import DTLS
+public import RTP
+public import STUN
+
+/// One WebRTC peer's transport, sans-IO: ICE (lite or full) and DTLS-SRTP wired together behind the RFC 7983
+/// demultiplexer, so that the owner of the socket feeds datagrams and time in and gets datagrams, deadlines and the
+/// SRTP keys out.
+///
+/// - STUN goes to the ICE agent. When ICE selects a pair and we are the DTLS client, the handshake starts.
+/// - DTLS is accepted only from addresses ICE authenticated (a peer filter: RFC 8445 section 7.3, RFC 8827);
+///   others are dropped and counted.
+/// - SRTP and SRTCP from the selected address are handed back as `.media` for the caller to unprotect with the keys
+///   of `.connected`; from anywhere else they are dropped.
+/// - `.closed` reports consent expiry (RFC 7675), ICE failure, a DTLS failure (fingerprint mismatch included), the
+///   peer's close_notify, or the handshake timeout.
+///
+/// ```swift
+/// let transport = PeerTransport(agent: .lite(agent), dtls: endpoint)
+/// switch transport.handleDatagram(bytes, from: source, to: nil, now: now) {
+/// case .media(.rtcp): try inbound.unprotectRTCP(&buffer, length: count) ...
+/// default: break
+/// }
+/// while let transmit = transport.pollTransmit() { socket.send(transmit.bytes, to: transmit.destination) }
+/// ```
+/// Not `Sendable`: one owner (one event loop) drives it, like the `DTLSEndpoint` it holds.
+public final class PeerTransport {
+    /// The ICE agent: lite for a server (WHEP), full for a client (WHIP).
+    public enum Agent: Sendable {
+        /// An ICE-lite agent on one socket.
+        case lite(ICELiteAgent)
+        /// A full agent, possibly on several sockets.
+        case full(ICEFullAgent)
+    }
+
+    /// What happened to a datagram.
+    public enum Input: Hashable, Sendable {
+        /// STUN or DTLS, consumed here.
+        case consumed
+        /// SRTP (`.rtp`) or SRTCP (`.rtcp`) from the selected address: unprotect it with the negotiated keys.
+        case media(DatagramKind)
+        /// Dropped: not from an address ICE authenticated, not yet connected, or not a WebRTC datagram.
+        case dropped
+    }
+
+    /// Why the transport closed.
+    public enum CloseReason: Hashable, Sendable {
+        /// RFC 7675 consent expired.
+        case consentExpired
+        /// ICE found no working pair before its timeout.
+        case iceFailed
+        /// The DTLS handshake failed (a fingerprint mismatch is `.fingerprintMismatch`).
+        case dtlsFailed(DTLSError)
+        /// The DTLS handshake did not finish within `handshakeTimeout`.
+        case dtlsTimeout
+        /// The peer sent close_notify.
+        case closedByPeer
+        /// `close()` was called.
+        case closedLocally
+    }
+
+    /// What the transport reports.
+    public enum Event: Sendable, Equatable {
+        /// ICE selected a pair and DTLS finished: send SRTP from `local` (nil: the one socket) to `remote`.
+        case connected(local: TransportAddress?, remote: TransportAddress, keys: DTLSSRTPKeys)
+        /// ICE moved to another pair after connecting: send to the new address from now on.
+        case pathChanged(local: TransportAddress?, remote: TransportAddress)
+        /// The transport is closed; tear the peer down.
+        case closed(CloseReason)
+    }
+
+    /// A datagram to send.
+    public struct Transmit: Hashable, Sendable {
+        /// The local socket to send from, or `nil` for the only one.
+        public var source: TransportAddress?
+        /// The destination.
+        public var destination: TransportAddress
+        /// The bytes.
+        public var bytes: [UInt8]
+    }
+
+    /// Counters for statistics and security monitoring.
+    public struct Statistics: Hashable, Sendable {
+        /// DTLS datagrams from addresses ICE had not authenticated.
+        public var unauthenticatedDTLS = 0
+        /// SRTP/SRTCP datagrams from other than the selected address, or before connecting.
+        public var unexpectedMedia = 0
+        /// Datagrams of no WebRTC kind (ZRTP, TURN channel, unknown first byte).
+        public var unknown = 0
+        /// DTLS handshakes refused because the certificate did not match `a=fingerprint`.
+        public var fingerprintMismatches = 0
+    }
+
+    /// The most time the DTLS handshake may take once ICE selected a pair: 30 s.
+    public static let defaultHandshakeTimeout: Duration = .seconds(30)
+
+    /// A copy of the ICE agent (its counters and state are readable).
+    public var agent: Agent {
+        if let lite { return .lite(lite) }
+        return .full(full!)  // exactly one of the two is set, in init
+    }
+
+    /// The agent, held unwrapped so that it is mutated in place (an enum payload would be copied on every change).
+    var lite: ICELiteAgent?
+    var full: ICEFullAgent?
+    /// The DTLS endpoint.
+    public let dtls: DTLSEndpoint
+    /// The counters.
+    public private(set) var statistics = Statistics()
+    /// Whether the transport is closed.
+    public private(set) var isClosed = false
+    /// The selected path.
+    public private(set) var path: (local: TransportAddress?, remote: TransportAddress)?
+    /// The SRTP keys, once connected.
+    public private(set) var keys: DTLSSRTPKeys?
+
+    let handshakeTimeout: Duration
+    var handshakeDeadline: MonotonicTime?
+    /// Where DTLS replies go before ICE selects a pair: the last authenticated address DTLS came from.
+    var dtlsPeer: (local: TransportAddress?, remote: TransportAddress)?
+    var transmits: [Transmit] = []
+    var events: [Event] = []
+    var reportedConnected = false
+
+    /// Creates a transport.
+    /// - Parameters:
+    ///   - agent: The ICE agent.
+    ///   - dtls: The DTLS endpoint, not started yet (its role comes from `a=setup`).
+    ///   - handshakeTimeout: How long DTLS may take after ICE selected a pair.
+    public init(agent: Agent, dtls: DTLSEndpoint, handshakeTimeout: Duration = PeerTransport.defaultHandshakeTimeout) {
+        switch agent {
+        case .lite(let agent): lite = agent
+        case .full(let agent): full = agent
+        }
+        self.dtls = dtls
+        self.handshakeTimeout = handshakeTimeout
+    }
+
+    /// Handles one received datagram.
+    /// - Parameters:
+    ///   - datagram: The bytes.
+    ///   - source: Where they came from.
+    ///   - local: The local socket they arrived on (`nil` with one socket; a full agent needs it).
+    ///   - now: The current time.
+    /// - Returns: Whether the caller must unprotect it as media.
+    public func handleDatagram(
+        _ datagram: some Collection<UInt8>, from source: TransportAddress, to local: TransportAddress?,
+        now: MonotonicTime
+    ) -> Input {
+        guard !isClosed else { return .dropped }
+        let kind = DatagramKind(classifying: datagram)
+        switch kind {
+        case .stun:
+            lite?.handleSTUN(datagram, from: source, now: now)
+            full?.handleSTUN(datagram, from: source, to: local ?? source, now: now)
+            afterICE(now: now)
+            return .consumed
+        case .dtls:
+            guard isAuthenticated(source) else {
+                statistics.unauthenticatedDTLS += 1
+                return .dropped
+            }
+            dtlsPeer = (local, source)
+            do {
+                try dtls.handleDatagram(datagram, now: now)
+            } catch {
+                failDTLS(error)
+            }
+            afterDTLS()
+            return .consumed
+        case .rtp, .rtcp:
+            guard reportedConnected, let path, path.remote == source,
+                  path.local == nil || local == nil || path.local == local
+            else {
+                statistics.unexpectedMedia += 1
+                return .dropped
+            }
+            return .media(kind)
+        case .zrtp, .turnChannel, .unknown:
+            statistics.unknown += 1
+            return .dropped
+        }
+    }
+
+    /// The next datagram to send.
+    public func pollTransmit() -> Transmit? { transmits.isEmpty ? nil : transmits.removeFirst() }
+
+    /// The next event.
+    public func pollEvent() -> Event? { events.isEmpty ? nil : events.removeFirst() }
+
+    /// When `handleTimeout(now:)` must next be called.
+    /// - Parameters:
+    ///   - now: The current time (DTLS maps OpenSSL's timer onto it).
+    public func pollTimeout(now: MonotonicTime) -> MonotonicTime? {
+        guard !isClosed else { return nil }
+        let ice = lite?.pollTimeout() ?? full?.pollTimeout()
+        return [ice, dtls.pollTimeout(now: now), reportedConnected ? nil : handshakeDeadline].compactMap { $0 }.min()
+    }
+
+    /// Runs the ICE and DTLS timers due at `now`.
+    /// - Parameters:
+    ///   - now: The current time.
+    public func handleTimeout(now: MonotonicTime) {
+        guard !isClosed else { return }
+        lite?.handleTimeout(now: now)
+        full?.handleTimeout(now: now)
+        afterICE(now: now)
+        guard !isClosed else { return }
+        do {
+            try dtls.handleTimeout(now: now)
+        } catch {
+            failDTLS(error)
+        }
+        afterDTLS()
+        if !isClosed, !reportedConnected, let handshakeDeadline, now >= handshakeDeadline {
+            close(.dtlsTimeout)
+        }
+    }
+
+    /// Sends close_notify and closes.
+    public func close() {
+        guard !isClosed else { return }
+        dtls.close()
+        afterDTLS()
+        close(.closedLocally)
+    }
+
+    // MARK: - Wiring
+
+    func isAuthenticated(_ source: TransportAddress) -> Bool {
+        lite?.isAuthenticated(source) ?? full?.isAuthenticated(source) ?? false
+    }
+
+    /// Moves ICE output out and reacts to its events.
+    func afterICE(now: MonotonicTime) {
+        var iceEvents: [ICEEvent] = []
+        while let transmit = lite?.pollTransmit() {
+            transmits.append(Transmit(source: nil, destination: transmit.destination, bytes: transmit.bytes))
+        }
+        while let event = lite?.pollEvent() { iceEvents.append(event) }
+        while let transmit = full?.pollTransmit() {
+            transmits.append(Transmit(source: transmit.source, destination: transmit.destination, bytes: transmit.bytes))
+        }
+        while let event = full?.pollEvent() { iceEvents.append(event) }
+        for event in iceEvents {
+            switch event {
+            case .selected(let remote): select(local: nil, remote: remote, now: now)
+            case .selectedPair(let local, let remote): select(local: local, remote: remote, now: now)
+            case .consentExpired: close(.consentExpired)
+            case .failed: close(.iceFailed)
+            }
+        }
+    }
+
+    func select(local: TransportAddress?, remote: TransportAddress, now: MonotonicTime) {
+        let changed = path != nil
+        path = (local, remote)
+        if reportedConnected, changed { events.append(.pathChanged(local: local, remote: remote)) }
+        if dtls.state == .new {
+            handshakeDeadline = now + handshakeTimeout
+            do {
+                try dtls.start(now: now)
+            } catch {
+                failDTLS(error)
+            }
+            afterDTLS()
+        }
+        reportIfConnected()
+    }
+
+    /// Moves DTLS output out (to the selected path, or back to where DTLS came from) and reacts to its events.
+    func afterDTLS() {
+        let destination = path ?? dtlsPeer
+        while let datagram = dtls.pollTransmit() {
+            guard let destination else { continue }  // nowhere to send yet: OpenSSL retransmits later
+            transmits.append(Transmit(source: destination.local, destination: destination.remote, bytes: datagram))
+        }
+        while let event = dtls.pollEvent() {
+            switch event {
+            case .connected(let keys): self.keys = keys
+            case .closed: close(.closedByPeer)
+            }
+        }
+        reportIfConnected()
+    }
+
+    func reportIfConnected() {
+        guard !reportedConnected, !isClosed, let keys, let path else { return }
+        reportedConnected = true
+        events.append(.connected(local: path.local, remote: path.remote, keys: keys))
+    }
+
+    func failDTLS(_ error: DTLSError) {
+        if case .fingerprintMismatch = error { statistics.fingerprintMismatches += 1 }
+        afterDTLS()  // the alert still goes out
+        close(.dtlsFailed(error))
+    }
+
+    func close(_ reason: CloseReason) {
+        guard !isClosed else { return }
+        isClosed = true
+        events.append(.closed(reason))
+    }
+}

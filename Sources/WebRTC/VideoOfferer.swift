@@ -1,0 +1,78 @@
+/// Makes our `sendonly` offer for one H.264 video stream and reads the answer (the WHIP client side, RFC 9725
+/// section 4.2 and RFC 8829 section 5.2).
+public enum VideoOfferer {
+    /// The mid of our one m-section.
+    public static let mid = "0"
+
+    /// Our offer: `a=setup:actpass`, BUNDLE, rtcp-mux, rtcp-rsize, our H.264 format (and RTX when configured), the
+    /// feedback we handle, transport-cc when configured, and our candidates.
+    /// - Parameters:
+    ///   - video: What we send.
+    ///   - transport: Our ICE and DTLS parameters (`iceLite` false for a WHIP client: RFC 9725 requires full ICE).
+    ///   - origin: The `o=` value.
+    /// - Returns: The offer.
+    public static func offer(
+        video: VideoSendConfiguration, transport: LocalTransportDescription, origin: String = "- 1 1 IN IP4 0.0.0.0"
+    ) -> JSEPSessionDescription {
+        var feedback = video.feedback
+        if video.transportWideCC { feedback.append("transport-cc") }
+        let format = H264PayloadFormat(
+            payloadType: video.offerPayloadType, profileLevelID: video.profileLevelID,
+            packetizationMode: video.packetizationMode, levelAsymmetryAllowed: true,
+            rtxPayloadType: video.rtxSSRC == nil ? nil : video.offerRTXPayloadType, feedback: feedback)
+        var offer = JSEPSessionDescription(origin: origin)
+        if transport.iceLite { offer.attributes.append(SDPAttribute("ice-lite")) }
+        offer.attributes.append(SDPAttribute("group", "BUNDLE \(mid)"))
+        offer.attributes.append(SDPAttribute("msid-semantic", " WMS \(video.streamID)"))
+        offer.media = [.video(
+            mid: mid, format: format, configuration: video, transport: transport, setup: .actpass,
+            transportCCExtensionID: video.transportWideCC ? video.offerTransportCCExtensionID : nil,
+            rtcpReducedSize: true, direction: "sendonly")]
+        return offer
+    }
+
+    /// Reads the answer to our offer.
+    /// - Parameters:
+    ///   - answer: The parsed answer.
+    ///   - video: The configuration the offer was made from.
+    /// - Returns: What was negotiated.
+    /// - Throws: `JSEPError.noVideoSection` when our section was rejected or is missing, `.noCompatibleH264` when the
+    ///   answer's format is not ours, `.incompatibleSetup` for `actpass`/`holdconn`, `.unsupported` without
+    ///   rtcp-mux or when the answer wants to send instead of receive, `.missing` for credentials or fingerprint.
+    public static func accept(_ answer: JSEPSessionDescription, video: VideoSendConfiguration) throws(JSEPError)
+        -> NegotiatedVideo
+    {
+        guard let section = answer.media.first(where: { $0.mid == mid }) ?? answer.media.first,
+              section.kind == "video", !section.isRejected
+        else { throw .noVideoSection }
+        guard section.direction == "recvonly" || section.direction == "sendrecv" else {
+            throw .unsupported("receiving our stream (a=\(section.direction))")
+        }
+        guard section.has("rtcp-mux") else { throw .unsupported("rtcp-mux") }
+        // An answer must choose (RFC 5763 section 5); a missing a=setup means active.
+        let remote = try answer.remoteTransport(for: section, defaultSetup: .active)
+        guard remote.setup == .active || remote.setup == .passive,
+              let role = remote.setup.answer(preferring: .passive)?.role
+        else { throw .incompatibleSetup(remote.setup.rawValue) }
+        let answered = H264PayloadFormat.formats(in: section)
+        guard let chosen = answered.first(where: {
+            $0.payloadType == video.offerPayloadType && $0.packetizationMode == video.packetizationMode
+                && $0.carries(video.profileLevelID, mode: video.packetizationMode)
+        }) else {
+            throw .noCompatibleH264(offered: answered.map { "\($0.payloadType) \($0.profileLevelID) mode \($0.packetizationMode)" })
+        }
+        var ours = video.feedback
+        let transportCCID = video.transportWideCC
+            ? section.headerExtensions.first { $0.uri == VideoSendConfiguration.transportCCURI }?.id : nil
+        if transportCCID != nil { ours.append("transport-cc") }
+        var format = chosen
+        format.profileLevelID = video.profileLevelID
+        format.feedback = ours.filter(chosen.feedback.contains)
+        if video.rtxSSRC == nil || chosen.rtxPayloadType != video.offerRTXPayloadType { format.rtxPayloadType = nil }
+        return NegotiatedVideo(
+            mid: section.mid ?? mid, format: format, transportCCExtensionID: transportCCID,
+            rtcpReducedSize: section.has("rtcp-rsize"), remoteCredentials: remote.credentials,
+            remoteICELite: remote.iceLite, remoteCandidates: remote.candidates, remoteFingerprint: remote.fingerprint,
+            dtlsRole: role)
+    }
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Quality benchmark (issue 13 item 5): frames delivered, longest freeze, achieved bitrate, busiest 1 s window and
+# delivered PSNR-Y against the 1280x720 source, at 250k..2.5M on three contents of different difficulty, for our
+# encoder (AdaptiveH264Encoder with each degradation preference) beside GStreamer's openh264enc and ffmpeg/libx264
+# (720p, and at 960x540 and 640x360 scaled back up), on the same frames. Single thread, 300 frames at 30 fps.
+# Usage: Tests/Benchmarks/run-quality.sh [targets]   (default 250k,400k,600k,900k,1.5M,2.5M)
+set -euo pipefail
+cd "$(dirname "$0")"
+TARGETS=${1:-250k,400k,600k,900k,1.5M,2.5M}
+FRAMES=300
+mkdir -p out
+command -v ffmpeg >/dev/null || { echo "ffmpeg is required: apt-get install ffmpeg" >&2; exit 1; }
+command -v gst-launch-1.0 >/dev/null || { echo "GStreamer is required: bash Tests/install-deps.sh" >&2; exit 1; }
+declare -A SOURCES=(
+    [testsrc2]="testsrc2=size=1280x720:rate=30"
+    [mandelbrot]="mandelbrot=size=1280x720:rate=30"
+    [noisy]="testsrc2=size=1280x720:rate=30,noise=alls=24:allf=t+u"
+)
+for name in testsrc2 mandelbrot noisy; do
+    y4m="out/$name-720p-$FRAMES.y4m"
+    [ -s "$y4m" ] || ffmpeg -nostdin -v error -y -f lavfi -i "${SOURCES[$name]}" -frames:v "$FRAMES" -pix_fmt yuv420p "$y4m"
+done
+# A stale build plan can miss files added to the main package; drop it (the objects stay cached).
+rm -f .build/release.yaml .build/release/description.json
+swift build -c release --product QualityBench >/dev/null
+BENCH=$(swift build -c release --show-bin-path)/QualityBench
+bps() { python3 -c "import sys; v=sys.argv[1]; m={'k':1e3,'M':1e6}.get(v[-1],1); print(int(float(v.rstrip('kM'))*m))" "$1"; }
+NUMERIC=$(for t in ${TARGETS//,/ }; do bps "$t"; done)
+
+echo "content | encoder | target | frames delivered | longest freeze | achieved bit/s | 10 s avg / target | busiest 1 s / target | delivered PSNR-Y | mean QP after 1 s (ours) | switches | skips"
+for name in testsrc2 mandelbrot noisy; do
+    y4m="out/$name-720p-$FRAMES.y4m"
+    "$BENCH" --y4m "$y4m" --label "$name" --targets "$TARGETS" --adaptive maintain-framerate,balanced,maintain-resolution
+    python3 quality_reference.py "$y4m" "$name" openh264enc $NUMERIC
+    python3 quality_reference.py "$y4m" "$name" x264 $NUMERIC
+    python3 quality_reference.py "$y4m" "$name" x264-960x540 $NUMERIC
+    python3 quality_reference.py "$y4m" "$name" x264-640x360 $NUMERIC
+done
+echo
+echo "live steps 2.5M -> 300k (frame 90) -> 2.5M (frame 150), 300 frames:"
+for name in testsrc2 mandelbrot noisy; do
+    "$BENCH" --y4m "out/$name-720p-$FRAMES.y4m" --label "$name" --targets 2.5M --adaptive maintain-framerate \
+        --steps 90:300k,150:2.5M
+done

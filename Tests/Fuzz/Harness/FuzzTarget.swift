@@ -1,0 +1,202 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import H264
+import RTP
+import SDP
+import Video
+
+/// The parsers fuzzed, one per `FUZZ_TARGET` value. Each feeds arbitrary bytes to a parser that takes input from
+/// outside the process (the network, a file, a pipe, an HTTP body) and, where it succeeds, checks a property that
+/// must hold for any input (locations inside the buffer, serialize/parse reaching a fixpoint). A broken property is
+/// reported with `fatalError`, so libFuzzer keeps the input like any other crash.
+enum FuzzTarget: String, CaseIterable, Sendable {
+    /// `RTPPacketView`, its RFC 8285 extension elements and the RFC 6184 payload view, then the header written back;
+    /// and `RTXPacket.restore` (RFC 4588) on the same bytes.
+    case rtp
+    /// `RTCPPacket.parseCompound` (every type, transport-wide CC feedback included), then serialize -> parse ->
+    /// serialize must give the same bytes twice.
+    case rtcp
+    /// `H264Depacketizer` fed a sequence of packets (each prefixed by a 16-bit big-endian length).
+    case depacketizer
+    /// Annex-B scanning and access units, AVCC in both directions, and the avcC record.
+    case annexb
+    /// SPS, PPS, slice header, emulation prevention and `profile-level-id` (the first byte selects the parser).
+    case parametersets
+    /// `SessionDescription(parsing:)`, then serialize and parse again.
+    case sdp
+    /// `Y4MHeader(parsing:)`, and a `Y4MReader` reading the whole input as a stream through a pipe.
+    case y4m
+    /// The control endpoint's JSON body (`{"bitrate": 1500000}`) through Foundation's `JSONDecoder`.
+    case json
+
+    /// The largest frame the Y4M target reads (larger headers are parsed but not read, to bound memory).
+    static let maxY4MFrameBytes = 1 << 20
+
+    /// Runs the target on one input.
+    func run(_ bytes: [UInt8]) {
+        switch self {
+        case .rtp: Self.rtp(bytes)
+        case .rtcp: Self.rtcp(bytes)
+        case .depacketizer: Self.depacketizer(bytes)
+        case .annexb: Self.annexB(bytes)
+        case .parametersets: Self.parameterSets(bytes)
+        case .sdp: Self.sdp(bytes)
+        case .y4m: Self.y4m(bytes)
+        case .json: Self.json(bytes)
+        }
+    }
+
+    private static func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+        if !condition { fatalError("fuzz property broken: \(message())") }
+    }
+
+    private static func rtp(_ bytes: [UInt8]) {
+        // RTX (RFC 4588): restore the original from whatever arrived on the RTX stream.
+        if let original = try? RTXPacket.restore(from: bytes, mediaSSRC: SSRC(1), payloadType: PayloadType(96)) {
+            check(original.count + RTXPacket.originalSequenceNumberSize <= bytes.count, "RTX restore grew the packet")
+            let restored = try? RTPPacketView(parsing: original)
+            check(restored?.header.ssrc == SSRC(1) && restored?.header.payloadType == PayloadType(96),
+                  "a restored RTX packet is not valid RTP of the media stream")
+        }
+        guard let view = try? RTPPacketView(parsing: bytes) else { return }
+        check(view.payloadRange.lowerBound >= view.headerSize && view.payloadRange.upperBound <= bytes.count,
+              "payload range \(view.payloadRange) outside \(bytes.count) bytes")
+        _ = try? view.header.headerExtension?.elements()
+        let payload = bytes[view.payloadRange]
+        if let h264 = try? H264PayloadView(parsing: payload) {
+            switch h264 {
+            case .single(let r): check(r.clamped(to: payload.indices) == r, "single NAL \(r) outside payload")
+            case .stapA(let rs): for r in rs { check(r.clamped(to: payload.indices) == r, "STAP-A NAL \(r) outside") }
+            case .fuA(_, _, let r): check(r.clamped(to: payload.indices) == r, "FU-A data \(r) outside payload")
+            }
+        }
+        guard let written = try? view.header.serializedPacket(payload: Array(payload), paddingLength: view.paddingLength)
+        else { return }
+        check(written.count == bytes.count, "re-serialized length \(written.count) != \(bytes.count)")
+        check(written[..<view.payloadRange.upperBound] == bytes[..<view.payloadRange.upperBound],
+              "re-serialized header or payload differs")
+    }
+
+    private static func rtcp(_ bytes: [UInt8]) {
+        guard let packets = try? RTCPPacket.parseCompound(bytes),
+              let first = try? RTCPPacket.serialized(packets) else { return }
+        guard let reparsed = try? RTCPPacket.parseCompound(first) else {
+            fatalError("fuzz property broken: serialized RTCP does not parse again")
+        }
+        guard let second = try? RTCPPacket.serialized(reparsed) else {
+            fatalError("fuzz property broken: reparsed RTCP does not serialize")
+        }
+        check(first == second, "serialize -> parse -> serialize is not a fixpoint")
+    }
+
+    private static func depacketizer(_ bytes: [UInt8]) {
+        guard let first = bytes.first else { return }
+        var depacketizer = H264Depacketizer(reorderWindow: Int(first & 0x3F) + 1, maxFrameSize: 64 * 1024)
+        var offset = 1
+        var events: [H264DepacketizerEvent] = []
+        while offset + 2 <= bytes.count {
+            let length = Int(bytes[offset]) << 8 | Int(bytes[offset + 1])
+            offset += 2
+            let end = min(bytes.count, offset + length)
+            events += depacketizer.push(Array(bytes[offset..<end]))
+            offset = end
+        }
+        events += depacketizer.flush()
+        for case .frame(let received) in events {
+            for nal in received.frame.nalUnits {
+                check(nal.offset >= 0 && nal.length > 0 && nal.offset + nal.length <= received.frame.bytes.count,
+                      "NAL unit \(nal.range) outside a frame of \(received.frame.bytes.count) bytes")
+            }
+        }
+    }
+
+    private static func annexB(_ bytes: [UInt8]) {
+        for location in AnnexB.nalUnitLocations(in: bytes) {
+            check(location.offset >= 0 && location.offset + location.length <= bytes.count,
+                  "Annex-B NAL unit \(location.range) outside \(bytes.count) bytes")
+        }
+        if let units = try? AnnexB.accessUnits(in: bytes) {
+            for unit in units { check(unit.byteRange.upperBound <= bytes.count, "access unit outside the input") }
+        }
+        _ = AnnexB.nalUnits(in: bytes)
+        let lengthSize = [1, 2, 4][Int(bytes.first ?? 0) % 3]
+        if let annexB = try? AVCC.toAnnexB(bytes, lengthSize: lengthSize) {
+            _ = AnnexB.nalUnitLocations(in: annexB)
+        }
+        _ = try? AVCC.fromAnnexB(bytes, lengthSize: lengthSize)
+        if let record = try? AVCDecoderConfigurationRecord(bytes: bytes) {
+            var written: [UInt8] = []
+            record.serialize(into: &written)
+            let again = try? AVCDecoderConfigurationRecord(bytes: written)
+            check(again == record, "avcC record does not survive serialize -> parse")
+        }
+    }
+
+    private static func parameterSets(_ bytes: [UInt8]) {
+        guard let selector = bytes.first else { return }
+        let rest = bytes.dropFirst()
+        switch selector % 6 {
+        case 0: _ = try? SequenceParameterSet(nalUnit: rest)
+        case 1: _ = try? PictureParameterSet(nalUnit: rest, chromaFormatIdc: Int(selector >> 6))
+        case 2: _ = try? PictureParameterSet(nalUnit: rest)
+        case 3: _ = try? SliceHeader(nalUnit: rest)
+        case 4:
+            let escaped = RBSP.addingEmulationPrevention(rest)
+            check(RBSP.removingEmulationPrevention(escaped) == Array(rest), "emulation prevention does not round-trip")
+            let rbsp = RBSP(unescaping: rest)
+            _ = rbsp.escapedOffset(forRBSPOffset: Int(selector) % (rest.count + 1))
+        default:
+            _ = try? ProfileLevelID(string: String(decoding: rest, as: UTF8.self))
+        }
+    }
+
+    private static func sdp(_ bytes: [UInt8]) {
+        guard let description = try? SessionDescription(parsing: String(decoding: bytes, as: UTF8.self)) else { return }
+        let text = description.serialize()
+        guard let again = try? SessionDescription(parsing: text) else {
+            fatalError("fuzz property broken: a serialized SDP does not parse again:\n\(text)")
+        }
+        check(again.serialize() == text, "SDP serialize -> parse -> serialize is not a fixpoint")
+    }
+
+    private static func y4m(_ bytes: [UInt8]) {
+        let line = bytes.prefix { $0 != UInt8(ascii: "\n") }
+        if let header = try? Y4MHeader(parsing: String(decoding: line, as: UTF8.self)) {
+            _ = header.frameByteCount
+            _ = header.frameRate
+            let again = try? Y4MHeader(parsing: String(header.line.dropLast()))
+            check(again?.width == header.width && again?.height == header.height, "Y4M header line does not reparse")
+        }
+        // A pipe, as `rtc-h264 encode --input -` reads one; inputs are at most 4 KiB, under the pipe's capacity.
+        var ends: [Int32] = [0, 0]
+        guard bytes.count <= 4096, pipe(&ends) == 0 else { return }
+        var written = 0
+        bytes.withUnsafeBytes { raw in
+            if let base = raw.baseAddress { written = Glibc.write(ends[1], base, raw.count) }
+        }
+        close(ends[1])
+        let fd = ends[0]
+        guard written == bytes.count || bytes.isEmpty else { close(fd); return }
+        guard let reader = try? Y4MReader(fileDescriptor: fd, closeOnDeinit: true) else { return }
+        guard reader.header.frameByteCount <= maxY4MFrameBytes else { return }
+        var frame = I420Frame(width: reader.header.width, height: reader.header.height)
+        while (try? reader.readFrame(into: &frame)) == true {}
+    }
+
+    private static func json(_ bytes: [UInt8]) {
+        let data = Data(bytes)
+        if let request = try? JSONDecoder().decode(ControlRequest.self, from: data) {
+            for value in [request.bitrate, request.fps].compactMap({ $0 }) {
+                // The range check every caller must make before converting (issue 11): never Int(Double) unchecked.
+                if value.isFinite, value >= 0, value < 1e15 { _ = Int(value) }
+            }
+        }
+        _ = try? JSONDecoder().decode([String: ControlRequest.Scalar].self, from: data)
+    }
+}

@@ -1,0 +1,89 @@
+import RTP
+import Testing
+@testable import Sender
+
+@Suite struct NACKResponderTests {
+    static let media = SSRC(0x1122_3344)
+
+    func nack(_ lost: [UInt16], ssrc: SSRC = media) -> GenericNACK {
+        GenericNACK(senderSSRC: SSRC(9), mediaSSRC: ssrc, lost: lost.map { SequenceNumber($0) })
+    }
+
+    func history(_ sequenceNumbers: ClosedRange<UInt16>, size: Int = 1200) throws -> PacketHistory {
+        var history = try PacketHistory(capacity: 2048)
+        for seq in sequenceNumbers { try history.store(rtpPacket(seq, size: size), now: ms(0)) }
+        return history
+    }
+
+    @Test func resendsWhatIsHeldAndCountsTheRest() throws {
+        var history = try history(100...120)
+        var responder = NACKResponder(mediaSSRC: Self.media, targetBitrate: 1_000_000)
+        var out: [SequenceNumber] = []
+        responder.respond(to: nack([101, 105, 117, 500]), now: ms(10), history: &history, retransmit: &out)
+        #expect(out == [101, 105, 117].map { SequenceNumber($0) })
+        #expect(responder.statistics.nacksReceived == 1)
+        #expect(responder.statistics.packetsRequested == 4)
+        #expect(responder.statistics.packetsRetransmitted == 3)
+        #expect(responder.statistics.bytesRetransmitted == 3600)
+        #expect(responder.statistics.ignoredNotInHistory == 1)
+        #expect(history.retransmissions(of: SequenceNumber(105), now: ms(10))!.count == 1)
+    }
+
+    /// The storm case: a receiver NACKs every packet ten times in quick succession; each is resent once per
+    /// RTT at most.
+    @Test func atMostOncePerRoundTripHoweverOftenAsked() throws {
+        var history = try history(0...9, size: 100)
+        var responder = NACKResponder(mediaSSRC: Self.media, targetBitrate: 1_000_000)
+        responder.roundTripTime = .milliseconds(50)
+        var out: [SequenceNumber] = []
+        for i in 0..<10 {
+            responder.respond(to: nack(Array(0...9)), now: ms(Int64(i) * 5), history: &history, retransmit: &out)
+        }
+        #expect(out.count == 10)  // each once, in the first NACK
+        #expect(responder.statistics.ignoredTooSoon == 90)
+        // 55 ms after the first resend (RTT 50 + margin 5): due again.
+        responder.respond(to: nack([3]), now: ms(54), history: &history, retransmit: &out)
+        #expect(out.count == 10)
+        responder.respond(to: nack([3]), now: ms(55), history: &history, retransmit: &out)
+        #expect(out.count == 11)
+        #expect(out.last == SequenceNumber(3))
+    }
+
+    /// Budget: target 192 kbit/s x 500 ms = 12,000 bytes = ten 1,200-byte packets; then 1,200 bytes per 50 ms.
+    @Test func retransmissionBudgetCapsTheRate() throws {
+        var history = try history(0...99)
+        var responder = NACKResponder(mediaSSRC: Self.media, targetBitrate: 192_000)
+        var out: [SequenceNumber] = []
+        responder.respond(to: nack(Array(0...29)), now: ms(0), history: &history, retransmit: &out)
+        #expect(out.count == 10)
+        #expect(responder.statistics.ignoredOverBudget == 20)
+        responder.respond(to: nack(Array(30...39)), now: ms(49), history: &history, retransmit: &out)
+        #expect(out.count == 10)
+        responder.respond(to: nack(Array(30...39)), now: ms(100), history: &history, retransmit: &out)
+        #expect(out.count == 12)
+        // The budget never holds more than 500 ms of the target, however long the pause.
+        for seq in UInt16(40)...99 { try history.store(rtpPacket(seq), now: ms(59_990)) }
+        responder.respond(to: nack(Array(40...99)), now: ms(60_000), history: &history, retransmit: &out)
+        #expect(out.count == 22)
+        #expect(responder.availableBudget(now: ms(60_000)) == 0)
+    }
+
+    @Test func otherSSRCIsIgnored() throws {
+        var history = try history(0...3)
+        var responder = NACKResponder(mediaSSRC: Self.media, targetBitrate: 1_000_000)
+        var out: [SequenceNumber] = []
+        responder.respond(to: nack([1], ssrc: SSRC(77)), now: ms(0), history: &history, retransmit: &out)
+        #expect(out.isEmpty)
+        #expect(responder.statistics.nacksForOtherSSRC == 1)
+        #expect(responder.statistics.nacksReceived == 0)
+    }
+
+    @Test func lowerTargetShrinksTheBudget() throws {
+        var responder = NACKResponder(mediaSSRC: Self.media, targetBitrate: 1_000_000)
+        #expect(responder.availableBudget(now: ms(0)) == 62_500)
+        responder.setTargetBitrate(80_000)
+        #expect(responder.availableBudget(now: ms(0)) == 5_000)
+        responder.setTargetBitrate(-5)
+        #expect(responder.availableBudget(now: ms(1000)) == 0)
+    }
+}

@@ -1,0 +1,64 @@
+import Codec
+import RTP
+import SRTP
+import Testing
+import Video
+@testable import Sender
+
+/// Issue 12: NACKs answered from the packet history, on the media SSRC or an RTX stream, at most once per RTT however
+/// often asked.
+@Suite(.serialized) struct RetransmissionLoopbackTests {
+    /// Sends 30 frames as fast as the encoder takes them, then runs `body` while the sender is still up.
+    func withSender(
+        rtx: Bool, _ body: @escaping @Sendable (H264Sender, LoopbackPeer) async throws -> Void
+    ) async throws -> SenderStats {
+        var configuration = SenderLoopbackTests.configuration(peerPort: 0)
+        let peer = try await LoopbackPeer(security: configuration.security)
+        configuration.peerPort = peer.port
+        configuration.rtx = rtx ? .init(payloadType: PayloadType(97), ssrc: SSRC(0xAB_CDEF)) : nil
+        let sender = try await H264Sender(configuration: configuration)
+        let start = ContinuousClock.now
+        let pattern = try TestPattern(width: 320, height: 240)
+        for index in 0..<30 {
+            await sender.waitForEncoder()
+            try sender.send(captureTime: start + .seconds(index) / 30) { pattern.render(frameIndex: index, into: &$0) }
+        }
+        try await peer.waitUntil { $0.frames.count >= 25 }
+        try await body(sender, peer)
+        let stats = try await sender.finish()
+        await peer.close()
+        return stats
+    }
+
+    @Test(arguments: [false, true])
+    func aNACKedPacketIsResentOnceAndAgainOnlyAfterAnRTT(rtx: Bool) async throws {
+        let stats = try await withSender(rtx: rtx) { sender, peer in
+            let frames = try await peer.received().frames
+            let wanted = SequenceNumber(UInt16(truncatingIfNeeded: frames[frames.count / 2].firstSequenceNumber))
+            let nack = RTCPPacket.nack(GenericNACK(senderSSRC: peer.ssrc, mediaSSRC: sender.ssrc, lost: [wanted, wanted + 1]))
+            // Ten NACKs for the same packets in one compound (one arrival time): each packet leaves once (no storm).
+            try await peer.send(Array(repeating: nack, count: 10))
+            try await waitUntil(sender) { $0.retransmittedPacketsSent >= 2 }
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(await sender.statistics().retransmittedPacketsSent == 2)
+            // After the RTT guard (no RTT known yet: 100 ms + 5 ms), a new NACK is answered again.
+            try await Task.sleep(for: .milliseconds(150))
+            try await peer.send([nack])
+            try await waitUntil(sender) { $0.retransmittedPacketsSent >= 4 }
+        }
+        #expect(stats.nackCount == 11)  // NACK messages, ten in the first compound
+        #expect(stats.retransmittedPacketsSent == 4)
+        #expect(stats.nackIgnoredTooSoon == 18)
+        #expect(stats.retransmittedBytesSent > 0)
+    }
+
+    @Test func packetsNoLongerInTheHistoryAreCountedNotSent() async throws {
+        let stats = try await withSender(rtx: false) { sender, peer in
+            let frames = try await peer.received().frames
+            let gone = SequenceNumber(UInt16(truncatingIfNeeded: frames[0].firstSequenceNumber)) - 5_000
+            try await peer.send([.nack(GenericNACK(senderSSRC: peer.ssrc, mediaSSRC: sender.ssrc, lost: [gone]))])
+            try await waitUntil(sender) { $0.nackIgnoredNotInHistory == 1 }
+        }
+        #expect(stats.retransmittedPacketsSent == 0)
+    }
+}

@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import RTP
+import Receiver
+import Sender
+import Testing
+
+/// The allocation counter of Tests/Benchmarks/C/malloc_count.c, present only when that shim is preloaded.
+let mallocCountTotal: (@convention(c) () -> UInt64)? = {
+    #if canImport(Glibc)
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_count_total") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) () -> UInt64).self)
+    #else
+    return nil
+    #endif
+}()
+
+/// Steady state of the send path's new stages allocates nothing per packet: store in the history, queue in the
+/// pacer, dequeue, read the packet back, answer a NACK, build the RTX packet. The counter is process-wide, so run
+/// this test alone:
+///
+///     gcc -O2 -shared -fPIC -o /tmp/malloc_count.so Tests/Benchmarks/C/malloc_count.c
+///     LD_PRELOAD=/tmp/malloc_count.so swift test --skip-build --filter SteadyStateAllocationTests
+@Suite(.serialized) struct SteadyStateAllocationTests {
+    @Test(.enabled(if: mallocCountTotal != nil, "needs LD_PRELOAD=malloc_count.so"))
+    func sendPathStagesDoNotAllocatePerPacket() throws {
+        var history = try PacketHistory()
+        var pacer = try Pacer(targetBitrate: 2_000_000)
+        var responder = NACKResponder(mediaSSRC: SSRC(0x1122_3344), targetBitrate: 2_000_000)
+        var packet = [UInt8](repeating: 0xAB, count: 1200)
+        packet[0] = 0x80
+        packet[1] = 96
+        var sendBuffer = [UInt8](repeating: 0, count: 1500)
+        var resend: [SequenceNumber] = []
+        resend.reserveCapacity(64)
+        // NACKs are parsed (and allocated) by the RTCP layer; here they are made up front.
+        let nacks = (0..<64).map { i in
+            GenericNACK(senderSSRC: SSRC(1), mediaSSRC: SSRC(0x1122_3344), pairs: [NACKPair(packetID: SequenceNumber(UInt16(i * 100)))])
+        }
+        var checksum = 0
+
+        func iterate(_ i: Int) throws {
+            let now = MonotonicTime(nanoseconds: Int64(i) * 5_000_000)
+            let sequenceNumber = UInt16(truncatingIfNeeded: i)
+            packet[2] = UInt8(sequenceNumber >> 8)
+            packet[3] = UInt8(truncatingIfNeeded: sequenceNumber)
+            try packet.withUnsafeBytes { try history.store($0, now: now) }
+            pacer.enqueue(PacedPacket(sequenceNumber: SequenceNumber(sequenceNumber), size: 1200, kind: .media), now: now)
+            if i % 100 == 50 {
+                resend.removeAll(keepingCapacity: true)
+                responder.respond(to: nacks[(i / 100) % nacks.count], now: now, history: &history, retransmit: &resend)
+                for seq in resend {
+                    pacer.enqueue(PacedPacket(sequenceNumber: seq, size: 1202, kind: .retransmission), now: now)
+                }
+            }
+            while let paced = pacer.dequeue(now: now) {
+                let length = try history.withPacket(paced.sequenceNumber, now: now) { original -> Int in
+                    try sendBuffer.withUnsafeMutableBytes { out -> Int in
+                        if paced.kind == .media {
+                            out.copyMemory(from: original)
+                            return original.count
+                        }
+                        return try RTXPacket.build(
+                            from: original, ssrc: SSRC(2), payloadType: PayloadType(97),
+                            sequenceNumber: SequenceNumber(UInt16(truncatingIfNeeded: i)), into: out)
+                    }
+                }
+                checksum &+= length ?? 0
+            }
+        }
+
+        for i in 0..<20_000 { try iterate(i) }  // warm-up: every slot and queue touched once
+        let before = mallocCountTotal!()
+        for i in 20_000..<70_000 { try iterate(i) }
+        let allocations = mallocCountTotal!() - before
+        print("send-path stages: \(allocations) allocations over 50,000 packets (checksum \(checksum))")
+        #expect(allocations == 0)
+        #expect(responder.statistics.packetsRetransmitted > 0)
+    }
+
+    /// The receive path's stages per packet: NACK generator (with 1 % loss, polled every 5 ms), jitter buffer (holding
+    /// buffer indices, as a receiver with a buffer pool would), transport-wide arrival recording.
+    @Test(.enabled(if: mallocCountTotal != nil, "needs LD_PRELOAD=malloc_count.so"))
+    func receivePathStagesDoNotAllocatePerPacket() throws {
+        var generator = NACKGenerator()
+        var jitter = try JitterBuffer<Int>(maximumWait: .milliseconds(100))
+        var feedback = TransportFeedbackGenerator(senderSSRC: SSRC(1), mediaSSRC: SSRC(2), interval: .seconds(1))
+        var nack: [SequenceNumber] = []
+        nack.reserveCapacity(256)
+        var released = 0
+
+        func iterate(_ i: Int) {
+            let now = MonotonicTime(nanoseconds: Int64(i) * 1_000_000)
+            if i % 100 != 37 {  // 1 % loss, never repaired: the jitter buffer skips it after 100 ms
+                let seq = SequenceNumber(UInt16(truncatingIfNeeded: i))
+                generator.received(seq, now: now)
+                jitter.insert(i, sequenceNumber: seq, now: now)
+                feedback.received(seq, now: now)
+            }
+            while let output = jitter.pop(now: now) {
+                if case .packet = output { released += 1 }
+            }
+            if i % 5 == 0 { _ = generator.poll(now: now, into: &nack) }
+        }
+
+        for i in 0..<20_000 { iterate(i) }
+        let before = mallocCountTotal!()
+        for i in 20_000..<70_000 { iterate(i) }
+        let allocations = mallocCountTotal!() - before
+        print("receive-path stages: \(allocations) allocations over 50,000 packets (released \(released))")
+        #expect(allocations == 0)
+        #expect(jitter.lostCount > 0)
+        #expect(generator.statistics.sequenceNumbersNACKed > 0)
+    }
+}
