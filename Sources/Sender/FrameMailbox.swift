@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import RTP
 import Video
@@ -23,6 +24,7 @@ final class FrameMailbox: Sendable {
         var dropped = 0
         var closed = false
         var spaceWaiters: [CheckedContinuation<Void, Never>] = []
+        var blockedWaiters: [DispatchSemaphore] = []
     }
 
     /// Buffers kept for reuse (one being filled, one pending, one being encoded).
@@ -68,18 +70,33 @@ final class FrameMailbox: Sendable {
     /// Takes the waiting frame, or marks the encoder idle when there is none.
     /// - Returns: the frame, or nil (then the next `put` wakes the encoder again).
     func take() -> Slot? {
-        let (slot, waiters) = state.withLock { state -> (Slot?, [CheckedContinuation<Void, Never>]) in
+        let (slot, waiters, blocked) = state.withLock { state -> (Slot?, [CheckedContinuation<Void, Never>], [DispatchSemaphore]) in
             guard let slot = state.pending else {
                 state.encoderScheduled = false
-                return (nil, [])
+                return (nil, [], [])
             }
             state.pending = nil
-            let waiters = state.spaceWaiters
-            state.spaceWaiters.removeAll()
-            return (slot, waiters)
+            defer {
+                state.spaceWaiters.removeAll()
+                state.blockedWaiters.removeAll()
+            }
+            return (slot, state.spaceWaiters, state.blockedWaiters)
         }
         for waiter in waiters { waiter.resume() }
+        for waiter in blocked { waiter.signal() }
         return slot
+    }
+
+    /// Blocks the calling thread until the slot is empty: `waitForSpace()` for a producer on a thread of its own (a
+    /// `FramePump`), without a task hop per frame.
+    func waitForSpaceBlocking() {
+        let semaphore = DispatchSemaphore(value: 0)
+        let ready = state.withLock { state -> Bool in
+            if state.pending == nil || state.closed { return true }
+            state.blockedWaiters.append(semaphore)
+            return false
+        }
+        if !ready { semaphore.wait() }
     }
 
     /// Gives a buffer back for reuse.
@@ -105,12 +122,16 @@ final class FrameMailbox: Sendable {
 
     /// Refuses further frames and releases every waiter; the frame still waiting is discarded.
     func close() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let (waiters, blocked) = state.withLock { state -> ([CheckedContinuation<Void, Never>], [DispatchSemaphore]) in
             state.closed = true
             state.pending = nil
-            defer { state.spaceWaiters.removeAll() }
-            return state.spaceWaiters
+            defer {
+                state.spaceWaiters.removeAll()
+                state.blockedWaiters.removeAll()
+            }
+            return (state.spaceWaiters, state.blockedWaiters)
         }
         for waiter in waiters { waiter.resume() }
+        for waiter in blocked { waiter.signal() }
     }
 }

@@ -78,10 +78,7 @@ public final class FramePump: Sendable {
             }
             // A file or the pattern loses no frame: when the encoder is behind, the frame waits (late, but with its
             // capture time on the grid) instead of replacing the one still waiting.
-            let ready = DispatchSemaphore(value: 0)
-            let sender = self.sender
-            Task { await sender.waitForEncoder(); ready.signal() }
-            ready.wait()
+            sender.waitForEncoderBlocking()
             do {
                 try sender.send(captureTime: captureTime) { buffer in
                     if buffer.width != source.width || buffer.height != source.height {

@@ -236,6 +236,11 @@ public final class H264Sender: Sendable {
         await mailbox.waitForSpace()
     }
 
+    /// Blocks the calling thread until the encoder has taken the last frame pushed (for a producer thread of its own).
+    func waitForEncoderBlocking() {
+        mailbox.waitForSpaceBlocking()
+    }
+
     /// Sends every frame of a sequence without dropping any (each waits for the encoder), then finishes.
     /// - Parameter frames: frames with their capture times.
     /// - Returns: the final statistics.
