@@ -140,9 +140,14 @@ final class ReceiverCore {
         let now = clock.monotonic()
         if state.firstPacket == nil { state.firstPacket = now }
         state.lastPacket = now
-        state.reception?.record(
-            sequenceNumber: view.header.sequenceNumber, timestamp: view.header.timestamp,
-            arrival: RTPClock.ticks(now - .zero))
+        if !isRetransmission {
+            // The media stream's own statistics (RFC 3550 A.3): a packet repaired over RTX counts for the RTX stream,
+            // not here, so the sender's congestion control sees the path's loss, not what is left after repair (as
+            // libwebrtc reports it).
+            state.reception?.record(
+                sequenceNumber: view.header.sequenceNumber, timestamp: view.header.timestamp,
+                arrival: RTPClock.ticks(now - .zero))
+        }
         state.stats.packetsReceived += 1
         state.stats.bytesReceived += view.payloadRange.count
         guard state.jitter != nil else {
@@ -154,7 +159,7 @@ final class ReceiverCore {
         }
         let sequenceNumber = view.header.sequenceNumber
         let wasMissing = state.nack?.isMissing(sequenceNumber) ?? false
-        if wasMissing, let asked = state.nackSentAt.removeValue(forKey: sequenceNumber) {
+        if wasMissing, let entry = state.nackSentAt.removeValue(forKey: sequenceNumber), let asked = entry {
             measuredRoundTrip(now - asked)
         }
         state.nack?.received(sequenceNumber, now: now, isRetransmission: isRetransmission)
@@ -213,9 +218,12 @@ final class ReceiverCore {
                 state.stats.packetsNACKed += list.count
                 if state.nackSentAt.count > Self.maximumTrackedNACKs { state.nackSentAt.removeAll(keepingCapacity: true) }
                 for sequenceNumber in list {
-                    // A repeat makes the answer ambiguous (which request did it answer?): not a sample (Karn).
-                    if state.nackSentAt.removeValue(forKey: sequenceNumber) == nil {
+                    // A repeat makes the answer ambiguous (which request did it answer?): never a sample (Karn); the
+                    // entry stays, marked, until the packet arrives or is given up.
+                    if state.nackSentAt.index(forKey: sequenceNumber) == nil {
                         state.nackSentAt[sequenceNumber] = now
+                    } else {
+                        state.nackSentAt[sequenceNumber] = .some(nil)
                     }
                 }
             }

@@ -38,9 +38,9 @@ struct ReceiverState {
     var jitter: JitterBuffer<[UInt8]>?
     var nackList: [SequenceNumber] = []
     var freezes = FreezeDetector()
-    /// When each sequence number was first NACKed (cleared when asked again: that answer would be ambiguous), for the
-    /// round-trip time the NACK repeats are spaced by.
-    var nackSentAt: [SequenceNumber: MonotonicTime] = [:]
+    /// When each sequence number was first NACKed, or nil once it was asked again (its answer is then ambiguous), for
+    /// the round-trip time the NACK repeats are spaced by.
+    var nackSentAt: [SequenceNumber: MonotonicTime?] = [:]
     /// The smoothed NACK -> retransmission time (RFC 6298's 1/8 gain), once measured.
     var roundTripTime: Duration?
     var repairTask: RepeatedTask?

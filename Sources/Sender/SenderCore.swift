@@ -82,8 +82,11 @@ final class SenderCore {
         bitrate = try BitrateController(
             operatorBitrate: enc.targetBitrate, minimumBitrate: configuration.minimumBitrate,
             maximumBitrate: Int(Double(enc.level.maxBitrate(for: enc.profile)) / EncoderConfiguration.defaultMaxBitrateRatio))
-        if configuration.nack {
+        // The history also holds the packets waiting in the pacer, so it exists whenever either is on.
+        if configuration.nack || configuration.pacingFactor != nil {
             history = try PacketHistory()
+        }
+        if configuration.nack {
             responder = NACKResponder(mediaSSRC: ssrc, targetBitrate: enc.targetBitrate)
             retransmitList.reserveCapacity(512)
             if let rtxConfiguration = configuration.rtx {
@@ -253,7 +256,11 @@ final class SenderCore {
                     responder?.roundTripTime = rtt
                 }
                 if congestion != nil {
-                    let estimate = congestion!.update(with: block, now: clock.monotonic(), roundTripTime: link.roundTripTime)
+                    var estimate = congestion!.update(with: block, now: clock.monotonic(), roundTripTime: link.roundTripTime)
+                    // No growth past what the application asks for: a cut must act at once, not first eat up an
+                    // estimate that grew during a loss-free minute (libwebrtc caps it the same way).
+                    congestion!.limit(to: bitrate.operatorBitrate)
+                    estimate = congestion!.targetBitrate
                     stats.congestionEstimate = estimate
                     let previous = bitrate.effectiveTarget
                     bitrate.receivedEstimate(estimate)

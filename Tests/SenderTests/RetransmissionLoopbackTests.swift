@@ -61,4 +61,26 @@ import Video
         }
         #expect(stats.retransmittedPacketsSent == 0)
     }
+
+    /// Regression (found by the network benchmark): with NACK off the pacer still finds its packets (they live in the
+    /// history); every frame reaches the peer and NACKs are ignored, not answered.
+    @Test func withoutNACKThePacedStreamFlowsAndNACKsGoUnanswered() async throws {
+        var configuration = SenderLoopbackTests.configuration(peerPort: 0)
+        let peer = try await LoopbackPeer(security: configuration.security)
+        configuration.peerPort = peer.port
+        configuration.nack = false
+        let sender = try await H264Sender(configuration: configuration)
+        let pump = FramePump(source: try PatternSource(width: 320, height: 240), sender: sender, pacing: .realTime, frameLimit: 20)
+        _ = try await pump.run()
+        try await peer.waitUntil { $0.frames.count >= 19 }
+        let frames = try await peer.received().frames
+        let wanted = SequenceNumber(UInt16(truncatingIfNeeded: frames[5].firstSequenceNumber))
+        try await peer.send([.nack(GenericNACK(senderSSRC: peer.ssrc, mediaSSRC: sender.ssrc, lost: [wanted]))])
+        try await waitUntil(sender) { $0.nackCount == 1 }
+        let stats = try await sender.finish()
+        await peer.close()
+        #expect(stats.framesSent + stats.framesSkipped == 20)
+        #expect(stats.pacerPacketsDropped == 0)
+        #expect(stats.retransmittedPacketsSent == 0)
+    }
 }
