@@ -68,7 +68,9 @@ public struct ReceptionStatistics: Hashable, Sendable {
         let lostInterval = expectedInterval - receivedInterval
         expectedPrior = expectedNow
         receivedPrior = received
-        let fraction = expectedInterval == 0 || lostInterval <= 0 ? 0 : UInt8((lostInterval << 8) / expectedInterval)
+        // lost <= expected, so the quotient is at most 256 (all lost); the field has 8 bits (RFC 3550 6.4.1).
+        let fraction = expectedInterval <= 0 || lostInterval <= 0
+            ? 0 : UInt8(min(255, (lostInterval << 8) / expectedInterval))
         let lost = Int32(clamping: cumulativeLost)
         return ReportBlock(
             ssrc: ssrc, fractionLost: fraction, cumulativeLost: lost, extendedHighestSequenceNumber: tracker.reportValue,

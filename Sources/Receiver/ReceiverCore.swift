@@ -154,10 +154,17 @@ final class ReceiverCore {
         }
         let sequenceNumber = view.header.sequenceNumber
         let wasMissing = state.nack?.isMissing(sequenceNumber) ?? false
+        if wasMissing, let asked = state.nackSentAt.removeValue(forKey: sequenceNumber) {
+            measuredRoundTrip(now - asked)
+        }
         state.nack?.received(sequenceNumber, now: now, isRetransmission: isRetransmission)
         if isRetransmission || wasMissing { state.stats.retransmittedPacketsReceived += 1 }
         _ = state.jitter!.insert(packet, sequenceNumber: sequenceNumber, now: now)
-        drainJitterBuffer(now: now)
+        if let due = state.nack?.nextDeadline, due <= now {
+            repair()  // a new gap: NACK now, not at the next tick
+        } else {
+            drainJitterBuffer(now: now)
+        }
     }
 
     /// Hands what the jitter buffer releases (in order) to the depacketizer; a gap it gives up on becomes a loss.
@@ -176,6 +183,19 @@ final class ReceiverCore {
         }
     }
 
+    /// Sequence numbers whose NACK time is remembered at most.
+    static let maximumTrackedNACKs = 2048
+
+    /// One NACK -> retransmission sample: the NACK repeats are spaced by the smoothed figure (RFC 6298, gain 1/8),
+    /// not by a 100 ms guess.
+    private func measuredRoundTrip(_ sample: Duration) {
+        guard sample > .zero, sample < .seconds(5) else { return }
+        let smoothed = state.roundTripTime.map { $0 * 0.875 + sample * 0.125 } ?? sample
+        state.roundTripTime = smoothed
+        state.nack?.roundTripTime = smoothed
+        state.stats.roundTripTime = smoothed.inSeconds
+    }
+
     /// Every repair tick: NACKs that are due, gaps whose wait is over.
     private func repair() {
         guard !state.finished, transport.peer != nil, let media = state.senderSSRC else { return }
@@ -191,6 +211,13 @@ final class ReceiverCore {
             if (try? transport.sendRTCP([report, .nack(nack)])) != nil {
                 state.stats.nackCount += 1
                 state.stats.packetsNACKed += list.count
+                if state.nackSentAt.count > Self.maximumTrackedNACKs { state.nackSentAt.removeAll(keepingCapacity: true) }
+                for sequenceNumber in list {
+                    // A repeat makes the answer ambiguous (which request did it answer?): not a sample (Karn).
+                    if state.nackSentAt.removeValue(forKey: sequenceNumber) == nil {
+                        state.nackSentAt[sequenceNumber] = now
+                    }
+                }
             }
         }
         state.nackList = list

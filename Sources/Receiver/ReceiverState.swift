@@ -38,6 +38,11 @@ struct ReceiverState {
     var jitter: JitterBuffer<[UInt8]>?
     var nackList: [SequenceNumber] = []
     var freezes = FreezeDetector()
+    /// When each sequence number was first NACKed (cleared when asked again: that answer would be ambiguous), for the
+    /// round-trip time the NACK repeats are spaced by.
+    var nackSentAt: [SequenceNumber: MonotonicTime] = [:]
+    /// The smoothed NACK -> retransmission time (RFC 6298's 1/8 gain), once measured.
+    var roundTripTime: Duration?
     var repairTask: RepeatedTask?
 
     init(configuration: ReceiverConfiguration) throws {

@@ -44,6 +44,8 @@ public struct ReceiverStats: Codable, Sendable, Equatable {
     public var packetsNACKed: Int = 0
     /// Retransmitted packets received (RTX or a repeated sequence number that filled a gap).
     public var retransmittedPacketsReceived: Int = 0
+    /// The NACK -> retransmission time, smoothed, in seconds (what NACK repeats are spaced by), once measured.
+    public var roundTripTime: Double?
     /// Packets given up after the jitter buffer's wait.
     public var packetsGivenUp: Int = 0
     /// `freezeCount`: intervals between decoded frames longer than max(3 x the average, the average + 150 ms).

@@ -13,7 +13,9 @@ struct SendCommand: AsyncParsableCommand {
         abstract: "Encode the test pattern or a Y4M input and send it as SRTP H.264 to a UDP peer.",
         discussion: """
             Listens for RTCP from the peer on the local port (multiplexed by default): PLI and FIR make the next frame \
-            an IDR (at most one per --keyframe-throttle), REMB and TMMBR cap the bitrate. Prints one progress line per \
+            an IDR (at most one per --keyframe-throttle), REMB and TMMBR cap the bitrate, NACKs are answered from a \
+            packet history, and the loss in receiver reports drives congestion control. Packets are paced at 2.5x the \
+            target; the resolution follows the bitrate (--degradation-preference). Prints one progress line per \
             second on stderr. Stops at the end of a file input, after --frames or --duration, or on SIGINT/SIGTERM \
             (sending an RTCP BYE).
             Example: rtc-h264 send --to 127.0.0.1:5004 --sdp stream.sdp --control 127.0.0.1:8090

@@ -5,16 +5,39 @@
 #   2. real time: `rtc-h264 send` of the pattern and of the clip at 720p30 (SRTP): CPU % of one core, max RSS, beside
 #      the floor (the C encode loop on the same frames, preloaded, each encoded at its 30 fps slot).
 #   3. keyframe latency: PLIs every ~700 ms, sender stats and external PLI -> first IDR packet.
+#   4. latency (issue 10, not part of `all`): control-request latency (GET /stats, ~10/s) and PLI -> IDR on the wire
+#      while sending 720p30 in real time, to a socket owned by sender/latency.py; rounds alternate the binaries.
 # Everything goes to a local UDP sink (Benchmarks/sender/udp_sink.c) on 127.0.0.1.
-# Usage: Benchmarks/run-sender.sh [throughput|realtime|keyframe|all] [rounds] [seconds]
+# Usage: Tests/Benchmarks/run-sender.sh [throughput|realtime|keyframe|all|latency] [rounds] [seconds]
+#   RTC_BIN=/path/to/rtc-h264    measure that binary instead of building this checkout's (e.g. an older build)
+#   RTC_BIN_BEFORE=/path/to/rtc-h264   latency only: also measure this one, side by side ("before" vs "after")
+#   LATENCY_OUT=out/DIR   latency only: where the raw samples go (default out)
+#   latency's defaults: 2 rounds of 30 s.
 set -euo pipefail
 cd "$(dirname "$0")"
 WHAT=${1:-all}
-ROUNDS=${2:-5}
-SECONDS_RT=${3:-20}
+if [ "$WHAT" = latency ]; then
+    ROUNDS=${2:-2}
+    SECONDS_RT=${3:-30}
+else
+    ROUNDS=${2:-5}
+    SECONDS_RT=${3:-20}
+fi
 FRAMES=300
 mkdir -p out
 Y4M=out/testsrc2-1280x720-300.y4m
+if [ "$WHAT" = latency ]; then
+    if [ -n "${RTC_BIN:-}" ]; then
+        RTC=$RTC_BIN
+    else
+        (cd ../.. && swift build -c release --product rtc-h264 >/dev/null)
+        RTC="$(cd ../.. && swift build -c release --show-bin-path)/rtc-h264"
+    fi
+    BINS=()
+    if [ -n "${RTC_BIN_BEFORE:-}" ]; then BINS+=(--bin "before=$RTC_BIN_BEFORE" --bin "after=$RTC"); else BINS+=(--bin "ours=$RTC"); fi
+    echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+    exec python3 sender/latency.py "${BINS[@]}" --rounds "$ROUNDS" --duration "$SECONDS_RT" --out "${LATENCY_OUT:-out}"
+fi
 for tool in ffmpeg gst-launch-1.0 gcc python3; do
     command -v "$tool" >/dev/null || { echo "$tool is required (apt-get install ffmpeg gstreamer1.0-tools gcc python3)" >&2; exit 1; }
 done
@@ -29,9 +52,14 @@ case "$WHAT" in realtime|all)
 esac
 gcc -O2 -Wall -o out/encode_loop C/encode_loop.c $(pkg-config --cflags --libs openh264)
 gcc -O2 -Wall -o out/udp_sink sender/udp_sink.c
-# The CLI is built in the main package (the parent directory), release.
-(cd ../.. && swift build -c release --product rtc-h264 >/dev/null)
-RTC="$(cd ../.. && swift build -c release --show-bin-path)/rtc-h264"
+# The CLI is built in the main package (the parent directory), release; RTC_BIN measures another binary instead.
+if [ -n "${RTC_BIN:-}" ]; then
+    RTC=$RTC_BIN
+else
+    (cd ../.. && swift build -c release --product rtc-h264 >/dev/null)
+    RTC="$(cd ../.. && swift build -c release --show-bin-path)/rtc-h264"
+fi
+echo "rtc-h264: $RTC ($("$RTC" --version 2>/dev/null || echo '?'))"
 COMMON=(--rtc "$RTC" --sink out/udp_sink --out out)
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "versions: $(gst-launch-1.0 --version | sed -n 2p), OpenH264 $(pkg-config --modversion openh264), libsrtp2 $(pkg-config --modversion libsrtp2)"

@@ -196,6 +196,28 @@ import Testing
         #expect(plan.map(\.kind) == [.single(index: 0), .single(index: 1)])
     }
 
+    @Test func everyTruncationOfAnRFC6184PayloadIsASpecificError() throws {
+        let stapA = hex("78 0002 6742 0003 68CE3C")
+        for length in 0..<stapA.count where length != 5 {  // 5 ends after the first unit: a valid STAP-A of one
+            let expected: H264PayloadError
+            switch length {
+            case 0: expected = .emptyPayload
+            case 1: expected = .stapAEmpty
+            case 2, 6: expected = .stapATruncatedSize(offset: length - 1)
+            case 3, 4: expected = .stapALengthOverrun(offset: 1, size: 2, available: length - 3)
+            default: expected = .stapALengthOverrun(offset: 5, size: 3, available: length - 7)
+            }
+            #expect(throws: expected, "\(length) bytes") { try H264PayloadView(parsing: stapA[..<length]) }
+        }
+        #expect(try H264PayloadView(parsing: stapA[..<5]) == .stapA([3..<5]))
+        // The largest STAP-A size field, on a payload that holds it.
+        let big = [0x78, 0xFF, 0xFF, 0x65] + [UInt8](repeating: 0, count: 65_534)
+        #expect(try H264PayloadView(parsing: big[...]) == .stapA([3..<65_538]))
+        #expect(throws: H264PayloadError.stapALengthOverrun(offset: 1, size: 65_535, available: 65_534)) {
+            try H264PayloadView(parsing: big.dropLast())
+        }
+    }
+
     @Test func truncatedPayloadsAreMalformedEvents() {
         let stapA = hex("80 E0 0001 00000000 00000001 18 0003 674200 0002 6800")
         // (12 bytes, a header without payload, is ignored on purpose: libwebrtc sends padding-only probes.)

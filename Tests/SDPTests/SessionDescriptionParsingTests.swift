@@ -12,6 +12,8 @@ import Testing
     }
 
     static let cases: [(String, String, String)] = [
+        // Regression (issue 11; fuzz target sdp on the old parser in 3 s, Tests/Fuzz/Regressions/sdp/m-video-empty-port):
+        // split(separator: "/")[0] of an empty array trapped.
         ("empty port", sdp(media: "m=video / RTP/AVP 96"), "SDP line 6: m=video port  is not 1...65535"),
         ("port 0", sdp(media: "m=video 0 RTP/AVP 96"), "SDP line 6: m=video port 0 is not 1...65535"),
         ("port 65536", sdp(media: "m=video 65536 RTP/AVP 96"), "SDP line 6: m=video port 65536 is not 1...65535"),
@@ -38,6 +40,8 @@ import Testing
         ("upper-case type", "v=0\r\nM=video 5004 RTP/AVP 96\r\n", "SDP line 2: expected <type>=<value>"),
         ("version", "v=1\r\n", "SDP line 1: unsupported SDP version v=1 (only v=0)"),
         ("NUL", "v=0\r\ns=a\u{0}b\r\n", "SDP line 2: control character 0x0 in the line"),
+        // Regression (fuzz target sdp, Tests/Fuzz/Regressions/sdp/cr-inside-connection-address): carriage returns
+        // inside a line were kept in the address, and the serialized SDP then read back differently.
         ("bare CR", "v=0\r\nc=IN IP4 127.0.0.1\r\r\n", "SDP line 2: control character 0xd in the line"),
         ("connection form", sdp("c=IN IP4"), "SDP line 8: c= needs 'IN IP4|IP6 address'"),
         ("connection type", sdp("c=IN IPX 1.2.3.4"), "SDP line 8: c= needs 'IN IP4|IP6 address'"),

@@ -22,12 +22,14 @@ import Testing
         return (process, out, err)
     }
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func run(_ arguments: [String]) throws -> (status: Int32, reason: Process.TerminationReason, stdout: String,
+                                                     stderr: String) {
         let (process, out, err) = try start(arguments)
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        return (process.terminationStatus, process.terminationReason, String(decoding: stdout, as: UTF8.self),
+                String(decoding: stderr, as: UTF8.self))
     }
 
     static func temporaryDirectory() throws -> URL {

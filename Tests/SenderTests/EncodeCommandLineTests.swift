@@ -9,34 +9,13 @@ import Testing
     /// The usage error status ArgumentParser exits with (EX_USAGE).
     static let usageError: Int32 = 64
 
-    static func binary() throws -> URL {
-        let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rtc-h264")
-        try #require(FileManager.default.isExecutableFile(atPath: url.path),
-                     "rtc-h264 not found at \(url.path): build it first (swift build --build-tests, as Tests/run.sh does)")
-        return url
-    }
-
+    // The process helpers are CommandLineTests' (a real `rtc-h264` process, real files).
     static func run(_ arguments: [String]) throws -> (status: Int32, reason: Process.TerminationReason, stdout: String,
                                                      stderr: String) {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, process.terminationReason, String(decoding: stdout, as: UTF8.self),
-                String(decoding: stderr, as: UTF8.self))
+        try CommandLineTests.run(arguments)
     }
 
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("rtc-h264-encode-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func temporaryDirectory() throws -> URL { try CommandLineTests.temporaryDirectory() }
 
     /// Bad flags and the text the error must contain (the flag, and for range checks the range).
     static let badFlags: [([String], String)] = [

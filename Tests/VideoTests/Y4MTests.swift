@@ -96,7 +96,9 @@ import Foundation
         ("YUV4MPEG2 W16 H16", .badHeader("line without newline at end of stream")),
         ("YUV4MPEG2 W16 H16 " + String(repeating: "X", count: 1100) + "\n",
          .badHeader("line longer than 1024 bytes")),
-        // Regression (issue 11 fuzzing): W and H were only checked > 0, so frameByteCount overflowed (a trap).
+        // Regression (issue 11; fuzz target y4m on the old code in 66 s, Tests/Fuzz/Regressions/y4m/
+        // frame-size-overflow): W and H were only checked > 0, so frameByteCount overflowed, a trap.
+        ("YUV4MPEG2 W4 H8880000062777080797\n", .badHeader("height 8880000062777080797 is over the 16384 accepted")),
         ("YUV4MPEG2 W99999999999 H99999999999\n", .badHeader("width 99999999999 is over the 16384 accepted")),
         ("YUV4MPEG2 W16 H16385\n", .badHeader("height 16385 is over the 16384 accepted")),
         ("YUV4MPEG2 W16 H16 F99999999999999:1\n", .badHeader("bad frame rate F99999999999999:1")),
@@ -142,6 +144,14 @@ import Foundation
         #expect(throws: expected, "\(name)") {
             while try reader.readFrame(into: &frame) {}
         }
+    }
+
+    @Test func largestAcceptedHeaderHasAnExactFrameSize() throws {
+        let header = try Y4MHeader(parsing: "YUV4MPEG2 W16384 H16384 F1000:1 C420")
+        #expect(header.frameByteCount == 16384 * 16384 * 3 / 2)
+        #expect(header.frameRate == 1000)
+        let slow = try Y4MHeader(parsing: "YUV4MPEG2 W1 H1 F1:2147483647")
+        #expect(slow.frameRate > 0 && slow.frameByteCount == 3)
     }
 
     @Test func missingFileIsASystemError() {

@@ -86,7 +86,7 @@ int main(int argc, char **argv) {
         p.bEnableLongTermReference = false;
         p.bEnableDenoise = false;
         p.bEnableSceneChangeDetect = false;
-        p.bEnableBackgroundDetection = false;  /* as H264Encoder (Docs/Encoder.md) */
+        p.bEnableBackgroundDetection = true;   /* as H264Encoder (Docs/Encoder.md) */
         p.iMinQp = 12;                       /* EncoderConfiguration.defaultQPRange */
         p.iMaxQp = 45;
         p.bEnableAdaptiveQuant = true;

@@ -16,9 +16,11 @@ import Video
 /// must hold for any input (locations inside the buffer, serialize/parse reaching a fixpoint). A broken property is
 /// reported with `fatalError`, so libFuzzer keeps the input like any other crash.
 enum FuzzTarget: String, CaseIterable, Sendable {
-    /// `RTPPacketView`, its RFC 8285 extension elements and the RFC 6184 payload view, then the header written back.
+    /// `RTPPacketView`, its RFC 8285 extension elements and the RFC 6184 payload view, then the header written back;
+    /// and `RTXPacket.restore` (RFC 4588) on the same bytes.
     case rtp
-    /// `RTCPPacket.parseCompound`, then serialize -> parse -> serialize must give the same bytes twice.
+    /// `RTCPPacket.parseCompound` (every type, transport-wide CC feedback included), then serialize -> parse ->
+    /// serialize must give the same bytes twice.
     case rtcp
     /// `H264Depacketizer` fed a sequence of packets (each prefixed by a 16-bit big-endian length).
     case depacketizer
@@ -55,6 +57,13 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     }
 
     private static func rtp(_ bytes: [UInt8]) {
+        // RTX (RFC 4588): restore the original from whatever arrived on the RTX stream.
+        if let original = try? RTXPacket.restore(from: bytes, mediaSSRC: SSRC(1), payloadType: PayloadType(96)) {
+            check(original.count + RTXPacket.originalSequenceNumberSize <= bytes.count, "RTX restore grew the packet")
+            let restored = try? RTPPacketView(parsing: original)
+            check(restored?.header.ssrc == SSRC(1) && restored?.header.payloadType == PayloadType(96),
+                  "a restored RTX packet is not valid RTP of the media stream")
+        }
         guard let view = try? RTPPacketView(parsing: bytes) else { return }
         check(view.payloadRange.lowerBound >= view.headerSize && view.payloadRange.upperBound <= bytes.count,
               "payload range \(view.payloadRange) outside \(bytes.count) bytes")
