@@ -93,6 +93,15 @@ def main():
     write("y4m", "frame-params", b"YUV4MPEG2 W2 H2 F25:1 C420\nFRAME Ixyz\n" + b"\x10" * 6)
     write("y4m", "no-colorspace", b"YUV4MPEG2 H3 W3 F30000:1001 XYSCSS=420JPEG\n")
 
+    # STUN: the RFC 5769 test vectors written out in the STUN tests.
+    stun_tests = os.path.join(ROOT, "Tests", "STUNTests", "RFC5769VectorTests.swift")
+    if os.path.exists(stun_tests):
+        text = open(stun_tests).read()
+        for m in re.finditer(r"static let (\w+): \[UInt8\] = \[(.*?)\]", text, re.S):
+            values = re.findall(r"0x([0-9A-Fa-f]{2})", m.group(2))
+            if len(values) >= 20:
+                write("stun", m.group(1), bytes(int(v, 16) for v in values))
+
     for name, body in [("bitrate", '{"bitrate": 1500000}'), ("bitrate-string", '{"bitrate": "800k"}'),
                        ("fps", '{"fps": 29.97}'), ("both", '{"bitrate": 2.5e6, "fps": 30}'),
                        ("negative", '{"bitrate": -1e30}')]:

@@ -15,7 +15,7 @@ shift || true
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 FUZZ="$ROOT/Tests/Fuzz"
 OUT="$ROOT/.build/fuzz"
-ALL_TARGETS=(rtp rtcp depacketizer annexb parametersets sdp y4m json)
+ALL_TARGETS=(rtp rtcp depacketizer annexb parametersets sdp y4m json stun)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=("${ALL_TARGETS[@]}")
 
@@ -37,14 +37,17 @@ build_module() {
 stamp="$OUT/build.stamp"
 sources=("$ROOT"/Sources/H264/*.swift "$ROOT"/Sources/RTP/*.swift "$ROOT"/Sources/SDP/*.swift
          "$ROOT"/Sources/Video/{Y4MHeader,Y4MError,Y4MReader,FileDescriptorIO,I420Frame,VideoError}.swift
-         "$FUZZ"/Harness/*.swift "$0")
+         "$ROOT"/Sources/STUN/*.swift "$FUZZ"/Harness/*.swift "$0")
 if [ ! -x "$OUT/rtc-fuzz" ] || [ -n "$(find "${sources[@]}" -newer "$stamp" 2>/dev/null | head -1)" ]; then
     echo "building the fuzz harness in $OUT"
     build_module H264 "$ROOT"/Sources/H264/*.swift
     build_module RTP "$ROOT"/Sources/RTP/*.swift
     build_module SDP "$ROOT"/Sources/SDP/*.swift
     build_module Video "$ROOT"/Sources/Video/{Y4MHeader,Y4MError,Y4MReader,FileDescriptorIO,I420Frame,VideoError}.swift
-    swiftc "${FLAGS[@]}" -module-name RTCFuzz "$FUZZ"/Harness/*.swift -lH264 -lRTP -lSDP -lVideo \
+    # STUN verifies MESSAGE-INTEGRITY with OpenSSL's HMAC (not instrumented; the Swift parser is).
+    build_module STUN -I "$ROOT/Sources/COpenSSL" "$ROOT"/Sources/STUN/*.swift
+    swiftc "${FLAGS[@]}" -I "$ROOT/Sources/COpenSSL" -module-name RTCFuzz "$FUZZ"/Harness/*.swift \
+        -lH264 -lRTP -lSDP -lVideo -lSTUN -lssl -lcrypto \
         -o "$OUT/rtc-fuzz" 2> >(grep -v "ld.gold: warning" >&2)
     touch "$stamp"
 fi

@@ -9,6 +9,7 @@ import Glibc
 import H264
 import RTP
 import SDP
+import STUN
 import Video
 
 /// The parsers fuzzed, one per `FUZZ_TARGET` value. Each feeds arbitrary bytes to a parser that takes input from
@@ -34,6 +35,9 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case y4m
     /// The control endpoint's JSON body (`{"bitrate": 1500000}`) through Foundation's `JSONDecoder`.
     case json
+    /// `STUNMessage(parsing:)` (RFC 8489: ICE connectivity checks arrive before any authentication), its
+    /// accessors and MESSAGE-INTEGRITY checking, then the message written back and parsed again.
+    case stun
 
     /// The largest frame the Y4M target reads (larger headers are parsed but not read, to bound memory).
     static let maxY4MFrameBytes = 1 << 20
@@ -49,6 +53,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .sdp: Self.sdp(bytes)
         case .y4m: Self.y4m(bytes)
         case .json: Self.json(bytes)
+        case .stun: Self.stun(bytes)
         }
     }
 
@@ -187,6 +192,22 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         guard reader.header.frameByteCount <= maxY4MFrameBytes else { return }
         var frame = I420Frame(width: reader.header.width, height: reader.header.height)
         while (try? reader.readFrame(into: &frame)) == true {}
+    }
+
+    private static func stun(_ bytes: [UInt8]) {
+        _ = STUNMessage.looksLikeSTUN(bytes)
+        guard let message = try? STUNMessage(parsing: bytes) else { return }
+        _ = message.username
+        _ = message.xorMappedAddress
+        _ = message.priority
+        _ = message.errorCode
+        _ = message.unknownComprehensionRequired
+        _ = message.hasValidIntegrity(key: Array("VOkJxbRl1RmTxUk/WvJxBt".utf8))
+        guard let written = try? message.serialized(integrityKey: [1, 2, 3], fingerprint: true) else { return }
+        guard let again = try? STUNMessage(parsing: written) else {
+            fatalError("fuzz property broken: a serialized STUN message does not parse again")
+        }
+        check(again.hasValidIntegrity(key: [1, 2, 3]), "a message written with MESSAGE-INTEGRITY does not verify")
     }
 
     private static func json(_ bytes: [UInt8]) {
