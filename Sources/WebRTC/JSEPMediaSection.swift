@@ -115,7 +115,9 @@ public struct JSEPMediaSection: Hashable, Sendable {
     public var headerExtensions: [(id: Int, uri: String)] {
         attributes(named: "extmap").compactMap { value in
             let parts = value.split(separator: " ")
-            guard parts.count >= 2, let id = Int(parts[0].split(separator: "/")[0]) else { return nil }
+            guard parts.count >= 2, let id = Int(parts[0].split(separator: "/", omittingEmptySubsequences: false)[0]) else {
+                return nil
+            }
             return (id, String(parts[1]))
         }
     }

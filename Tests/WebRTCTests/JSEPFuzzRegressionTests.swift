@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+@testable import WebRTC
+
+/// Inputs the `jsep` fuzz target (Tests/Fuzz) found: each trapped a WHIP/WHEP endpoint with one HTTP request.
+@Suite struct JSEPFuzzRegressionTests {
+    /// Tests/Fuzz/Regressions/jsep/m-video-slash-port: `m=video / ...` made `split(separator: "/")[0]` index an
+    /// empty array (the same bug issue 11 found in the SDP module's `receive --sdp`).
+    @Test func mediaLineWithASlashForAPortIsAnError() {
+        let offer = ChromiumOffer.sdp.replacingOccurrences(of: "m=video 9 ", with: "m=video / ")
+        #expect(throws: JSEPError.self) { try JSEPSessionDescription(parsing: offer) }
+        let line = "video / UDP/TLS/RTP/SAVPF 96"
+        #expect(throws: JSEPError.malformedLine(number: 7, line: "m=" + line, reason: "port '/'")) {
+            try JSEPSessionDescription.parseMediaLine(line[...], number: 7)
+        }
+    }
+
+    /// The same pattern in `a=extmap:/ <uri>`: the entry is skipped instead of trapping.
+    @Test func extmapWithASlashForAnIDIsSkipped() throws {
+        let offer = try JSEPSessionDescription(parsing: ChromiumOffer.sdp.replacingOccurrences(
+            of: "a=extmap:3 ", with: "a=extmap:/ "))
+        let video = try #require(offer.media.first { $0.kind == "video" })
+        #expect(!video.headerExtensions.contains { $0.id == 3 })
+        #expect(!video.headerExtensions.isEmpty)
+    }
+}
