@@ -40,8 +40,9 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     /// `STUNMessage(parsing:)` (RFC 8489: ICE connectivity checks arrive before any authentication), its
     /// accessors and MESSAGE-INTEGRITY checking, then the message written back and parsed again.
     case stun
-    /// A browser's offer (WHIP/WHEP bodies come from the network): `JSEPSessionDescription(parsing:)`, then
-    /// `VideoAnswerer.answer` against a fixed local configuration, and the answer's text parsed again.
+    /// A browser's offer (WHIP/WHEP bodies come from the network): `JSEPSessionDescription(parsing:)`, every
+    /// section's H.264 formats, extensions and ICE candidates, then `VideoAnswerer.answer` against a fixed local
+    /// configuration, and the answer's text parsed again.
     case jsep
 
     /// The largest frame the Y4M target reads (larger headers are parsed but not read, to bound memory).
@@ -235,6 +236,14 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     private static func jsep(_ bytes: [UInt8]) {
         guard let offer = try? JSEPSessionDescription(parsing: String(decoding: bytes, as: UTF8.self)) else { return }
         _ = offer.sdp
+        _ = offer.bundleGroup
+        for section in offer.media {
+            // What an answerer reads from every section: formats, extensions, candidates.
+            _ = H264PayloadFormat.formats(in: section)
+            _ = section.headerExtensions
+            _ = section.candidates.map(\.sdpValue)
+            _ = section.mid
+        }
         guard let answerer, let (answer, _) = try? VideoAnswerer.answer(
             offer, video: answerer.video, transport: answerer.transport)
         else { return }
