@@ -23,4 +23,15 @@ import Testing
         #expect(!video.headerExtensions.contains { $0.id == 3 })
         #expect(!video.headerExtensions.isEmpty)
     }
+
+    /// Tests/Fuzz/Regressions/jsep/fmtp-bare-equals: an `a=fmtp` parameter that is only "=" split into nothing,
+    /// and `keyValue[0]` trapped (found in 20 s by the CI-length run).
+    @Test func fmtpParameterOfABareEqualsSignIsKeptEmpty() throws {
+        let offer = try JSEPSessionDescription(parsing: ChromiumOffer.sdp.replacingOccurrences(
+            of: "a=fmtp:102 level-asymmetry-allowed=1;", with: "a=fmtp:102 level-asymmetry-allowed=1;=;;"))
+        let video = try #require(offer.media.first { $0.kind == "video" })
+        let parameters = video.formatParameters(102)
+        #expect(parameters["packetization-mode"] == "1" && parameters[""] == "")
+        #expect(H264PayloadFormat.formats(in: video).first?.payloadType == 102)
+    }
 }
