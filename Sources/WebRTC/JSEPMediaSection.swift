@@ -92,7 +92,7 @@ public struct JSEPMediaSection: Hashable, Sendable {
             let parts = value.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, Int(parts[0]) == payloadType else { continue }
             for pair in parts[1].split(separator: ";") {
-                let keyValue = pair.split(separator: "=", maxSplits: 1)
+                let keyValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let key = keyValue[0].trimmingSpaces.lowercased()
                 parameters[key] = keyValue.count == 2 ? String(keyValue[1].trimmingSpaces) : ""
             }
@@ -115,7 +115,9 @@ public struct JSEPMediaSection: Hashable, Sendable {
     public var headerExtensions: [(id: Int, uri: String)] {
         attributes(named: "extmap").compactMap { value in
             let parts = value.split(separator: " ")
-            guard parts.count >= 2, let id = Int(parts[0].split(separator: "/")[0]) else { return nil }
+            guard parts.count >= 2, let id = Int(parts[0].split(separator: "/", omittingEmptySubsequences: false)[0]) else {
+                return nil
+            }
             return (id, String(parts[1]))
         }
     }

@@ -114,7 +114,7 @@ public struct JSEPSessionDescription: Hashable, Sendable {
         guard fields.count >= 4 else {
             throw .malformedLine(number: number, line: "m=\(value)", reason: "needs media, port, proto and a format")
         }
-        guard let port = UInt16(fields[1].split(separator: "/")[0]) else {
+        guard let port = UInt16(fields[1].split(separator: "/", omittingEmptySubsequences: false)[0]) else {
             throw .malformedLine(number: number, line: "m=\(value)", reason: "port '\(fields[1])'")
         }
         return JSEPMediaSection(kind: String(fields[0]), port: port, proto: String(fields[2]),

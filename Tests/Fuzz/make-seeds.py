@@ -93,6 +93,33 @@ def main():
     write("y4m", "frame-params", b"YUV4MPEG2 W2 H2 F25:1 C420\nFRAME Ixyz\n" + b"\x10" * 6)
     write("y4m", "no-colorspace", b"YUV4MPEG2 H3 W3 F30000:1001 XYSCSS=420JPEG\n")
 
+    # STUN: the RFC 5769 test vectors written out in the STUN tests.
+    stun_tests = os.path.join(ROOT, "Tests", "STUNTests", "RFC5769VectorTests.swift")
+    if os.path.exists(stun_tests):
+        text = open(stun_tests).read()
+        for m in re.finditer(r"static let (\w+): \[UInt8\] = \[(.*?)\]", text, re.S):
+            values = re.findall(r"0x([0-9A-Fa-f]{2})", m.group(2))
+            if len(values) >= 20:
+                write("stun", m.group(1), bytes(int(v, 16) for v in values))
+
+    # JSEP: the browser offers (and our answers) written out as multi-line literals in the WebRTC tests.
+    webrtc_tests = os.path.join(ROOT, "Tests", "WebRTCTests")
+    for name in ["ChromiumOffer.swift", "Chromium156Offer.swift", "FirefoxStyleOfferTests.swift",
+                 "JSEPNegotiationTests.swift", "VideoOffererTests.swift"]:
+        path = os.path.join(webrtc_tests, name)
+        if not os.path.exists(path):
+            continue
+        text = open(path).read()
+        for i, m in enumerate(re.finditer(r'"""\n(.*?)\n([ ]*)"""', text, re.S)):
+            indent = len(m.group(2))
+            lines = [line[indent:] for line in m.group(1).split("\n")]
+            body = "\n".join(lines).replace("\\r\n", "\r\n")
+            fingerprint = ("sha-256 4A:AD:B9:B1:3F:82:18:3B:54:02:12:DF:3E:5D:49:6B:19:E5:7C:AB:3C:A5:87:1A:93:4A:9C:4F:"
+                           "EE:5E:2D:2C")
+            body = body.replace("\\(fingerprint)", fingerprint)
+            body = re.sub(r"\\\(.*?\)", "x", body)  # other interpolations: any value will do
+            write("jsep", f"{name[:-6]}-{i}", body + "\r\n")
+
     for name, body in [("bitrate", '{"bitrate": 1500000}'), ("bitrate-string", '{"bitrate": "800k"}'),
                        ("fps", '{"fps": 29.97}'), ("both", '{"bitrate": 2.5e6, "fps": 30}'),
                        ("negative", '{"bitrate": -1e30}')]:

@@ -15,7 +15,7 @@ shift || true
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 FUZZ="$ROOT/Tests/Fuzz"
 OUT="$ROOT/.build/fuzz"
-ALL_TARGETS=(rtp rtcp depacketizer annexb parametersets sdp y4m json)
+ALL_TARGETS=(rtp rtcp depacketizer annexb parametersets sdp y4m json stun jsep)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=("${ALL_TARGETS[@]}")
 
@@ -37,14 +37,21 @@ build_module() {
 stamp="$OUT/build.stamp"
 sources=("$ROOT"/Sources/H264/*.swift "$ROOT"/Sources/RTP/*.swift "$ROOT"/Sources/SDP/*.swift
          "$ROOT"/Sources/Video/{Y4MHeader,Y4MError,Y4MReader,FileDescriptorIO,I420Frame,VideoError}.swift
-         "$FUZZ"/Harness/*.swift "$0")
+         "$ROOT"/Sources/{STUN,SRTP,DTLS,WebRTC}/*.swift "$FUZZ"/Harness/*.swift "$0")
 if [ ! -x "$OUT/rtc-fuzz" ] || [ -n "$(find "${sources[@]}" -newer "$stamp" 2>/dev/null | head -1)" ]; then
     echo "building the fuzz harness in $OUT"
     build_module H264 "$ROOT"/Sources/H264/*.swift
     build_module RTP "$ROOT"/Sources/RTP/*.swift
     build_module SDP "$ROOT"/Sources/SDP/*.swift
     build_module Video "$ROOT"/Sources/Video/{Y4MHeader,Y4MError,Y4MReader,FileDescriptorIO,I420Frame,VideoError}.swift
-    swiftc "${FLAGS[@]}" -module-name RTCFuzz "$FUZZ"/Harness/*.swift -lH264 -lRTP -lSDP -lVideo \
+    # STUN verifies MESSAGE-INTEGRITY with OpenSSL's HMAC (not instrumented; the Swift parser is).
+    build_module STUN -I "$ROOT/Sources/COpenSSL" "$ROOT"/Sources/STUN/*.swift
+    # The WebRTC offer/answer code and what it imports (SRTP and DTLS own libsrtp2 and OpenSSL handles).
+    build_module SRTP -I "$ROOT/Sources/CSRTP" "$ROOT"/Sources/SRTP/*.swift
+    build_module DTLS -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" "$ROOT"/Sources/DTLS/*.swift
+    build_module WebRTC -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" "$ROOT"/Sources/WebRTC/*.swift
+    swiftc "${FLAGS[@]}" -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" -module-name RTCFuzz \
+        "$FUZZ"/Harness/*.swift -lH264 -lRTP -lSDP -lVideo -lWebRTC -lDTLS -lSRTP -lSTUN -lssl -lcrypto -lsrtp2 \
         -o "$OUT/rtc-fuzz" 2> >(grep -v "ld.gold: warning" >&2)
     touch "$stamp"
 fi
@@ -70,8 +77,10 @@ for target in "${TARGETS[@]}"; do
         fi
     fi
     echo "fuzzing $target for ${SECONDS_PER_TARGET}s"
+    max_len=4096
+    [ "$target" = jsep ] && max_len=8192  # a browser's offer is about 5 KB
     if FUZZ_TARGET="$target" "$OUT/rtc-fuzz" "$corpus" "$FUZZ/Seeds/$target" \
-        -max_total_time="$SECONDS_PER_TARGET" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+        -max_total_time="$SECONDS_PER_TARGET" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="$artifacts/" -print_final_stats=1 > "$log" 2>&1; then
         echo "ok   $target: $(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}') runs, $(ls "$corpus" | wc -l) corpus inputs"
     else

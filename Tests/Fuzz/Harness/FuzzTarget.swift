@@ -9,7 +9,10 @@ import Glibc
 import H264
 import RTP
 import SDP
+import STUN
 import Video
+import WebRTC
+import DTLS
 
 /// The parsers fuzzed, one per `FUZZ_TARGET` value. Each feeds arbitrary bytes to a parser that takes input from
 /// outside the process (the network, a file, a pipe, an HTTP body) and, where it succeeds, checks a property that
@@ -34,6 +37,13 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case y4m
     /// The control endpoint's JSON body (`{"bitrate": 1500000}`) through Foundation's `JSONDecoder`.
     case json
+    /// `STUNMessage(parsing:)` (RFC 8489: ICE connectivity checks arrive before any authentication), its
+    /// accessors and MESSAGE-INTEGRITY checking, then the message written back and parsed again.
+    case stun
+    /// A browser's offer (WHIP/WHEP bodies come from the network): `JSEPSessionDescription(parsing:)`, every
+    /// section's H.264 formats, extensions and ICE candidates, then `VideoAnswerer.answer` against a fixed local
+    /// configuration, and the answer's text parsed again.
+    case jsep
 
     /// The largest frame the Y4M target reads (larger headers are parsed but not read, to bound memory).
     static let maxY4MFrameBytes = 1 << 20
@@ -49,6 +59,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .sdp: Self.sdp(bytes)
         case .y4m: Self.y4m(bytes)
         case .json: Self.json(bytes)
+        case .stun: Self.stun(bytes)
+        case .jsep: Self.jsep(bytes)
         }
     }
 
@@ -187,6 +199,58 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         guard reader.header.frameByteCount <= maxY4MFrameBytes else { return }
         var frame = I420Frame(width: reader.header.width, height: reader.header.height)
         while (try? reader.readFrame(into: &frame)) == true {}
+    }
+
+    private static func stun(_ bytes: [UInt8]) {
+        _ = STUNMessage.looksLikeSTUN(bytes)
+        guard let message = try? STUNMessage(parsing: bytes) else { return }
+        _ = message.username
+        _ = message.xorMappedAddress
+        _ = message.priority
+        _ = message.errorCode
+        _ = message.unknownComprehensionRequired
+        _ = message.hasValidIntegrity(key: Array("VOkJxbRl1RmTxUk/WvJxBt".utf8))
+        guard let written = try? message.serialized(integrityKey: [1, 2, 3], fingerprint: true) else { return }
+        guard let again = try? STUNMessage(parsing: written) else {
+            fatalError("fuzz property broken: a serialized STUN message does not parse again")
+        }
+        check(again.hasValidIntegrity(key: [1, 2, 3]), "a message written with MESSAGE-INTEGRITY does not verify")
+    }
+
+    /// The local side of the `jsep` target (the same values as the negotiation tests).
+    static let answerer: (video: VideoSendConfiguration, transport: LocalTransportDescription)? = {
+        guard let fingerprint = try? DTLSFingerprint(sdpValue: "sha-256 01:02:03:04:05:06:07:08:09:0A:0B:0C:0D:0E:0F:10:"
+                  + "11:12:13:14:15:16:17:18:19:1A:1B:1C:1D:1E:1F:20"),
+              let credentials = try? ICECredentials(ufrag: "srvr", password: "serverpassword0123456789"),
+              let address = TransportAddress(ipString: "192.0.2.10", port: 8443),
+              let profile = try? ProfileLevelID(string: "42e01f")
+        else { return nil }
+        var video = VideoSendConfiguration(
+            profileLevelID: profile, packetizationMode: 1, ssrc: 0x1111_2222, rtxSSRC: 0x3333_4444, cname: "cname0")
+        video.transportWideCC = true
+        let transport = LocalTransportDescription(
+            credentials: credentials, candidates: [.host(address)], iceLite: true, fingerprint: fingerprint)
+        return (video, transport)
+    }()
+
+    private static func jsep(_ bytes: [UInt8]) {
+        guard let offer = try? JSEPSessionDescription(parsing: String(decoding: bytes, as: UTF8.self)) else { return }
+        _ = offer.sdp
+        _ = offer.bundleGroup
+        for section in offer.media {
+            // What an answerer reads from every section: formats, extensions, candidates.
+            _ = H264PayloadFormat.formats(in: section)
+            _ = section.headerExtensions
+            _ = section.candidates.map(\.sdpValue)
+            _ = section.mid
+        }
+        guard let answerer, let (answer, _) = try? VideoAnswerer.answer(
+            offer, video: answerer.video, transport: answerer.transport)
+        else { return }
+        let text = answer.sdp
+        guard (try? JSEPSessionDescription(parsing: text)) != nil else {
+            fatalError("fuzz property broken: our answer does not parse:\n\(text)")
+        }
     }
 
     private static func json(_ bytes: [UInt8]) {
