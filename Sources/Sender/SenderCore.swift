@@ -47,6 +47,8 @@ final class SenderCore {
     /// A keyframe request waiting for the IDR's first packet to leave (its arrival time), with pacing.
     private var keyframeRequestPending: MonotonicTime?
     private var congestion: LossBasedBandwidthEstimator?
+    /// The highest bitrate the application has asked for: the congestion estimate's ceiling.
+    private var estimateCeiling: Int
     private var link = LinkQuality()
     private var stats = SenderStats()
     private var startTime: MonotonicTime
@@ -106,6 +108,7 @@ final class SenderCore {
                 initialBitrate: enc.targetBitrate, minimumBitrate: configuration.minimumBitrate,
                 maximumBitrate: bitrate.maximumBitrate)
         }
+        estimateCeiling = enc.targetBitrate
         startTime = clock.monotonic()
         lastReport = (startTime, 0, 0)
         stats.ssrc = ssrc.rawValue
@@ -257,9 +260,11 @@ final class SenderCore {
                 }
                 if congestion != nil {
                     var estimate = congestion!.update(with: block, now: clock.monotonic(), roundTripTime: link.roundTripTime)
-                    // No growth past what the application asks for: a cut must act at once, not first eat up an
-                    // estimate that grew during a loss-free minute (libwebrtc caps it the same way).
-                    congestion!.limit(to: bitrate.operatorBitrate)
+                    // No growth past the highest bitrate the application has asked for (libwebrtc caps it at the
+                    // configured maximum): a cut must act at once, not first eat up an estimate that grew during a
+                    // loss-free minute. Not the current bitrate: an application lowering it for a while must not
+                    // drag the path estimate down with it.
+                    congestion!.limit(to: estimateCeiling)
                     estimate = congestion!.targetBitrate
                     stats.congestionEstimate = estimate
                     let previous = bitrate.effectiveTarget
@@ -322,6 +327,7 @@ final class SenderCore {
         } catch {
             return eventLoop.makeFailedFuture(SenderError.invalidRate("\(error)"))
         }
+        estimateCeiling = max(estimateCeiling, bps)
         let target = bitrate.effectiveTarget
         return setEncoderRates(target: target, ceiling: bitrate.effectiveCeiling).assumeIsolated().map { [weak self] in
             self?.events.yield(.bitrateChanged(target: target, reason: .application))
