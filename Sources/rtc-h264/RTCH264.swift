@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `rtc-h264` command: a real-time H.264 sender (OpenH264 -> RFC 6184 RTP -> SRTP -> UDP) and its tools.
 @main
@@ -14,4 +17,20 @@ struct RTCH264: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [SendCommand.self, ReceiveCommand.self, SDPCommand.self, ControlCLI.self, EncodeCommand.self, InspectCommand.self, DemoCommand.self]
     )
+
+    /// Ignores SIGPIPE before running the command: an output FIFO whose reader goes away must end the command with an
+    /// error (write(2) returns EPIPE), not kill the process; then the same as ArgumentParser's `main()`.
+    static func main() async {
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -146,4 +146,23 @@ import Testing
         let overridden = try Self.run(["encode", "--input", path, "--fps", "30", "--output", "/dev/null"])
         #expect(overridden.status == 0, "\(overridden.stderr)")
     }
+
+    /// An output FIFO whose reader goes away ends `encode` with an error naming the file, not a SIGPIPE kill.
+    @Test func aFIFOWhoseReaderLeavesIsAnErrorNotAKill() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("out.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = Thread {
+            let fd = open(fifo, O_RDONLY)
+            var buffer = [UInt8](repeating: 0, count: 1000)
+            _ = read(fd, &buffer, buffer.count)
+            close(fd)
+        }
+        reader.start()
+        let result = try Self.run(["encode", "--pattern", "--size", "320x240", "--frames", "300", "--output", fifo])
+        #expect(result.reason == .exit, "killed by a signal: \(result.status)")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("Broken pipe"), "\(result.stderr)")
+    }
 }
