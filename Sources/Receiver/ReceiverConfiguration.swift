@@ -77,8 +77,9 @@ public struct ReceiverConfiguration: Sendable {
         guard (0...65534).contains(listenPort) else {
             throw .invalidConfiguration("listen port must be 0-65534, got \(listenPort)")
         }
-        guard (1...255).contains(cname.utf8.count) else {
-            throw .invalidConfiguration("CNAME must be 1-255 bytes of UTF-8, got \(cname.utf8.count)")
+        guard (1...SourceDescriptionItem.maxLength).contains(cname.utf8.count) else {
+            throw .invalidConfiguration(
+                "CNAME must be 1-\(SourceDescriptionItem.maxLength) bytes of UTF-8, got \(cname.utf8.count)")
         }
         guard reportInterval >= .milliseconds(10), reportInterval <= .seconds(3600) else {
             throw .invalidConfiguration("report interval must be 10 ms-3600 s, got \(reportInterval)")

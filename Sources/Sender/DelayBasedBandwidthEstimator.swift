@@ -1,3 +1,4 @@
+import Codec
 import RTP
 
 /// The delay-based half of Google congestion control (draft-ietf-rmcat-gcc-02 sections 5.2-5.5; libwebrtc
@@ -20,7 +21,7 @@ public struct DelayBasedBandwidthEstimator: Sendable {
     public private(set) var statistics = DelayBasedBandwidthEstimatorStatistics()
     /// The latest RTT estimate (sets the rate controller's response time; 200 ms until known).
     public var roundTripTime: Duration? {
-        didSet { rate.roundTripTime = roundTripTime.map { max(0, $0.secondsValue * 1000) } ?? 200 }
+        didSet { rate.roundTripTime = roundTripTime.map { max(0, $0.inSeconds * 1000) } ?? 200 }
     }
 
     private var grouper = InterArrivalGrouper()
@@ -98,7 +99,7 @@ public struct DelayBasedBandwidthEstimator: Sendable {
                 continue
             }
             statistics.packetsAcknowledged += 1
-            scratch.append((Double(sentTimes[i]) / 1e6, arrival.secondsValue * 1000, sentSizes[i]))
+            scratch.append((Double(sentTimes[i]) / 1e6, arrival.inSeconds * 1000, sentSizes[i]))
         }
         scratch.sort { $0.arrival < $1.arrival }
         let nowMs = Double(now.nanoseconds) / 1e6

@@ -1,8 +1,10 @@
+import Codec
 import RTP
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+
 #endif
 
 /// The loss-based half of Google congestion control (draft-ietf-rmcat-gcc-02 section 6; libwebrtc
@@ -109,7 +111,7 @@ public struct LossBasedBandwidthEstimator: Sendable {
         lastLoss = loss
         if loss < Self.lowLossThreshold {
             let since = lastIncrease.map { max(.zero, now - $0) } ?? Self.maximumIncreaseSpan
-            let span = min(since, Self.maximumIncreaseSpan).secondsValue
+            let span = min(since, Self.maximumIncreaseSpan).inSeconds
             let grown = Double(targetBitrate) * pow(Self.increaseFactorPerSecond, span)
                 + Self.additiveIncreasePerSecond * span
             set(grown)

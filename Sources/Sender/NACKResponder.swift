@@ -1,3 +1,4 @@
+import Codec
 import RTP
 
 /// Decides which packets to resend for a generic NACK (RFC 4585 section 6.2.1), reading and marking a
@@ -52,7 +53,7 @@ public struct NACKResponder: Sendable {
     private static func clampBitrate(_ bitrate: Int) -> Int { min(max(bitrate, 0), 10_000_000_000) }
 
     /// The most the budget holds, in bytes.
-    private var budgetCapacity: Double { Double(targetBitrate) / 8 * budgetWindow.secondsValue }
+    private var budgetCapacity: Double { Double(targetBitrate) / 8 * budgetWindow.inSeconds }
 
     /// Changes the target rate the budget refills at (e.g. when congestion control moves it).
     /// - Parameter bitsPerSecond: the media target (clamped to 0...10 Gbit/s).
@@ -69,7 +70,7 @@ public struct NACKResponder: Sendable {
 
     private func refilled(now: MonotonicTime) -> Double {
         guard let last = budgetUpdated else { return budgetBytes }
-        let elapsed = max(.zero, now - last).secondsValue
+        let elapsed = max(.zero, now - last).inSeconds
         return min(budgetCapacity, budgetBytes + Double(targetBitrate) / 8 * elapsed)
     }
 

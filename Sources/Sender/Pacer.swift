@@ -1,3 +1,4 @@
+import Codec
 import RTP
 
 /// A leaky-bucket pacer (libwebrtc `PacingController`): packets leave at `pacingFactor` x the target rate, so a
@@ -111,7 +112,7 @@ public struct Pacer: Sendable {
     private func rate(now: MonotonicTime) -> Double {
         let base = Double(targetBitrate) * pacingFactor / 8
         guard let oldest = media.first else { return base }
-        let left = max((queueTimeLimit - max(.zero, now - oldest.enqueuedAt)).secondsValue, 0.001)
+        let left = max((queueTimeLimit - max(.zero, now - oldest.enqueuedAt)).inSeconds, 0.001)
         return max(base, Double(queuedBytes) / left)
     }
 
@@ -121,7 +122,7 @@ public struct Pacer: Sendable {
 
     private func drainedDebt(now: MonotonicTime, rate: Double) -> Double {
         guard let last = lastDrain else { return debt }
-        return max(0, debt - rate * max(.zero, now - last).secondsValue)
+        return max(0, debt - rate * max(.zero, now - last).inSeconds)
     }
 
     /// Queues a packet behind others of its kind.
@@ -164,7 +165,7 @@ public struct Pacer: Sendable {
     public func nextSendTime(now: MonotonicTime) -> MonotonicTime? {
         guard queuedPackets > 0 else { return nil }
         let rate = rate(now: now)
-        let excess = drainedDebt(now: now, rate: rate) - rate * burstInterval.secondsValue
+        let excess = drainedDebt(now: now, rate: rate) - rate * burstInterval.inSeconds
         guard excess > Self.debtTolerance else { return now }
         // Round up to the next nanosecond, so that dequeue at that time finds the debt paid.
         return now + .secondsClamped(excess / rate) + .nanoseconds(1)
@@ -177,7 +178,7 @@ public struct Pacer: Sendable {
         let rate = rate(now: now)
         debt = drainedDebt(now: now, rate: rate)
         if let last = lastDrain { lastDrain = max(last, now) } else { lastDrain = now }
-        guard queuedPackets > 0, debt <= rate * burstInterval.secondsValue + Self.debtTolerance else { return nil }
+        guard queuedPackets > 0, debt <= rate * burstInterval.inSeconds + Self.debtTolerance else { return nil }
         guard let packet = retransmissions.removeFirst() ?? media.removeFirst() else { return nil }
         debt += Double(packet.size)
         switch packet.kind {

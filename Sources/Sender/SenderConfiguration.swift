@@ -118,7 +118,7 @@ public struct SenderConfiguration: Sendable {
 
 extension SenderConfiguration {
     /// The longest CNAME an SDES item can carry (RFC 3550 section 6.5: an 8-bit length).
-    public static let maximumCNAMELength = 255
+    public static let maximumCNAMELength = SourceDescriptionItem.maxLength
     /// The MTU range accepted: at least the IPv6 minimum link MTU's worth of room below it is pointless; above
     /// 65,000 a UDP datagram cannot hold it.
     public static let mtuRange = 200...65_000
