@@ -91,6 +91,12 @@ public struct SessionDescription: Sendable, Equatable {
     public var feedback: [String] = []
     /// The retransmission stream, if any.
     public var rtx: RTX?
+    /// The header extension ID of the transport-wide sequence number (`a=extmap:<id> <uri>`, RFC 8285 section 5;
+    /// draft-holmer-rmcat-transport-wide-cc-extensions-01), nil when the stream does not carry it.
+    public var transportWideCCExtensionID: UInt8?
+
+    /// The URI of the transport-wide sequence number extension in `a=extmap`.
+    public static let transportWideCCURI = "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
 
     /// Creates a description.
     /// - Parameters: see the properties of the same names.
@@ -137,6 +143,7 @@ public struct SessionDescription: Sendable, Equatable {
         }
         lines.append(fmtp)
         for value in feedback { lines.append("a=rtcp-fb:\(payloadType) \(value)") }
+        if let id = transportWideCCExtensionID { lines.append("a=extmap:\(id) \(Self.transportWideCCURI)") }
         if let rtx {
             lines.append("a=rtpmap:\(rtx.payloadType) rtx/90000")
             lines.append("a=fmtp:\(rtx.payloadType) apt=\(payloadType)" + (rtx.rtxTime.map { ";rtx-time=\($0)" } ?? ""))

@@ -39,6 +39,7 @@ struct SessionDescriptionParser {
     private var feedbackLines: [(payloadType: String, value: String)] = []
     private var rtxPayloadTypes: [UInt8] = []
     private var fidGroup: (media: UInt32, rtx: UInt32)?
+    private var transportWideCCExtensionID: UInt8?
     private var cname: String?
     private var frameRate: Double?
 
@@ -184,6 +185,17 @@ struct SessionDescriptionParser {
                   parts[1].utf8.count <= 64, parts[1].allSatisfy({ $0.isASCII && !$0.isNewline })
             else { throw fail(line, "a=rtcp-fb needs '<payload type> <feedback>'") }
             if feedbackLines.count < 32 { feedbackLines.append((String(parts[0]), String(parts[1]))) }
+        case "extmap":
+            // a=extmap:<id>[/<direction>] <uri> [<attributes>] (RFC 8285 section 5); only the transport-wide
+            // sequence number is read.
+            let parts = attribute.split(separator: " ")
+            if parts.count >= 2, parts[1] == SessionDescription.transportWideCCURI {
+                let idText = parts[0].split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)[0]
+                guard let id = Self.decimal(idText, maxDigits: 3), (1...255).contains(id) else {
+                    throw fail(line, "a=extmap ID must be 1-255 (RFC 8285 section 5), got '\(parts[0])'")
+                }
+                if transportWideCCExtensionID == nil { transportWideCCExtensionID = UInt8(id) }
+            }
         case "ssrc-group":
             // a=ssrc-group:FID <media ssrc> <rtx ssrc> (RFC 5576 section 4.2, RFC 4588 section 8.1)
             let parts = attribute.split(separator: " ")
@@ -281,6 +293,7 @@ struct SessionDescriptionParser {
             crypto: secure ? crypto : nil, ssrc: fidGroup?.media ?? ssrc, cname: cname, frameRate: frameRate,
             sessionName: sessionName
         )
+        description.transportWideCCExtensionID = transportWideCCExtensionID
         description.feedback = feedbackLines.filter { $0.payloadType == "*" || $0.payloadType == String(pt) }.map(\.value)
         // The RTX payload type whose apt= names the H.264 one.
         for rtxPT in rtxPayloadTypes {

@@ -14,6 +14,9 @@ public enum Feedback: Sendable, Equatable {
     case negativeAcknowledgement(GenericNACK)
     /// A report block about our stream (in an RR or SR).
     case receptionReport(ReportBlock)
+    /// Transport-wide feedback (draft-holmer-rmcat-transport-wide-cc-extensions-01 section 3.1). It covers every
+    /// packet of the transport, whatever media SSRC it names (libwebrtc names its first one).
+    case transportFeedback(TransportFeedback)
 }
 
 /// The inbound feedback router: turns the peer's parsed RTCP into `Feedback` for our SSRC, dropping what is not for
@@ -58,6 +61,8 @@ public struct FeedbackRouter: Sendable {
                 for block in rr.reportBlocks where block.ssrc == ssrc { out.append(.receptionReport(block)) }
             case .senderReport(let sr):
                 for block in sr.reportBlocks where block.ssrc == ssrc { out.append(.receptionReport(block)) }
+            case .transportFeedback(let feedback):
+                out.append(.transportFeedback(feedback))
             default:
                 break
             }

@@ -102,7 +102,7 @@ public final class H264Sender: Sendable {
             ssrc: ssrc, payloadType: configuration.payloadType,
             firstSequenceNumber: configuration.firstSequenceNumber ?? SequenceNumber.randomInitial(using: &rng),
             mode: configuration.packetizationMode, mtu: limit.mtu, ipVersion: limit.ipVersion,
-            srtpTrailerSize: limit.srtpTrailerSize)
+            srtpTrailerSize: limit.srtpTrailerSize, headerExtension: configuration.headerExtension)
         let timestampOffset = UInt32.random(in: .min ... .max, using: &rng)
         let ioLoop = ioLoop ?? MultiThreadedEventLoopGroup.singleton.next()
 

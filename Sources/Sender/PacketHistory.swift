@@ -178,6 +178,24 @@ public struct PacketHistory: Sendable {
         }
     }
 
+    /// Calls `body` with the stored packet's bytes writable in place (valid only inside `body`), without copying: the
+    /// sender rewrites the transport-wide sequence number of a packet as it goes on the wire.
+    /// - Parameters:
+    ///   - sequenceNumber: the packet's sequence number.
+    ///   - now: the current time.
+    ///   - body: reads and may rewrite the packet (its length stays).
+    /// - Returns: `body`'s result, or nil when the packet is not held.
+    public mutating func withMutablePacket<R>(
+        _ sequenceNumber: SequenceNumber, now: MonotonicTime, _ body: (UnsafeMutableRawBufferPointer) throws -> R
+    ) rethrows -> R? {
+        guard let slot = slot(of: sequenceNumber, now: now) else { return nil }
+        let offset = slot * slotSize
+        let length = lengths[slot]
+        return try storage.withUnsafeMutableBytes { raw in
+            try body(UnsafeMutableRawBufferPointer(rebasing: raw[offset..<(offset + length)]))
+        }
+    }
+
     /// Forgets every packet (e.g. after an SSRC change).
     public mutating func removeAll() {
         for i in 0..<capacity { lengths[i] = 0 }

@@ -9,7 +9,16 @@ extension SenderConfiguration {
     /// The RTP payload limit of this stream: the MTU less the IP (v4 or v6, from the peer's address), UDP and RTP
     /// headers and the SRTP tag. In packetization mode 0 it is also the encoder's slice-size limit.
     public var payloadLimit: RTPPayloadLimit {
-        Self.payloadLimit(mtu: mtu, peerHost: peerHost, suite: security?.suite)
+        var limit = Self.payloadLimit(mtu: mtu, peerHost: peerHost, suite: security?.suite)
+        limit.rtpHeaderSize += headerExtension?.serializedSize ?? 0
+        return limit
+    }
+
+    /// The header extension block every packet carries: the transport-wide sequence number's element (its value is
+    /// rewritten as each packet goes on the wire), or nil when `transportWideCCExtensionID` is nil.
+    var headerExtension: RTPHeaderExtension? {
+        guard let id = transportWideCCExtensionID, Self.oneByteExtensionIDRange.contains(id) else { return nil }
+        return try? RTPHeaderExtension.oneByte([TransportSequenceNumber.element(id: id, value: SequenceNumber(0))])
     }
 
     /// The RTP payload limit of a stream with these settings, for checking them before a configuration exists.
@@ -52,6 +61,7 @@ extension SenderConfiguration {
     /// The RTCP feedback this sender answers, as `a=rtcp-fb` values (RFC 4585, RFC 5104, REMB).
     public var feedbackCapabilities: [String] {
         (nack ? ["nack"] : []) + ["nack pli", "ccm fir", "ccm tmmbr", "goog-remb"]
+            + (transportWideCCExtensionID != nil ? ["transport-cc"] : [])
     }
 
     /// The SDP a receiver needs to play this stream.
@@ -73,6 +83,7 @@ extension SenderConfiguration {
             profileLevelID: profileLevelID.description, packetizationMode: packetizationMode.rawValue,
             parameterSets: parameterSets, crypto: crypto, ssrc: ssrc?.rawValue, cname: cname, frameRate: encoder.frameRate)
         description.feedback = feedbackCapabilities
+        description.transportWideCCExtensionID = transportWideCCExtensionID
         if let rtx {
             description.rtx = SessionDescription.RTX(
                 payloadType: rtx.payloadType.rawValue, ssrc: (rtxSSRC ?? rtx.ssrc)?.rawValue,

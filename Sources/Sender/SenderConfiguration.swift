@@ -91,6 +91,12 @@ public struct SenderConfiguration: Sendable {
     /// Adapt the target to the path: the loss-based part of GCC (draft-ietf-rmcat-gcc) from the peer's reception
     /// reports caps the target like a REMB does.
     public var congestionControl: Bool = true
+    /// The RFC 8285 one-byte header extension ID of the transport-wide sequence number
+    /// (draft-holmer-rmcat-transport-wide-cc-extensions-01), 1-14, or nil to leave it out. When set, every RTP and
+    /// RTX packet carries the number (written as it goes on the wire), the SDP advertises `a=extmap` and
+    /// `a=rtcp-fb:<pt> transport-cc`, and the peer's transport-wide feedback drives the delay-based half of the
+    /// congestion control (with `congestionControl`). A WebRTC session sets it to the negotiated `a=extmap` ID.
+    public var transportWideCCExtensionID: UInt8?
     /// The RTCP CNAME (RFC 3550 section 6.5.1): 1 to 255 bytes of UTF-8.
     public var cname: String = "rtc-h264"
     /// The shortest time between keyframes produced on request (PLI, FIR, `requestKeyframe()`).
@@ -124,6 +130,8 @@ extension SenderConfiguration {
     public static let mtuRange = 200...65_000
     /// The longest keyframe throttle or report interval accepted.
     public static let maximumInterval = Duration.seconds(3600)
+    /// The header extension IDs of the RFC 8285 one-byte form (section 4.2: 0 is padding, 15 reserved).
+    public static let oneByteExtensionIDRange: ClosedRange<UInt8> = 1...14
     /// The shortest report interval accepted.
     public static let minimumReportInterval = Duration.milliseconds(10)
 
@@ -190,6 +198,9 @@ extension SenderConfiguration {
                 throw .invalidConfiguration("RTX payload type must be a dynamic type (96-127) other than the media's, got \(rtx.payloadType)")
             }
             guard nack else { throw .invalidConfiguration("RTX needs NACK (retransmissions are answers to NACKs)") }
+        }
+        if let id = transportWideCCExtensionID, !Self.oneByteExtensionIDRange.contains(id) {
+            throw .invalidConfiguration("transport-wide CC extension ID must be 1-14 (RFC 8285 one-byte form), got \(id)")
         }
         if acceptPlainRTCP && security == nil {
             throw .invalidConfiguration("accepting plain RTCP only makes sense with SRTP (RTCP is plain already)")

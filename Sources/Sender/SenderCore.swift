@@ -46,7 +46,17 @@ final class SenderCore {
     private var pacerDeadline: MonotonicTime?
     /// A keyframe request waiting for the IDR's first packet to leave (its arrival time), with pacing.
     private var keyframeRequestPending: MonotonicTime?
-    private var congestion: LossBasedBandwidthEstimator?
+    /// The congestion controller (loss-based, and delay-based with transport-wide feedback); nil when off.
+    private var bandwidth: SendSideBandwidthEstimator?
+    /// The next transport-wide sequence number (draft-holmer-rmcat-transport-wide-cc-extensions-01 section 2), one
+    /// counter over media and retransmissions, written as each packet goes on the wire; nil when the extension is off.
+    private var transportSequence: SequenceNumber?
+    /// The transport-wide sequence number's extension ID.
+    private let transportExtensionID: UInt8
+    /// Bytes SRTP adds to each RTP packet (part of the size the delay-based estimator counts).
+    private let srtpTrailer: Int
+    /// When the congestion estimate last moved the encoder.
+    private var lastEstimateApplied: MonotonicTime?
     /// The highest bitrate the application has asked for: the congestion estimate's ceiling.
     private var estimateCeiling: Int
     private var link = LinkQuality()
@@ -104,10 +114,14 @@ final class SenderCore {
             pacer = try Pacer(targetBitrate: enc.targetBitrate, pacingFactor: factor, queueTimeLimit: Self.pacerQueueTimeLimit)
         }
         if configuration.congestionControl {
-            congestion = try LossBasedBandwidthEstimator(
+            bandwidth = try SendSideBandwidthEstimator(
                 initialBitrate: enc.targetBitrate, minimumBitrate: configuration.minimumBitrate,
-                maximumBitrate: bitrate.maximumBitrate)
+                maximumBitrate: bitrate.maximumBitrate,
+                usesTransportFeedback: configuration.transportWideCCExtensionID != nil)
         }
+        transportExtensionID = configuration.transportWideCCExtensionID ?? 0
+        if configuration.transportWideCCExtensionID != nil { transportSequence = SequenceNumber(1) }
+        srtpTrailer = configuration.security?.suite.rtpTrailerLength ?? 0
         estimateCeiling = enc.targetBitrate
         startTime = clock.monotonic()
         lastReport = (startTime, 0, 0)
@@ -205,6 +219,12 @@ final class SenderCore {
             try packetizer.packetize(frame, timestamp: timestamp, into: &packetBuffer) { packet in
                 // The packet's own sequence number (bytes 2-3, RFC 3550 section 5.1).
                 let sequenceNumber = packet.withUnsafeBytes { SequenceNumber(UInt16($0[2]) << 8 | UInt16($0[3])) }
+                if !paced {
+                    // Unpaced, the packet goes on the wire now: its transport-wide number is written now.
+                    packet.withUnsafeMutableBytes { raw, length in
+                        stampTransportSequence(UnsafeMutableRawBufferPointer(rebasing: raw[0..<length]), now: now)
+                    }
+                }
                 if history != nil {
                     try packet.withUnsafeBytes { try history!.store($0, now: now) }
                 }
@@ -245,9 +265,11 @@ final class SenderCore {
                 requestKeyframe(.fullIntraRequest)
             case .estimatedMaximumBitrate(let bps):
                 bitrate.receivedREMB(bps)
+                bandwidth?.setREMB(bps)
                 applyBitrate(reason: .estimatedMaximumBitrate, acknowledging: nil)
             case .temporaryMaximumBitrate(let entry):
                 bitrate.receivedTMMBR(Int(clamping: entry.bitrate))
+                bandwidth?.setTMMBR(Int(clamping: entry.bitrate))
                 applyBitrate(reason: .temporaryMaximumBitrate, acknowledging: entry)
             case .negativeAcknowledgement(let nack):
                 stats.nackCount += 1
@@ -258,21 +280,58 @@ final class SenderCore {
                     history?.roundTripTime = rtt
                     responder?.roundTripTime = rtt
                 }
-                if congestion != nil {
-                    var estimate = congestion!.update(with: block, now: clock.monotonic(), roundTripTime: link.roundTripTime)
-                    // No growth past the highest bitrate the application has asked for (libwebrtc caps it at the
-                    // configured maximum): a cut must act at once, not first eat up an estimate that grew during a
-                    // loss-free minute. Not the current bitrate: an application lowering it for a while must not
-                    // drag the path estimate down with it.
-                    congestion!.limit(to: estimateCeiling)
-                    estimate = congestion!.targetBitrate
-                    stats.congestionEstimate = estimate
-                    let previous = bitrate.effectiveTarget
-                    bitrate.receivedEstimate(estimate)
-                    if bitrate.effectiveTarget != previous { applyBitrate(reason: .congestionControl, acknowledging: nil) }
+                if bandwidth != nil {
+                    if let rtt = link.roundTripTime { bandwidth!.setRoundTripTime(rtt) }
+                    bandwidth!.update(with: block, now: clock.monotonic())
+                    applyEstimate(force: true)
                 }
+            case .transportFeedback(let feedback):
+                stats.transportFeedbackReceived += 1
+                guard bandwidth?.delayBased != nil else { continue }
+                bandwidth!.update(with: feedback, now: clock.monotonic())
+                applyEstimate(force: false)
             }
         }
+    }
+
+    /// The least relative change of the congestion estimate that moves the encoder between reports (feedback comes
+    /// every 50-100 ms; each small step of the delay-based estimate need not be a rate change).
+    static let estimateChangeThreshold = 0.03
+    /// The longest time a smaller change of the estimate waits before it reaches the encoder.
+    static let estimateApplyInterval = Duration.milliseconds(500)
+
+    /// Hands the combined estimate to the bitrate controller and moves the encoder when it changed: at once for a
+    /// receiver report or a change of 3 % or more, else at most every 500 ms. The loss-based and the combined
+    /// estimates never grow past the highest bitrate the application has asked for (libwebrtc caps them at the
+    /// configured maximum): a cut must act at once, not first eat up an estimate that grew during a loss-free
+    /// minute. Not the current bitrate: an application lowering it for a while must not drag the path estimate down.
+    private func applyEstimate(force: Bool) {
+        guard let bandwidth else { return }
+        let (estimate, limit) = bandwidth.estimate
+        stats.congestionEstimate = estimate
+        stats.lossBasedEstimate = bandwidth.lossBased.targetBitrate
+        stats.delayBasedEstimate = bandwidth.delayBased?.targetBitrate
+        stats.overuseEvents = bandwidth.delayBased?.statistics.overuseEvents ?? 0
+        stats.estimateLimitedBy = "\(limit)"
+        bitrate.receivedEstimate(estimate)
+        let target = bitrate.effectiveTarget
+        let applied = stats.targetBitrate
+        guard target != applied else { return }
+        let now = clock.monotonic()
+        let change = abs(Double(target - applied)) / Double(max(applied, 1))
+        let due = lastEstimateApplied.map { now - $0 >= Self.estimateApplyInterval } ?? true
+        guard force || change >= Self.estimateChangeThreshold || due else { return }
+        lastEstimateApplied = now
+        applyBitrate(reason: .congestionControl, acknowledging: nil)
+    }
+
+    /// Writes the next transport-wide sequence number into a packet about to be queued on the transport, and records
+    /// its send time and size for the delay-based estimator. Nothing when the extension is off.
+    private func stampTransportSequence(_ packet: UnsafeMutableRawBufferPointer, now: MonotonicTime) {
+        guard let number = transportSequence else { return }
+        guard (try? TransportSequenceNumber.write(number, into: packet, id: transportExtensionID)) == true else { return }
+        transportSequence = number + 1
+        bandwidth?.packetSent(transportSequenceNumber: number, size: packet.count + srtpTrailer, now: now)
     }
 
     /// Records a keyframe request with the encoder stage's throttle.
@@ -328,6 +387,7 @@ final class SenderCore {
             return eventLoop.makeFailedFuture(SenderError.invalidRate("\(error)"))
         }
         estimateCeiling = max(estimateCeiling, bps)
+        bandwidth?.setConfiguredBitrate(estimateCeiling)
         let target = bitrate.effectiveTarget
         return setEncoderRates(target: target, ceiling: bitrate.effectiveCeiling).assumeIsolated().map { [weak self] in
             self?.events.yield(.bitrateChanged(target: target, reason: .application))
@@ -365,11 +425,13 @@ final class SenderCore {
     /// Queues one retransmission: on the RTX stream (RFC 4588, a new sequence number, the original one first in the
     /// payload) or as the original packet again.
     private func resend(_ sequenceNumber: SequenceNumber, now: MonotonicTime) {
-        guard let history else { return }
+        // Through `self.history`, never a local copy: writing the transport-wide number into a copy would copy the
+        // whole store.
+        guard history != nil else { return }
         let transport = self.transport
         do {
             if let rtx {
-                let length: Int? = try history.withPacket(sequenceNumber, now: now) { original in
+                let length: Int? = try history!.withPacket(sequenceNumber, now: now) { original in
                     try rtxBuffer.withUnsafeMutableBytes { buffer in
                         try RTXPacket.build(
                             from: original, ssrc: rtx.ssrc, payloadType: rtx.payloadType, sequenceNumber: rtx.next,
@@ -378,12 +440,19 @@ final class SenderCore {
                 }
                 guard let length else { return }
                 self.rtx?.next += 1
-                try rtxBuffer.withUnsafeBytes { try transport.queueRTP(UnsafeRawBufferPointer(rebasing: $0[0..<length])) }
+                try rtxBuffer.withUnsafeMutableBytes { raw in
+                    let packet = UnsafeMutableRawBufferPointer(rebasing: raw[0..<length])
+                    stampTransportSequence(packet, now: now)
+                    try transport.queueRTP(UnsafeRawBufferPointer(packet))
+                }
             } else {
-                try history.withPacket(sequenceNumber, now: now) { try transport.queueRTP($0) }
+                try history!.withMutablePacket(sequenceNumber, now: now) { packet in
+                    stampTransportSequence(packet, now: now)
+                    try transport.queueRTP(UnsafeRawBufferPointer(packet))
+                }
             }
             stats.retransmittedPacketsSent += 1
-            stats.retransmittedBytesSent += history.size(of: sequenceNumber, now: now) ?? 0
+            stats.retransmittedBytesSent += history!.size(of: sequenceNumber, now: now) ?? 0
         } catch {
             stats.sendErrors += 1
         }
@@ -401,7 +470,10 @@ final class SenderCore {
             case .media:
                 let transport = self.transport
                 do {
-                    let found = try history?.withPacket(packet.sequenceNumber, now: now) { try transport.queueRTP($0) }
+                    let found = try history?.withMutablePacket(packet.sequenceNumber, now: now) { bytes in
+                        stampTransportSequence(bytes, now: now)
+                        try transport.queueRTP(UnsafeRawBufferPointer(bytes))
+                    }
                     if found == nil { stats.pacerPacketsDropped += 1 }  // gone from the history: never silent
                 } catch {
                     stats.sendErrors += 1
@@ -528,7 +600,10 @@ final class SenderCore {
                     continue
                 }
                 guard packet.kind == .media else { continue }
-                _ = try? history?.withPacket(packet.sequenceNumber, now: now) { try transport.queueRTP($0) }
+                _ = try? history?.withMutablePacket(packet.sequenceNumber, now: now) { bytes in
+                    stampTransportSequence(bytes, now: now)
+                    try transport.queueRTP(UnsafeRawBufferPointer(bytes))
+                }
             }
             transport.flush()
         }

@@ -70,8 +70,19 @@ public struct SenderStats: Codable, Sendable, Equatable {
     public var pacerQueueDelay: Double = 0
     /// Packets the pacer dropped because its queue was full.
     public var pacerPacketsDropped: Int = 0
-    /// The congestion controller's estimate of the path's capacity, bit/s (loss-based).
+    /// The congestion controller's estimate of the path's capacity, bit/s: the minimum of the loss-based and (with
+    /// transport-wide feedback) the delay-based estimates, REMB, TMMBR and the operator's bitrate.
     public var congestionEstimate: Int?
+    /// The loss-based estimate (receiver reports), bit/s.
+    public var lossBasedEstimate: Int?
+    /// The delay-based estimate (transport-wide feedback), bit/s; nil without the extension.
+    public var delayBasedEstimate: Int?
+    /// What limits `congestionEstimate`: `lossBased`, `delayBased`, `remb`, `tmmbr` or `configured`.
+    public var estimateLimitedBy: String?
+    /// Transport-wide feedback messages received (RTPFB FMT 15).
+    public var transportFeedbackReceived: Int = 0
+    /// Times the delay-based detector signalled overuse.
+    public var overuseEvents: Int = 0
     /// Seconds from the arrival of the latest served keyframe request (PLI, FIR, control) to the first packet of the
     /// IDR that answered it being handed to the socket: the keyframe latency.
     public var keyframeRequestLatency: Double?
