@@ -57,6 +57,12 @@ public struct ReceiverConfiguration: Sendable {
     public var jitterBufferWait: Duration = .milliseconds(300)
     /// The RTX payload type (RFC 4588) the sender retransmits with, if it uses RTX.
     public var rtxPayloadType: UInt8?
+    /// The header extension ID (RFC 8285, 1-255) of the sender's transport-wide sequence number: when set, the
+    /// receiver records each packet's arrival and sends transport-wide feedback (RTPFB FMT 15) every
+    /// `transportFeedbackInterval` (draft-holmer-rmcat-transport-wide-cc-extensions-01). nil sends none.
+    public var transportWideCCExtensionID: UInt8?
+    /// How often transport-wide feedback is sent (10 ms-1 s; libwebrtc: 50-250 ms).
+    public var transportFeedbackInterval: Duration = TransportFeedbackGenerator.defaultInterval
     /// Called on the receiver's loop with every access unit received, before decoding; it must return quickly.
     public var onAccessUnit: (@Sendable (H264ReceivedFrame) -> Void)?
     /// Called on the receiver's loop with every decoded picture (valid during the call) and its access unit.
@@ -92,6 +98,12 @@ public struct ReceiverConfiguration: Sendable {
         }
         if let rtxPayloadType, !(96...127).contains(rtxPayloadType) {
             throw .invalidConfiguration("RTX payload type must be 96-127, got \(rtxPayloadType)")
+        }
+        if transportWideCCExtensionID == 0 {
+            throw .invalidConfiguration("transport-wide CC extension ID must be 1-255 (RFC 8285), got 0")
+        }
+        guard transportFeedbackInterval >= .milliseconds(10), transportFeedbackInterval <= .seconds(1) else {
+            throw .invalidConfiguration("transport feedback interval must be 10 ms-1 s, got \(transportFeedbackInterval)")
         }
         if let frameLimit, frameLimit <= 0 { throw .invalidConfiguration("frame limit must be positive, got \(frameLimit)") }
         if let duration, duration <= .zero { throw .invalidConfiguration("duration must be positive, got \(duration)") }

@@ -35,6 +35,12 @@ final class ReceiverCore {
         reportTask = transport.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
             weakSelf.value.object?.tick()
         }
+        if configuration.transportWideCCExtensionID != nil {
+            let every = TimeAmount.nanoseconds(configuration.transportFeedbackInterval.saturatingNanoseconds)
+            state.transportFeedbackTask = transport.eventLoop.scheduleRepeatedTask(initialDelay: every, delay: every) { _ in
+                weakSelf.value.object?.sendTransportFeedback()
+            }
+        }
         if state.nack != nil {
             state.repairTask = transport.eventLoop.scheduleRepeatedTask(initialDelay: Self.repairTick, delay: Self.repairTick) { _ in
                 weakSelf.value.object?.repair()
@@ -50,6 +56,7 @@ final class ReceiverCore {
         state.finished = true
         reportTask?.cancel()
         state.repairTask?.cancel()
+        state.transportFeedbackTask?.cancel()
         // Whatever the jitter buffer still holds goes to the depacketizer, in order.
         if state.jitter != nil {
             let late = clock.monotonic() + .seconds(3600)
@@ -115,6 +122,9 @@ final class ReceiverCore {
         guard var view = try? RTPPacketView(parsing: packet) else {
             state.stats.malformedPackets += 1
             return
+        }
+        if let id = configuration.transportWideCCExtensionID {
+            recordTransportSequence(bytes, id: id, ssrc: view.header.ssrc)
         }
         var isRetransmission = false
         if let rtxPT = configuration.rtxPayloadType, view.header.payloadType.rawValue == rtxPT {
@@ -186,6 +196,33 @@ final class ReceiverCore {
                 state.nack?.removeMissing(before: first + count)
             }
         }
+    }
+
+    /// Records the arrival of a packet carrying the transport-wide sequence number (media and RTX alike: the number
+    /// counts every packet of the transport).
+    private func recordTransportSequence(_ bytes: UnsafeRawBufferPointer, id: UInt8, ssrc media: SSRC) {
+        guard let number = try? TransportSequenceNumber.read(from: bytes, id: id) else { return }
+        if state.transportFeedback == nil {
+            state.transportFeedback = TransportFeedbackGenerator(
+                senderSSRC: ssrc, mediaSSRC: state.senderSSRC ?? media, interval: configuration.transportFeedbackInterval)
+        }
+        state.transportFeedback!.received(number, now: clock.monotonic())
+    }
+
+    /// Every feedback interval: the arrivals since the last feedback, one RTCP datagram per message (an empty RR
+    /// first, as a compound packet needs, RFC 3550 section 6.1).
+    private func sendTransportFeedback() {
+        guard !state.finished, transport.peer != nil, state.transportFeedback != nil else { return }
+        var messages = state.transportFeedbackMessages
+        state.transportFeedbackMessages = []
+        state.transportFeedback!.poll(now: clock.monotonic(), into: &messages)
+        for message in messages {
+            let report = RTCPPacket.receiverReport(ReceiverReport(ssrc: ssrc, reportBlocks: []))
+            if (try? transport.sendRTCP([report, .transportFeedback(message)])) != nil {
+                state.stats.transportFeedbackSent += 1
+            }
+        }
+        state.transportFeedbackMessages = messages
     }
 
     /// Sequence numbers whose NACK time is remembered at most.

@@ -45,6 +45,11 @@ struct ReceiverState {
     var roundTripTime: Duration?
     var repairTask: RepeatedTask?
 
+    // Transport-wide congestion control feedback (created with the first packet, which names the media SSRC).
+    var transportFeedback: TransportFeedbackGenerator?
+    var transportFeedbackMessages: [TransportFeedback] = []
+    var transportFeedbackTask: RepeatedTask?
+
     init(configuration: ReceiverConfiguration) throws {
         if configuration.nack {
             // The jitter buffer hands packets over in order, so the depacketizer declares a gap lost at once.

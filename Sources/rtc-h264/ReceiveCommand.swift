@@ -104,6 +104,10 @@ struct ReceiveCommand: AsyncParsableCommand {
             // NACK only towards a sender that says it answers them; RTX as the SDP announces it.
             configuration.nack = !noNACK && description.feedback.contains("nack")
             configuration.rtxPayloadType = description.rtx?.payloadType
+            // Transport-wide feedback when the sender carries the extension and asks for it.
+            if description.feedback.contains("transport-cc") {
+                configuration.transportWideCCExtensionID = description.transportWideCCExtensionID
+            }
             if let crypto = description.crypto {
                 guard let suite = SRTPSuite(sdpName: crypto.suite) else {
                     throw ValidationError("the SDP's crypto suite \(crypto.suite) is not supported")

@@ -78,6 +78,11 @@ struct StreamOptions: ParsableArguments {
     @Flag(name: .customLong("no-congestion-control"), help: "Do not lower the target when the peer reports loss.")
     var noCongestionControl = false
 
+    @Option(name: .customLong("transport-cc"), help: ArgumentHelp(
+        "Carry the transport-wide sequence number with this RTP header extension ID (1-14) and adapt to the peer's transport-cc feedback (delay-based congestion control); the SDP gets a=extmap and rtcp-fb transport-cc.",
+        valueName: "id"))
+    var transportCC: UInt8?
+
     @Option(help: "RTCP CNAME.")
     var cname: String = "rtc-h264"
 
@@ -87,6 +92,9 @@ struct StreamOptions: ParsableArguments {
         if remoteKey != nil && remoteKeyFile != nil { throw ValidationError("give --remote-key or --remote-key-file, not both") }
         if noSRTP && (remoteKey != nil || remoteKeyFile != nil) {
             throw ValidationError("--no-srtp cannot be used with --remote-key or --remote-key-file")
+        }
+        if let transportCC, !(1...14).contains(transportCC) {
+            throw ValidationError("--transport-cc must be a header extension ID of 1-14 (RFC 8285 one-byte form)")
         }
         guard pacingFactor.isFinite, (1...10).contains(pacingFactor) else {
             throw ValidationError("--pacing-factor must be between 1 and 10")
@@ -188,6 +196,7 @@ struct StreamOptions: ParsableArguments {
         configuration.rtx = rtx ? .init(payloadType: PayloadType(rtxPayloadType), ssrc: rtxSSRC.map { SSRC($0) }) : nil
         configuration.pacingFactor = noPacing ? nil : pacingFactor
         configuration.congestionControl = !noCongestionControl
+        configuration.transportWideCCExtensionID = transportCC
         configuration.cname = cname
         configuration.keyframeThrottle = .milliseconds(keyframeThrottleMs)
         do {
