@@ -52,9 +52,13 @@ public struct ReceiverConfiguration: Sendable {
     public var reorderWindow: Int = 64
     /// Ask for lost packets with generic NACKs (RFC 4585 section 6.2.1), repeated about once per RTT.
     public var nack: Bool = true
-    /// How long a missing packet is waited for (retransmission or reordering) before its frame is given up and a
-    /// keyframe asked for.
+    /// The least time a missing packet is waited for (retransmission or reordering) before its frame is given up and
+    /// a keyframe asked for; with NACK the wait grows with the measured RTT (2.5 RTT + 4 x jitter, `RepairWait`) up
+    /// to `jitterBufferMaximumWait`.
     public var jitterBufferWait: Duration = .milliseconds(300)
+    /// The most time a missing packet is waited for, however long the RTT (the latency budget; at least
+    /// `jitterBufferWait`).
+    public var jitterBufferMaximumWait: Duration = .seconds(1)
     /// The RTX payload type (RFC 4588) the sender retransmits with, if it uses RTX.
     public var rtxPayloadType: UInt8?
     /// The header extension ID (RFC 8285, 1-255) of the sender's transport-wide sequence number: when set, the
@@ -95,6 +99,9 @@ public struct ReceiverConfiguration: Sendable {
         }
         guard jitterBufferWait >= .milliseconds(10), jitterBufferWait <= .seconds(10) else {
             throw .invalidConfiguration("jitter buffer wait must be 10 ms-10 s, got \(jitterBufferWait)")
+        }
+        guard jitterBufferMaximumWait >= .milliseconds(10), jitterBufferMaximumWait <= .seconds(10) else {
+            throw .invalidConfiguration("jitter buffer maximum wait must be 10 ms-10 s, got \(jitterBufferMaximumWait)")
         }
         if let rtxPayloadType, !(96...127).contains(rtxPayloadType) {
             throw .invalidConfiguration("RTX payload type must be 96-127, got \(rtxPayloadType)")

@@ -107,6 +107,7 @@ final class ReceiverCore {
             if let duration = configuration.duration, now - first >= duration { return finish() }
             if let idle = configuration.idleTimeout, now - state.lastPacket >= idle { return finish() }
         }
+        updateRepairWait()
         guard transport.peer != nil else { return }
         sendFeedback(pli: state.needKeyframe && pliIntervalElapsed(now))
     }
@@ -236,6 +237,18 @@ final class ReceiverCore {
         state.roundTripTime = smoothed
         state.nack?.roundTripTime = smoothed
         state.stats.roundTripTime = smoothed.inSeconds
+        updateRepairWait()
+    }
+
+    /// The jitter buffer waits for a missing packet as long as retransmission can still repair it (`RepairWait`):
+    /// after each RTT sample and each report interval (the jitter moves).
+    private func updateRepairWait() {
+        guard state.jitter != nil else { return }
+        let jitterTicks = Int64(state.reception?.jitter ?? 0)
+        let jitter = Duration.nanoseconds(min(jitterTicks, 90_000 * 60) * 1_000_000_000 / 90_000)
+        let wait = state.repairWait.wait(roundTripTime: state.roundTripTime, jitter: jitter)
+        state.jitter!.maximumWait = wait
+        state.stats.jitterBufferWait = wait.inSeconds
     }
 
     /// Every repair tick: NACKs that are due, gaps whose wait is over.

@@ -43,6 +43,8 @@ struct ReceiverState {
     var nackSentAt: [SequenceNumber: MonotonicTime?] = [:]
     /// The smoothed NACK -> retransmission time (RFC 6298's 1/8 gain), once measured.
     var roundTripTime: Duration?
+    /// The jitter buffer's wait for a missing packet, from the RTT and jitter.
+    let repairWait: RepairWait
     var repairTask: RepeatedTask?
 
     // Transport-wide congestion control feedback (created with the first packet, which names the media SSRC).
@@ -51,11 +53,12 @@ struct ReceiverState {
     var transportFeedbackTask: RepeatedTask?
 
     init(configuration: ReceiverConfiguration) throws {
+        repairWait = RepairWait(minimum: configuration.jitterBufferWait, maximum: configuration.jitterBufferMaximumWait)
         if configuration.nack {
             // The jitter buffer hands packets over in order, so the depacketizer declares a gap lost at once.
             depacketizer = H264Depacketizer(reorderWindow: 1)
             nack = NACKGenerator()
-            jitter = try JitterBuffer(maximumWait: configuration.jitterBufferWait)
+            jitter = try JitterBuffer(maximumWait: repairWait.wait(roundTripTime: nil))
             nackList.reserveCapacity(256)
         } else {
             depacketizer = H264Depacketizer(reorderWindow: configuration.reorderWindow)

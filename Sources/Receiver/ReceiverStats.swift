@@ -50,6 +50,8 @@ public struct ReceiverStats: Codable, Sendable, Equatable {
     public var packetsGivenUp: Int = 0
     /// `freezeCount`: intervals between decoded frames longer than max(3 x the average, the average + 150 ms).
     public var freezeCount: Int = 0
+    /// The jitter buffer's current wait for a missing packet, seconds (grows with the RTT).
+    public var jitterBufferWait: Double?
     /// Transport-wide feedback messages sent (RTPFB FMT 15).
     public var transportFeedbackSent: Int = 0
     /// `totalFreezesDuration` in seconds.

@@ -48,8 +48,11 @@ struct ReceiveCommand: AsyncParsableCommand {
     @Option(name: .customLong("rtx-pt"), help: "The sender's RTX payload type (when no --sdp; an SDP says it itself).")
     var rtxPayloadType: UInt8?
 
-    @Option(name: .customLong("jitter-buffer"), help: "Milliseconds to wait for a missing packet before giving its frame up.")
+    @Option(name: .customLong("jitter-buffer"), help: "The least milliseconds to wait for a missing packet before giving its frame up (with NACK the wait grows to 2.5 RTT + 4 x jitter).")
     var jitterBufferMs: Int = 300
+
+    @Option(name: .customLong("jitter-buffer-max"), help: "The most milliseconds to wait for a missing packet, however long the RTT (at least --jitter-buffer).")
+    var jitterBufferMaxMs: Int = 1000
 
     @Option(help: "Write decoded frames (.y4m) or the received bitstream (.h264) here.")
     var output: String?
@@ -79,6 +82,9 @@ struct ReceiveCommand: AsyncParsableCommand {
             }
         }
         guard (10...10_000).contains(jitterBufferMs) else { throw ValidationError("--jitter-buffer must be 10-10000 ms") }
+        guard (10...10_000).contains(jitterBufferMaxMs), jitterBufferMaxMs >= jitterBufferMs else {
+            throw ValidationError("--jitter-buffer-max must be 10-10000 ms and at least --jitter-buffer")
+        }
         if let rtxPayloadType {
             guard (96...127).contains(rtxPayloadType) else { throw ValidationError("--rtx-pt must be 96-127") }
             if sdp != nil { throw ValidationError("--sdp already says the RTX payload type") }
@@ -92,6 +98,7 @@ struct ReceiveCommand: AsyncParsableCommand {
         configuration.duration = duration.map { .seconds($0) }
         configuration.idleTimeout = idleTimeout.map { .seconds($0) }
         configuration.jitterBufferWait = .milliseconds(jitterBufferMs)
+        configuration.jitterBufferMaximumWait = .milliseconds(jitterBufferMaxMs)
         configuration.nack = !noNACK
         configuration.rtxPayloadType = rtxPayloadType
         if let sdp {

@@ -150,6 +150,8 @@ def run_case(case, args, rtc, flags):
     ssrc = random.randint(1, 0xFFFFFFFE)
     stream = ["--to", f"127.0.0.1:{relay_port}", "--key-file", key_file, "--ssrc", str(ssrc),
               "--size", args.size, "--bitrate", args.bitrate]
+    if flags.get("transport_cc"):
+        stream += ["--transport-cc", "3"]
     if not args.no_rtx and not case.get("nonack"):
         stream += ["--rtx", "--rtx-ssrc", str(random.randint(1, 0xFFFFFFFE))]
     send_extra, receive_extra = list(args.send_extra), list(args.receive_extra)
@@ -494,6 +496,8 @@ def main():
     parser.add_argument("--bitrate", default="1.5M")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-rtx", action="store_true", help="retransmit on the media SSRC instead of RTX")
+    parser.add_argument("--no-transport-cc", action="store_true",
+                        help="no transport-wide sequence numbers and feedback (loss-based congestion control only)")
     parser.add_argument("--send-extra", action="append", default=[], metavar="ARG",
                         help="an extra argument for `send` and `sdp` (repeat: --send-extra=--no-pacing)")
     parser.add_argument("--receive-extra", action="append", default=[], metavar="ARG",
@@ -520,6 +524,8 @@ def main():
     flags = {"send_nonack": [], "receive_nonack": ["--no-nack"] if "--no-nack" in receive_help else []}
     if not flags["receive_nonack"] and "--no-nack" in send_help:
         flags["send_nonack"] = ["--no-nack", "--no-pacing"]
+    # Delay-based congestion control (transport-wide feedback) when this rtc-h264 has it and it is not turned off.
+    flags["transport_cc"] = "--transport-cc" in send_help and not args.no_transport_cc
     wanted = set(filter(None, args.cases.split(",")))
     results, skipped = [], []
     for case in cases(args.seconds):

@@ -3,7 +3,7 @@
 # rtc-h264 receive on 127.0.0.1, one run per case: 0/1/2/5 % loss at 25 ms each way, 5 % with --no-nack, 10 % at
 # 100 ms, a 1 Mbit/s bottleneck with a 30-packet queue, capacity steps 2M -> 500k -> 2M, a 1 s blackout.
 # Prints a markdown table (issue 12's "today" figures beside the new ones) and per-case details.
-# Usage: Tests/Benchmarks/network/run.sh [--seconds N] [--cases loss1,loss5,...] [--size WxH] [--bitrate R] [--no-rtx]
+# Usage: Tests/Benchmarks/network/run.sh [--seconds N] [--cases loss1,loss5,...] [--size WxH] [--bitrate R] [--no-rtx] [--no-transport-cc]
 #        [--markdown FILE] [--out DIR] [--send-extra=ARG ...] [--receive-extra=ARG ...] (60 s per case by default:
 #        about 11 minutes in all; RTC_H264=path uses that binary instead of building). python3 netbench.py --help.
 set -euo pipefail
