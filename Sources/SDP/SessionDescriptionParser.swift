@@ -188,7 +188,7 @@ struct SessionDescriptionParser {
         case "extmap":
             // a=extmap:<id>[/<direction>] <uri> [<attributes>] (RFC 8285 section 5); only the transport-wide
             // sequence number is read.
-            let parts = attribute.split(separator: " ")
+            let parts = attribute.split(separator: " ", omittingEmptySubsequences: false)
             if parts.count >= 2, parts[1] == SessionDescription.transportWideCCURI {
                 let idText = parts[0].split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)[0]
                 guard let id = Self.decimal(idText, maxDigits: 3), (1...255).contains(id) else {

@@ -135,6 +135,26 @@ import Testing
         #expect(parsed.frameRate == 29.97)
     }
 
+    /// The transport-wide sequence number's `a=extmap` (RFC 8285 section 5, a direction allowed) is read and written
+    /// back; other extensions are ignored; a bad ID is a clear error.
+    @Test func transportWideCCExtmapRoundTrips() throws {
+        let uri = SessionDescription.transportWideCCURI
+        let parsed = try SessionDescription(parsing: Self.sdp(
+            "a=fmtp:96 packetization-mode=1;profile-level-id=42e01f", "a=extmap:2 urn:ietf:params:rtp-hdrext:toffset",
+            "a=extmap:5/sendonly \(uri)", "a=rtcp-fb:96 transport-cc"))
+        #expect(parsed.transportWideCCExtensionID == 5)
+        #expect(parsed.feedback == ["transport-cc"])
+        #expect(parsed.serialize().contains("a=extmap:5 \(uri)\r\n"))
+        #expect(try SessionDescription(parsing: parsed.serialize()).transportWideCCExtensionID == 5)
+        #expect(try SessionDescription(parsing: Self.sdp("a=fmtp:96 packetization-mode=1;profile-level-id=42e01f"))
+            .transportWideCCExtensionID == nil)
+        for bad in ["0", "256", "x", ""] {
+            #expect(throws: SessionDescriptionError.self) {
+                try SessionDescription(parsing: Self.sdp("a=extmap:\(bad) \(uri)"))
+            }
+        }
+    }
+
     @Test func frameRatesOfAnySizeSerialize() {
         // Regression (issue 11): format() converted with Int(value) whenever the value was whole, trapping on 1e300.
         #expect(SessionDescription.format(30) == "30")

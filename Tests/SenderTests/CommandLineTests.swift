@@ -125,6 +125,12 @@ import Testing
         (["encode", "--pattern", "--output", "/dev/null", "--size", "1920x1080"], "exceeds level 3.1 MaxFS 3600"),
         (["encode", "--pattern", "--output", "/dev/null", "--level", "3.3"], "--level 3.3 is not one of"),
         (["sdp", "--to", "127.0.0.1:5004", "--fps", "90"], "frame rate 90.0 is outside the supported range"),
+        (["sdp", "--to", "127.0.0.1:5004", "--transport-cc", "15"],
+         "--transport-cc must be a header extension ID of 1-14 (RFC 8285 one-byte form)"),
+        (["send", "--to", "127.0.0.1:5004", "--transport-cc", "0"],
+         "--transport-cc must be a header extension ID of 1-14 (RFC 8285 one-byte form)"),
+        (["receive", "--listen", "127.0.0.1:5004", "--no-srtp", "--jitter-buffer", "500", "--jitter-buffer-max", "400"],
+         "--jitter-buffer-max must be 10-10000 ms and at least --jitter-buffer"),
         (["receive", "--listen", "127.0.0.1:5004"], "give --sdp, --key (with --suite), or --no-srtp"),
         (["control", "--to", "127.0.0.1:9", "bitrate", "fast"], "bitrate:"),
     ])

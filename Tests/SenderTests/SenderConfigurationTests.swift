@@ -32,6 +32,8 @@ import Testing
         ("frame rate nan", "invalid configuration: encoder: "),
         ("failures 0", "invalid configuration: maximum consecutive frame failures must be 1-10000, got 0"),
         ("plain rtcp without srtp", "invalid configuration: accepting plain RTCP only makes sense with SRTP (RTCP is plain already)"),
+        ("transport-cc id 0", "invalid configuration: transport-wide CC extension ID must be 1-14 (RFC 8285 one-byte form), got 0"),
+        ("transport-cc id 15", "invalid configuration: transport-wide CC extension ID must be 1-14 (RFC 8285 one-byte form), got 15"),
         ("unknown host", "invalid address no.such.host.invalid:5004: "),
     ])
     func invalidConfigurationsFailBeforeAnythingStarts(name: String, message: String) async throws {
@@ -58,6 +60,8 @@ import Testing
         case "frame rate nan": configuration.encoder.frameRate = .nan
         case "failures 0": configuration.maximumConsecutiveFrameFailures = 0
         case "plain rtcp without srtp": configuration.acceptPlainRTCP = true
+        case "transport-cc id 0": configuration.transportWideCCExtensionID = 0
+        case "transport-cc id 15": configuration.transportWideCCExtensionID = 15
         default: configuration.peerHost = "no.such.host.invalid"
         }
         do {
@@ -80,6 +84,21 @@ import Testing
         let stats = try await sender.finish()
         #expect(stats.framesSent + stats.framesSkipped == 20)
         #expect(stats.packetsSent >= 15)
+    }
+
+    /// The transport-wide sequence number's element (RFC 8285 one-byte form: 4-byte block header, 1 + 2 bytes of
+    /// element, 1 byte of padding) comes out of the payload; the SDP advertises the extension and the feedback.
+    @Test func transportWideCCTakesEightBytesAndIsAdvertised() throws {
+        var configuration = Self.base()
+        let without = configuration.payloadLimit.maxPayloadSize
+        #expect(configuration.sessionDescription(parameterSets: [], ssrc: nil).transportWideCCExtensionID == nil)
+        #expect(!configuration.feedbackCapabilities.contains("transport-cc"))
+        configuration.transportWideCCExtensionID = 3
+        #expect(configuration.payloadLimit.maxPayloadSize == without - 8)
+        #expect(configuration.headerExtension == RTPHeaderExtension(profile: 0xBEDE, data: [0x31, 0, 0, 0]))
+        let text = configuration.sessionDescription(parameterSets: [], ssrc: nil).serialize()
+        #expect(text.contains("a=rtcp-fb:96 transport-cc\r\n"))
+        #expect(text.contains("a=extmap:3 http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01\r\n"))
     }
 
     @Test func sdpCarriesTheActualParameterSets() throws {

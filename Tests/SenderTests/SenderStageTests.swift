@@ -68,6 +68,17 @@ import Video
         ])
     }
 
+    /// Transport-wide feedback covers the whole transport: routed whatever media SSRC it names (libwebrtc names its
+    /// first one, which may be another stream's).
+    @Test func feedbackRouterPassesTransportWideFeedbackWhateverItsMediaSSRC() throws {
+        var router = FeedbackRouter(ssrc: SSRC(10))
+        let feedback = try TransportFeedback(
+            senderSSRC: SSRC(20), mediaSSRC: SSRC(30), baseSequenceNumber: SequenceNumber(7), feedbackPacketCount: 0,
+            arrivals: [MonotonicTime(nanoseconds: 1_000_000), nil])
+        #expect(router.route([.receiverReport(ReceiverReport(ssrc: SSRC(20))), .transportFeedback(feedback)])
+            == [.transportFeedback(feedback)])
+    }
+
     @Test func feedbackRouterForgetsRequestersBeyondItsBound() {
         var router = FeedbackRouter(ssrc: SSRC(1))
         for requester in 0..<1000 {
