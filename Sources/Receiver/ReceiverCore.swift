@@ -170,8 +170,12 @@ final class ReceiverCore {
         }
         let sequenceNumber = view.header.sequenceNumber
         let wasMissing = state.nack?.isMissing(sequenceNumber) ?? false
-        if wasMissing, let entry = state.nackSentAt.removeValue(forKey: sequenceNumber), let asked = entry {
-            measuredRoundTrip(now - asked)
+        if wasMissing, let entry = state.nackSentAt.removeValue(forKey: sequenceNumber) {
+            if let asked = entry {
+                measuredRoundTrip(now - asked)
+            } else {
+                ambiguousRoundTrip()
+            }
         }
         state.nack?.received(sequenceNumber, now: now, isRetransmission: isRetransmission)
         if isRetransmission || wasMissing { state.stats.retransmittedPacketsReceived += 1 }
@@ -240,13 +244,26 @@ final class ReceiverCore {
         updateRepairWait()
     }
 
+    /// The answer to a NACK that was repeated: no sample (which request did it answer?), and, until a first sample
+    /// exists, the repeat interval doubles (Karn's algorithm, RFC 6298 section 5.5). Without the back-off a path
+    /// whose RTT exceeds the assumed 100 ms never yields a sample: every NACK is repeated before its answer can come.
+    private func ambiguousRoundTrip() {
+        guard state.roundTripTime == nil, state.nack != nil else { return }
+        let current = state.nack!.roundTripTime ?? NACKGenerator.defaultRoundTripTime
+        state.nack!.roundTripTime = min(current * 2, Self.maximumNACKBackoff)
+    }
+
+    /// The longest NACK repeat interval the back-off reaches.
+    static let maximumNACKBackoff = Duration.seconds(1)
+
     /// The jitter buffer waits for a missing packet as long as retransmission can still repair it (`RepairWait`):
     /// after each RTT sample and each report interval (the jitter moves).
     private func updateRepairWait() {
         guard state.jitter != nil else { return }
         let jitterTicks = Int64(state.reception?.jitter ?? 0)
         let jitter = Duration.nanoseconds(min(jitterTicks, 90_000 * 60) * 1_000_000_000 / 90_000)
-        let wait = state.repairWait.wait(roundTripTime: state.roundTripTime, jitter: jitter)
+        let wait = state.repairWait.wait(
+            roundTripTime: state.roundTripTime, jitter: jitter, resendMargin: state.nack?.resendMargin ?? .zero)
         state.jitter!.maximumWait = wait
         state.stats.jitterBufferWait = wait.inSeconds
     }

@@ -6,22 +6,24 @@ import Testing
     static let policy = RepairWait(minimum: .milliseconds(300), maximum: .seconds(1))
 
     @Test(arguments: [
-        // (RTT ms, jitter ms, expected wait ms)
+        // (RTT ms, jitter ms, expected wait ms), resend margin 20 ms
         (nil, 0, 300),  // not measured yet: the least wait
-        (50, 0, 300),  // 125 ms: the least wait still gives several NACK rounds
-        (50, 10, 300),  // 165 ms
-        (200, 0, 500),  // 10 % loss at 100 ms each way: 2.5 RTT
-        (200, 10, 540),  // + 4 x jitter
+        (50, 0, 300),  // 190 ms: the least wait still gives several NACK rounds
+        (50, 10, 300),  // 230 ms
+        (200, 0, 640),  // 10 % loss at 100 ms each way: three tries, 3 RTT + 2 margins
+        (200, 10, 680),  // + 4 x jitter
         (500, 0, 1000),  // capped at the latency budget
         (-5, 0, 300),  // a nonsense sample cannot shorten it
     ] as [(Int?, Int, Int)])
     func waitFollowsTheRoundTrip(rtt: Int?, jitter: Int, expected: Int) {
-        let wait = Self.policy.wait(roundTripTime: rtt.map { .milliseconds($0) }, jitter: .milliseconds(jitter))
+        let wait = Self.policy.wait(
+            roundTripTime: rtt.map { .milliseconds($0) }, jitter: .milliseconds(jitter), resendMargin: .milliseconds(20))
         #expect(wait == .milliseconds(expected))
     }
 
     @Test func hugeValuesNeverTrapAndStayWithinTheBudget() {
-        #expect(Self.policy.wait(roundTripTime: .seconds(Int64.max), jitter: .seconds(Int64.max)) == .seconds(1))
+        #expect(Self.policy.wait(roundTripTime: .seconds(Int64.max), jitter: .seconds(Int64.max), resendMargin: .seconds(Int64.max))
+            == .seconds(1))
         #expect(Self.policy.wait(roundTripTime: .seconds(Int64.min), jitter: .seconds(Int64.min)) == .milliseconds(300))
     }
 
