@@ -10,7 +10,10 @@ import RTP
 /// verdict drives `AIMDRateControl` together with the acknowledged throughput. Before any throughput is known,
 /// overuse halves the estimate at most every 200 ms (libwebrtc `InitialTimeToReduceFurther`).
 ///
-/// Not done here: probing (libwebrtc `ProbeController`), ALR, and the separate audio detector.
+/// Probe clusters (`ProbeController`) are measured here too: packets sent with a cluster identifier are matched in
+/// the feedback, and a cluster's rate (`ProbeBitrateEstimator`) lifts the estimate when it is higher and the
+/// detector sees no overuse (libwebrtc `DelayBasedBwe` with `ProbeBitrateEstimator`). Not done: ALR, the separate
+/// audio detector.
 public struct DelayBasedBandwidthEstimator: Sendable {
     /// Sent packets remembered for matching feedback (about 4 s at 1,000 packets per second).
     public static let sentPacketCapacity = 4096
@@ -32,8 +35,12 @@ public struct DelayBasedBandwidthEstimator: Sendable {
     private var sentSizes: [Int]
     private var sentSequenceNumbers: [UInt16]
     private var sentValid: [Bool]
+    private var sentCluster: [Int]
+    private var probes = ProbeBitrateEstimator()
+    private var probeResult: Int?
     private var scratch: [(send: Double, arrival: Double, size: Int)] = []
     private var lastInitialReduction: Double?
+    private var lastProbeRaise: Int?
 
     /// Creates an estimator.
     /// - Parameters:
@@ -54,6 +61,7 @@ public struct DelayBasedBandwidthEstimator: Sendable {
         sentSizes = [Int](repeating: 0, count: Self.sentPacketCapacity)
         sentSequenceNumbers = [UInt16](repeating: 0, count: Self.sentPacketCapacity)
         sentValid = [Bool](repeating: false, count: Self.sentPacketCapacity)
+        sentCluster = [Int](repeating: 0, count: Self.sentPacketCapacity)
         scratch.reserveCapacity(512)
     }
 
@@ -69,8 +77,12 @@ public struct DelayBasedBandwidthEstimator: Sendable {
     ///   - transportSequenceNumber: the transport-wide sequence number written in it.
     ///   - size: its size in bytes (as sent, SRTP included).
     ///   - now: the send time.
-    public mutating func packetSent(transportSequenceNumber: SequenceNumber, size: Int, now: MonotonicTime) {
+    ///   - probeCluster: the probe cluster it belongs to (see `startProbe`), 0 for none.
+    public mutating func packetSent(
+        transportSequenceNumber: SequenceNumber, size: Int, now: MonotonicTime, probeCluster: Int = 0
+    ) {
         let i = Int(transportSequenceNumber.rawValue) & (Self.sentPacketCapacity - 1)
+        sentCluster[i] = probeCluster
         sentTimes[i] = now.nanoseconds
         sentSizes[i] = max(0, size)
         sentSequenceNumbers[i] = transportSequenceNumber.rawValue
@@ -100,6 +112,12 @@ public struct DelayBasedBandwidthEstimator: Sendable {
             }
             statistics.packetsAcknowledged += 1
             scratch.append((Double(sentTimes[i]) / 1e6, arrival.inSeconds * 1000, sentSizes[i]))
+            if sentCluster[i] != 0, let rate = probes.add(
+                cluster: sentCluster[i], send: Double(sentTimes[i]) / 1e6, arrival: arrival.inSeconds * 1000,
+                size: sentSizes[i])
+            {
+                probeResult = max(probeResult ?? 0, rate)
+            }
         }
         scratch.sort { $0.arrival < $1.arrival }
         let nowMs = Double(now.nanoseconds) / 1e6
@@ -125,7 +143,28 @@ public struct DelayBasedBandwidthEstimator: Sendable {
             }
         } else {
             rate.update(usage: usage, throughput: throughput, now: nowMs)
+            if let probe = probeResult, Double(probe) > rate.bitrate {
+                rate.set(Double(probe), now: nowMs)
+                statistics.probesRaisedEstimate += 1
+                lastProbeRaise = probe
+            }
         }
+        probeResult = nil
         return targetBitrate
+    }
+
+    /// The rate of the latest probe that raised the estimate, once; the caller lifts the loss-based estimate too.
+    public mutating func takeProbeRaise() -> Int? {
+        defer { lastProbeRaise = nil }
+        return lastProbeRaise
+    }
+
+    /// Starts measuring a probe cluster: its packets are sent with `probeCluster: cluster`.
+    /// - Parameters:
+    ///   - cluster: the cluster's identifier (not 0).
+    ///   - bitrate: the probe rate, the most the cluster can measure.
+    public mutating func startProbe(cluster: Int, bitrate: Int) {
+        statistics.probesSent += 1
+        probes.start(cluster: cluster, bitrate: bitrate)
     }
 }

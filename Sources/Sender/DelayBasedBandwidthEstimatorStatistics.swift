@@ -8,6 +8,10 @@ public struct DelayBasedBandwidthEstimatorStatistics: Hashable, Sendable {
     public var packetsReportedLost = 0
     /// Feedback entries for sequence numbers we have no record of (never sent, or forgotten).
     public var unknownPackets = 0
+    /// Probe clusters started.
+    public var probesSent = 0
+    /// Probes whose measured rate raised the estimate.
+    public var probesRaisedEstimate = 0
     /// Times the detector signalled overuse.
     public var overuseEvents = 0
 

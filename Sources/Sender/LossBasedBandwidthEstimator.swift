@@ -135,6 +135,13 @@ public struct LossBasedBandwidthEstimator: Sendable {
         if bitrate < targetBitrate { set(Double(bitrate)) }
     }
 
+    /// Raises the target to `bitrate` when below it: a probe measured that much getting through
+    /// (libwebrtc `SendSideBandwidthEstimation::SetSendBitrate` after a probe).
+    /// - Parameter bitrate: the measured rate in bits per second (the maximum still applies).
+    public mutating func raise(to bitrate: Int) {
+        if bitrate > targetBitrate { set(Double(bitrate)) }
+    }
+
     private mutating func set(_ bitrate: Double) {
         let bounded = min(max(bitrate.isFinite ? bitrate : Double(minimumBitrate), Double(minimumBitrate)),
                           Double(maximumBitrate))

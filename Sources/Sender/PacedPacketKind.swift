@@ -4,4 +4,6 @@ public enum PacedPacketKind: Hashable, Sendable {
     case retransmission
     /// A new media packet.
     case media
+    /// Padding for a bandwidth probe (`ProbeController`): a recent media packet sent again, ahead of new media.
+    case probe
 }

@@ -146,7 +146,7 @@ public struct Pacer: Sendable {
                 statistics.mediaPacketsDropped += 1
             }
             media.append(packet)
-        case .retransmission:
+        case .retransmission, .probe:
             if retransmissions.isFull {
                 if dropPolicy == .dropNewest {
                     statistics.retransmissionsDropped += 1
@@ -184,6 +184,7 @@ public struct Pacer: Sendable {
         switch packet.kind {
         case .media: statistics.mediaPacketsSent += 1
         case .retransmission: statistics.retransmissionsSent += 1
+        case .probe: statistics.probePacketsSent += 1
         }
         statistics.bytesSent += packet.size
         statistics.longestQueueDelay = max(statistics.longestQueueDelay, now - packet.enqueuedAt)

@@ -4,6 +4,8 @@ public struct PacerStatistics: Hashable, Sendable {
     public var mediaPacketsSent = 0
     /// Retransmissions sent (dequeued).
     public var retransmissionsSent = 0
+    /// Probe padding packets sent (dequeued).
+    public var probePacketsSent = 0
     /// Bytes sent (dequeued).
     public var bytesSent = 0
     /// Media packets dropped because the media queue was full.

@@ -104,8 +104,20 @@ public struct SendSideBandwidthEstimator: Sendable {
     ///   - transportSequenceNumber: its transport-wide sequence number.
     ///   - size: bytes sent.
     ///   - now: the send time.
-    public mutating func packetSent(transportSequenceNumber: SequenceNumber, size: Int, now: MonotonicTime) {
-        delayBased?.packetSent(transportSequenceNumber: transportSequenceNumber, size: size, now: now)
+    ///   - probeCluster: the probe cluster it belongs to, 0 for none.
+    public mutating func packetSent(
+        transportSequenceNumber: SequenceNumber, size: Int, now: MonotonicTime, probeCluster: Int = 0
+    ) {
+        delayBased?.packetSent(
+            transportSequenceNumber: transportSequenceNumber, size: size, now: now, probeCluster: probeCluster)
+    }
+
+    /// Starts measuring a probe cluster (ignored without the delay-based part).
+    /// - Parameters:
+    ///   - cluster: the cluster's identifier (not 0).
+    ///   - bitrate: the probe rate.
+    public mutating func startProbe(cluster: Int, bitrate: Int) {
+        delayBased?.startProbe(cluster: cluster, bitrate: bitrate)
     }
 
     /// Feeds transport-wide feedback (ignored without the delay-based part).
@@ -116,6 +128,10 @@ public struct SendSideBandwidthEstimator: Sendable {
     @discardableResult
     public mutating func update(with feedback: TransportFeedback, now: MonotonicTime) -> Int {
         delayBased?.update(with: feedback, now: now)
+        if let probe = delayBased?.takeProbeRaise() {
+            // A probe got through at this rate: the loss-based estimate follows at once (within the ceilings).
+            lossBased.raise(to: probe)
+        }
         capLossBased()
         return targetBitrate
     }

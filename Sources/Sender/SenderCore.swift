@@ -55,6 +55,10 @@ final class SenderCore {
     private let transportExtensionID: UInt8
     /// Bytes SRTP adds to each RTP packet (part of the size the delay-based estimator counts).
     private let srtpTrailer: Int
+    /// When to probe for more capacity (with transport-wide feedback and the pacer).
+    private var probes = ProbeController()
+    /// The probe cluster whose padding is in the pacer's queue.
+    private var probeCluster = 0
     /// When the congestion estimate last moved the encoder.
     private var lastEstimateApplied: MonotonicTime?
     /// The highest bitrate the application has asked for: the congestion estimate's ceiling.
@@ -290,6 +294,7 @@ final class SenderCore {
                 guard bandwidth?.delayBased != nil else { continue }
                 bandwidth!.update(with: feedback, now: clock.monotonic())
                 applyEstimate(force: false)
+                probeIfDue()
             }
         }
     }
@@ -313,6 +318,9 @@ final class SenderCore {
         stats.delayBasedEstimate = bandwidth.delayBased?.targetBitrate
         stats.overuseEvents = bandwidth.delayBased?.statistics.overuseEvents ?? 0
         stats.estimateLimitedBy = "\(limit)"
+        stats.probes = bandwidth.delayBased?.statistics.probesSent ?? 0
+        stats.probesRaisedEstimate = bandwidth.delayBased?.statistics.probesRaisedEstimate ?? 0
+        probes.update(estimate: estimate, now: clock.monotonic())
         bitrate.receivedEstimate(estimate)
         let target = bitrate.effectiveTarget
         let applied = stats.targetBitrate
@@ -325,13 +333,34 @@ final class SenderCore {
         applyBitrate(reason: .congestionControl, acknowledging: nil)
     }
 
+    /// Sends a probe cluster when the `ProbeController` says one is due: the most recent media packets again (on the
+    /// RTX stream when there is one), ahead of new media through the pacer, each recorded with the cluster so that the
+    /// feedback measures the rate they got through at.
+    private func probeIfDue() {
+        guard bandwidth?.delayBased != nil, pacer != nil, history != nil else { return }
+        let now = clock.monotonic()
+        guard let probe = probes.probe(now: now, estimate: bandwidth!.targetBitrate, ceiling: estimateCeiling) else { return }
+        bandwidth!.startProbe(cluster: probe.cluster, bitrate: probe.bitrate)
+        probeCluster = probe.cluster
+        let newest = packetizer.nextSequenceNumber - 1
+        for back in stride(from: ProbeController.clusterPackets - 1, through: 0, by: -1) {
+            let sequenceNumber = newest - back
+            guard let size = history!.size(of: sequenceNumber, now: now) else { continue }
+            if pacer!.enqueue(PacedPacket(sequenceNumber: sequenceNumber, size: size, kind: .probe), now: now) != nil {
+                stats.pacerPacketsDropped += 1
+            }
+        }
+        sendPaced()
+    }
+
     /// Writes the next transport-wide sequence number into a packet about to be queued on the transport, and records
     /// its send time and size for the delay-based estimator. Nothing when the extension is off.
-    private func stampTransportSequence(_ packet: UnsafeMutableRawBufferPointer, now: MonotonicTime) {
+    private func stampTransportSequence(_ packet: UnsafeMutableRawBufferPointer, now: MonotonicTime, probeCluster: Int = 0) {
         guard let number = transportSequence else { return }
         guard (try? TransportSequenceNumber.write(number, into: packet, id: transportExtensionID)) == true else { return }
         transportSequence = number + 1
-        bandwidth?.packetSent(transportSequenceNumber: number, size: packet.count + srtpTrailer, now: now)
+        bandwidth?.packetSent(
+            transportSequenceNumber: number, size: packet.count + srtpTrailer, now: now, probeCluster: probeCluster)
     }
 
     /// Records a keyframe request with the encoder stage's throttle.
@@ -424,7 +453,7 @@ final class SenderCore {
 
     /// Queues one retransmission: on the RTX stream (RFC 4588, a new sequence number, the original one first in the
     /// payload) or as the original packet again.
-    private func resend(_ sequenceNumber: SequenceNumber, now: MonotonicTime) {
+    private func resend(_ sequenceNumber: SequenceNumber, now: MonotonicTime, probeCluster: Int = 0) {
         // Through `self.history`, never a local copy: writing the transport-wide number into a copy would copy the
         // whole store.
         guard history != nil else { return }
@@ -442,17 +471,21 @@ final class SenderCore {
                 self.rtx?.next += 1
                 try rtxBuffer.withUnsafeMutableBytes { raw in
                     let packet = UnsafeMutableRawBufferPointer(rebasing: raw[0..<length])
-                    stampTransportSequence(packet, now: now)
+                    stampTransportSequence(packet, now: now, probeCluster: probeCluster)
                     try transport.queueRTP(UnsafeRawBufferPointer(packet))
                 }
             } else {
                 try history!.withMutablePacket(sequenceNumber, now: now) { packet in
-                    stampTransportSequence(packet, now: now)
+                    stampTransportSequence(packet, now: now, probeCluster: probeCluster)
                     try transport.queueRTP(UnsafeRawBufferPointer(packet))
                 }
             }
-            stats.retransmittedPacketsSent += 1
-            stats.retransmittedBytesSent += history!.size(of: sequenceNumber, now: now) ?? 0
+            if probeCluster != 0 {
+                stats.probePacketsSent += 1
+            } else {
+                stats.retransmittedPacketsSent += 1
+                stats.retransmittedBytesSent += history!.size(of: sequenceNumber, now: now) ?? 0
+            }
         } catch {
             stats.sendErrors += 1
         }
@@ -467,6 +500,8 @@ final class SenderCore {
             switch packet.kind {
             case .retransmission:
                 resend(packet.sequenceNumber, now: now)
+            case .probe:
+                resend(packet.sequenceNumber, now: now, probeCluster: probeCluster)
             case .media:
                 let transport = self.transport
                 do {

@@ -79,6 +79,12 @@ public struct SenderStats: Codable, Sendable, Equatable {
     public var delayBasedEstimate: Int?
     /// What limits `congestionEstimate`: `lossBased`, `delayBased`, `remb`, `tmmbr` or `configured`.
     public var estimateLimitedBy: String?
+    /// Bandwidth probes sent (clusters of padding, `ProbeController`).
+    public var probes: Int = 0
+    /// Probes whose measured rate raised the estimate.
+    public var probesRaisedEstimate: Int = 0
+    /// Probe padding packets sent (recent media packets again).
+    public var probePacketsSent: Int = 0
     /// Transport-wide feedback messages received (RTPFB FMT 15).
     public var transportFeedbackReceived: Int = 0
     /// Times the delay-based detector signalled overuse.

@@ -85,6 +85,8 @@ struct LossyLinkSimulation {
                     let bytes = history.withPacket(paced.sequenceNumber, now: now) { Array($0) }!
                     result.mediaBytes += bytes.count
                     if Double.random(in: 0..<1, using: &random) >= loss { forward.append((deliver, bytes)) }
+                case .probe:
+                    break  // this simulation sends no probes (no transport-wide feedback)
                 case .retransmission:
                     let length = try history.withPacket(paced.sequenceNumber, now: now) { original in
                         try sendBuffer.withUnsafeMutableBytes { out in

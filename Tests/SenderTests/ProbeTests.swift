@@ -1,0 +1,83 @@
+import RTP
+import Testing
+@testable import Sender
+
+/// Issue 12, item 6: cautious probing upward, on a fake clock.
+@Suite struct ProbeTests {
+    static func at(_ ms: Int64) -> MonotonicTime { MonotonicTime(nanoseconds: ms * 1_000_000) }
+
+    @Test func aProbeWaitsForAStableEstimateAndKeepsItsInterval() {
+        var controller = ProbeController()
+        #expect(controller.probe(now: Self.at(0), estimate: 500_000, ceiling: 2_000_000) == nil)  // not stable yet
+        #expect(controller.probe(now: Self.at(2_999), estimate: 500_000, ceiling: 2_000_000) == nil)
+        let first = controller.probe(now: Self.at(3_000), estimate: 500_000, ceiling: 2_000_000)
+        #expect(first?.cluster == 1)
+        #expect(first?.bitrate == 1_000_000)  // 2 x the estimate
+        #expect(controller.probe(now: Self.at(7_999), estimate: 600_000, ceiling: 2_000_000) == nil)  // 5 s apart
+        let second = controller.probe(now: Self.at(8_000), estimate: 1_200_000, ceiling: 2_000_000)
+        #expect(second?.cluster == 2)
+        #expect(second?.bitrate == 2_000_000)  // never above the ceiling
+    }
+
+    @Test func aDecreaseRestartsTheStableTime() {
+        var controller = ProbeController()
+        controller.update(estimate: 800_000, now: Self.at(0))
+        controller.update(estimate: 700_000, now: Self.at(5_000))  // a cut
+        #expect(controller.probe(now: Self.at(7_999), estimate: 700_000, ceiling: 2_000_000) == nil)
+        #expect(controller.probe(now: Self.at(8_000), estimate: 700_000, ceiling: 2_000_000)?.bitrate == 1_400_000)
+    }
+
+    @Test func noProbeNearTheCeiling() {
+        var controller = ProbeController()
+        controller.update(estimate: 1_950_000, now: Self.at(0))
+        #expect(controller.probe(now: Self.at(10_000), estimate: 1_950_000, ceiling: 2_000_000) == nil)
+        #expect(controller.probe(now: Self.at(10_000), estimate: 1_850_000, ceiling: 2_000_000) == nil)  // a cut
+        #expect(controller.probe(now: Self.at(13_000), estimate: 1_850_000, ceiling: 2_000_000)?.bitrate == 2_000_000)
+    }
+
+    /// Eight 1,200-byte probe packets leave 1 ms apart (9.6 Mbit/s) and arrive 6 ms apart (a 1.6 Mbit/s link): the
+    /// estimate jumps from 500 kbit/s to what got through, never above the probe's own rate.
+    @Test(arguments: [(2_000_000, 1_600_000), (1_000_000, 1_000_000)])
+    func aProbeLiftsTheEstimateToWhatGotThrough(probeRate: Int, expected: Int) throws {
+        var estimator = try SendSideBandwidthEstimator(
+            initialBitrate: 500_000, maximumBitrate: 5_000_000, usesTransportFeedback: true)
+        estimator.setConfiguredBitrate(3_000_000)
+        estimator.startProbe(cluster: 1, bitrate: probeRate)
+        var arrivals: [MonotonicTime?] = []
+        for i in 0..<8 {
+            estimator.packetSent(
+                transportSequenceNumber: SequenceNumber(UInt16(100 + i)), size: 1200, now: Self.at(1_000 + Int64(i)),
+                probeCluster: 1)
+            arrivals.append(Self.at(1_025 + Int64(i) * 6))
+        }
+        let feedback = try TransportFeedback(
+            senderSSRC: SSRC(2), mediaSSRC: SSRC(1), baseSequenceNumber: SequenceNumber(100), feedbackPacketCount: 0,
+            arrivals: arrivals)
+        estimator.update(with: feedback, now: Self.at(1_100))
+        let delay = try #require(estimator.delayBased)
+        #expect(abs(delay.targetBitrate - expected) <= expected / 100, "\(delay.targetBitrate)")
+        #expect(abs(estimator.targetBitrate - expected) <= expected / 100, "the loss-based estimate followed")
+        #expect(delay.statistics.probesSent == 1)
+        #expect(delay.statistics.probesRaisedEstimate == 1)
+    }
+
+    /// The same packets without a cluster (or of another cluster) change nothing at once.
+    @Test func packetsOutsideTheClusterAreNoProbe() throws {
+        var estimator = try SendSideBandwidthEstimator(
+            initialBitrate: 500_000, maximumBitrate: 5_000_000, usesTransportFeedback: true)
+        estimator.setConfiguredBitrate(3_000_000)
+        estimator.startProbe(cluster: 2, bitrate: 2_000_000)
+        var arrivals: [MonotonicTime?] = []
+        for i in 0..<8 {
+            estimator.packetSent(
+                transportSequenceNumber: SequenceNumber(UInt16(i)), size: 1200, now: Self.at(Int64(i)),
+                probeCluster: i % 2 == 0 ? 0 : 1)
+            arrivals.append(Self.at(25 + Int64(i) * 6))
+        }
+        estimator.update(with: try TransportFeedback(
+            senderSSRC: SSRC(2), mediaSSRC: SSRC(1), baseSequenceNumber: SequenceNumber(0), feedbackPacketCount: 0,
+            arrivals: arrivals), now: Self.at(100))
+        #expect(estimator.targetBitrate <= 520_000)
+        #expect(estimator.delayBased?.statistics.probesRaisedEstimate == 0)
+    }
+}
