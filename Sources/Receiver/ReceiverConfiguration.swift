@@ -53,7 +53,7 @@ public struct ReceiverConfiguration: Sendable {
     /// Ask for lost packets with generic NACKs (RFC 4585 section 6.2.1), repeated about once per RTT.
     public var nack: Bool = true
     /// The least time a missing packet is waited for (retransmission or reordering) before its frame is given up and
-    /// a keyframe asked for; with NACK the wait grows with the measured RTT (3 RTT + 2 resend margins + 4 x jitter, `RepairWait`) up
+    /// a keyframe asked for; with NACK the wait grows with the measured RTT (4 RTT + 3 resend margins + 4 x jitter, `RepairWait`) up
     /// to `jitterBufferMaximumWait`.
     public var jitterBufferWait: Duration = .milliseconds(300)
     /// The most time a missing packet is waited for, however long the RTT (the latency budget; at least

@@ -48,7 +48,7 @@ struct ReceiveCommand: AsyncParsableCommand {
     @Option(name: .customLong("rtx-pt"), help: "The sender's RTX payload type (when no --sdp; an SDP says it itself).")
     var rtxPayloadType: UInt8?
 
-    @Option(name: .customLong("jitter-buffer"), help: "The least milliseconds to wait for a missing packet before giving its frame up (with NACK the wait grows to 3 RTT + 40 ms + 4 x jitter, three NACK tries).")
+    @Option(name: .customLong("jitter-buffer"), help: "The least milliseconds to wait for a missing packet before giving its frame up (with NACK the wait grows to 4 RTT + 60 ms + 4 x jitter, four NACK tries).")
     var jitterBufferMs: Int = 300
 
     @Option(name: .customLong("jitter-buffer-max"), help: "The most milliseconds to wait for a missing packet, however long the RTT (at least --jitter-buffer).")

@@ -8,10 +8,11 @@ import Testing
     @Test(arguments: [
         // (RTT ms, jitter ms, expected wait ms), resend margin 20 ms
         (nil, 0, 300),  // not measured yet: the least wait
-        (50, 0, 300),  // 190 ms: the least wait still gives several NACK rounds
-        (50, 10, 300),  // 230 ms
-        (200, 0, 640),  // 10 % loss at 100 ms each way: three tries, 3 RTT + 2 margins
-        (200, 10, 680),  // + 4 x jitter
+        (50, 0, 300),  // 260 ms: the least wait still gives several NACK rounds
+        (50, 10, 300),  // 300 ms
+        (60, 10, 340),  // 240 + 60 + 40
+        (200, 0, 860),  // 10 % loss at 100 ms each way: four tries, 4 RTT + 3 margins
+        (200, 10, 900),  // + 4 x jitter
         (500, 0, 1000),  // capped at the latency budget
         (-5, 0, 300),  // a nonsense sample cannot shorten it
     ] as [(Int?, Int, Int)])
