@@ -28,7 +28,7 @@ import Video
             onDatagram: { _, buffer in
                 let packets = (try? RTCPPacket.parseCompound([UInt8](buffer.readableBytesView))) ?? []
                 for case .nack(let nack) in packets {
-                    for sequenceNumber in nack.lost {
+                    for sequenceNumber in nack.lostSequenceNumbers {
                         let first = answered.withLockedValue { $0.insert(sequenceNumber.rawValue).inserted }
                         guard first, let packet = held.withLockedValue({ $0[sequenceNumber.rawValue] }) else { continue }
                         loop.scheduleTask(in: .milliseconds(250)) {
