@@ -71,6 +71,9 @@ def main():
     rtcp_out.set_property("sync", False)
     rtcp_out.set_property("async", False)
     depay = Gst.ElementFactory.make("rtph264depay")
+    # A gap the jitter buffer gives up on makes the depayloader ask for a keyframe (rtpsession sends a PLI).
+    depay.set_property("request-keyframe", True)
+    depay.set_property("wait-for-keyframe", True)
     capsfilter = Gst.ElementFactory.make("capsfilter")
     capsfilter.set_property(
         "caps", Gst.Caps.from_string("video/x-h264,stream-format=byte-stream,alignment=au"))
@@ -82,9 +85,6 @@ def main():
         pipeline.add(element)
     depay.link(capsfilter)
     capsfilter.link(sink)
-    rtp_in.get_static_pad("src").link(rtpbin.request_pad_simple("recv_rtp_sink_0"))
-    rtcp_in.get_static_pad("src").link(rtpbin.request_pad_simple("recv_rtcp_sink_0"))
-    rtpbin.request_pad_simple("send_rtcp_src_0").link(rtcp_out.get_static_pad("sink"))
 
     def pt_map(_bin, _session, pt):
         if pt == args.pt:
@@ -119,10 +119,35 @@ def main():
     rtpbin.connect("new-jitterbuffer", lambda _bin, jb, _session, _ssrc: jitterbuffers.append(jb))
 
     def pad_added(_bin, pad):
-        if pad.get_name().startswith("recv_rtp_src_0_") and not depay.get_static_pad("sink").is_linked():
+        if not pad.get_name().startswith("recv_rtp_src_0_"):
+            return
+        if pad.get_name().endswith(f"_{args.pt}") and not depay.get_static_pad("sink").is_linked():
             pad.link(depay.get_static_pad("sink"))
+            return
+        # Any other stream (an RTX SSRC not associated, a second source) is drained, so it cannot stop the pipeline.
+        drain = Gst.ElementFactory.make("fakesink")
+        drain.set_property("sync", False)
+        drain.set_property("async", False)
+        pipeline.add(drain)
+        drain.sync_state_with_parent()
+        pad.link(drain.get_static_pad("sink"))
+        print(f"drained stream {pad.get_name()}", file=sys.stderr)
 
     rtpbin.connect("pad-added", pad_added)
+
+    # The signal handlers above are connected before the session exists: rtpbin asks for the aux receiver and the
+    # payload maps when the pads are requested.
+    rtp_in.get_static_pad("src").link(rtpbin.request_pad_simple("recv_rtp_sink_0"))
+    rtcp_in.get_static_pad("src").link(rtpbin.request_pad_simple("recv_rtcp_sink_0"))
+    rtpbin.request_pad_simple("send_rtcp_src_0").link(rtcp_out.get_static_pad("sink"))
+
+    # rtpsession's defaults space regular RTCP at least 5 s apart and early (NACK) feedback by the RTCP bandwidth of
+    # an unknown session: most NACKs never left. Tell it the session's bandwidth and allow reports every 100 ms.
+    session = rtpbin.emit("get-internal-session", 0)
+    session.set_property("bandwidth", 2_000_000)
+    session.set_property("rtcp-fraction", 0.05)
+    session.set_property("rtcp-min-interval", 100 * Gst.MSECOND)
+    session.set_property("rtcp-reduced-size", True)
 
     peer = {"address": None}
     sent_rtcp = {"datagrams": 0}

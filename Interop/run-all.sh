@@ -6,7 +6,7 @@ set -uo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/.." && pwd)"
-SCENARIOS=(ffmpeg-receive gstreamer-receive tshark-dissect gstreamer-send ffmpeg-send keyframe-request janus-chromium resolution-switch)
+SCENARIOS=(ffmpeg-receive gstreamer-receive tshark-dissect gstreamer-send ffmpeg-send keyframe-request janus-chromium resolution-switch gstreamer-rtpbin-nack)
 [ "$#" -eq 0 ] || SCENARIOS=("$@")
 
 if [ -z "${RTC_H264:-}" ]; then

@@ -12,6 +12,7 @@ PACKAGES=(
     libssl-dev        # OpenSSL 3: DTLS 1.2 + use_srtp, STUN's HMAC-SHA1 (pkg-config openssl)
     ffmpeg            # fixtures and interop peer
     gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav
+    python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0   # Interop gstreamer-rtpbin-nack (rtpbin from Python)
     tshark            # dissects captures in Interop
     janus             # Interop janus-chromium: the Janus WebRTC server (streaming plugin, HTTP transport)
     chromium          # Interop janus-chromium: headless browser viewers
