@@ -59,6 +59,8 @@ final class SenderCore {
     private var probes = ProbeController()
     /// The probe cluster whose padding is in the pacer's queue.
     private var probeCluster = 0
+    /// The overuse count at the last estimate (a rise right after a probe is the probe's failure).
+    private var lastOveruseEvents = 0
     /// When the congestion estimate last moved the encoder.
     private var lastEstimateApplied: MonotonicTime?
     /// The highest bitrate the application has asked for: the congestion estimate's ceiling.
@@ -321,6 +323,8 @@ final class SenderCore {
         stats.probes = bandwidth.delayBased?.statistics.probesSent ?? 0
         stats.probesRaisedEstimate = bandwidth.delayBased?.statistics.probesRaisedEstimate ?? 0
         probes.update(estimate: estimate, now: clock.monotonic())
+        if stats.overuseEvents > lastOveruseEvents { probes.overuseDetected(now: clock.monotonic()) }
+        lastOveruseEvents = stats.overuseEvents
         bitrate.receivedEstimate(estimate)
         let target = bitrate.effectiveTarget
         let applied = stats.targetBitrate
@@ -356,7 +360,8 @@ final class SenderCore {
     /// Writes the next transport-wide sequence number into a packet about to be queued on the transport, and records
     /// its send time and size for the delay-based estimator. Nothing when the extension is off.
     private func stampTransportSequence(_ packet: UnsafeMutableRawBufferPointer, now: MonotonicTime, probeCluster: Int = 0) {
-        guard let number = transportSequence else { return }
+        // Media the transport holds back (a WebRTC transport before its DTLS keys) never leaves: no number for it.
+        guard let number = transportSequence, transport.isSecured else { return }
         guard (try? TransportSequenceNumber.write(number, into: packet, id: transportExtensionID)) == true else { return }
         transportSequence = number + 1
         bandwidth?.packetSent(

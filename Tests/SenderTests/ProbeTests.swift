@@ -35,6 +35,30 @@ import Testing
         #expect(controller.probe(now: Self.at(13_000), estimate: 1_850_000, ceiling: 2_000_000)?.bitrate == 2_000_000)
     }
 
+    /// Overuse right after a probe doubles the interval (5, 10, 20 ... 60 s); a large drop starts it again at 5 s.
+    @Test func aProbeThatCausesOveruseBacksOffUntilTheEstimateDropsALot() {
+        var controller = ProbeController()
+        controller.update(estimate: 800_000, now: Self.at(0))
+        #expect(controller.probe(now: Self.at(3_000), estimate: 800_000, ceiling: 2_000_000) != nil)
+        controller.overuseDetected(now: Self.at(3_500))
+        #expect(controller.currentInterval == .seconds(10))
+        #expect(controller.probe(now: Self.at(12_999), estimate: 800_000, ceiling: 2_000_000) == nil)
+        #expect(controller.probe(now: Self.at(13_000), estimate: 800_000, ceiling: 2_000_000) != nil)
+        controller.overuseDetected(now: Self.at(16_000))  // not the probe's doing: 3 s later
+        #expect(controller.currentInterval == .seconds(10))
+        for step in 0..<6 {
+            let at = Int64(100_000 * (step + 1))
+            #expect(controller.probe(now: Self.at(at), estimate: 800_000, ceiling: 2_000_000) != nil)
+            controller.overuseDetected(now: Self.at(at + 100))
+        }
+        #expect(controller.currentInterval == .seconds(60))
+        // 800k -> 600k -> 500k: below 66 % of the 800k before the decline.
+        controller.update(estimate: 600_000, now: Self.at(700_000))
+        #expect(controller.currentInterval == .seconds(60))
+        controller.update(estimate: 500_000, now: Self.at(700_500))
+        #expect(controller.currentInterval == .seconds(5))
+    }
+
     /// Eight 1,200-byte probe packets leave 1 ms apart (9.6 Mbit/s) and arrive 6 ms apart (a 1.6 Mbit/s link): the
     /// estimate jumps from 500 kbit/s to what got through, never above the probe's own rate.
     @Test(arguments: [(2_000_000, 1_600_000), (1_000_000, 1_000_000)])
