@@ -81,6 +81,11 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
+        // A WebRTC peer's ICE and DTLS (WebRTC's sans-IO PeerTransport) run over a UDPTransport's socket.
+        .target(name: "WebRTCTransport", dependencies: [
+            "Transport", "WebRTC", "STUN", "DTLS", "RTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
         .target(name: "Sender", dependencies: [
             "H264", "RTP", "SRTP", "Video", "Codec", "SDP", "Transport",
             .product(name: "NIOCore", package: "swift-nio"),
@@ -99,7 +104,7 @@ let package = Package(
         ]),
         // The WHIP client (RFC 9725): its HTTP/1.1 exchanges (NIOHTTP1) and the publisher over the sender.
         .target(name: "WHIP", dependencies: [
-            "WebRTC", "DTLS", "STUN", "RTP", "Sender",
+            "WebRTC", "WebRTCTransport", "Transport", "DTLS", "STUN", "RTP", "H264", "Codec", "Sender",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -134,6 +139,11 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+        .testTarget(name: "WebRTCTransportTests", dependencies: [
+            "WebRTCTransport", "Transport", "WebRTC", "STUN", "DTLS", "RTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "SenderTests", dependencies: [
             "Sender", "Receiver", "Control", "Transport", "H264", "RTP", "SRTP", "SDP", "Codec", "Video",
