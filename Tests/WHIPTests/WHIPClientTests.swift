@@ -50,7 +50,7 @@ import Testing
         let client = try WHIPClient(configuration: WHIPConfiguration(url: server.base + "/whip", token: Self.token))
         let session = try await client.publish(offer: Self.offer)
         // Resolved against the URL that answered 201, not the one first asked.
-        #expect(session.resourceURL == server.base + "/sessions/7")
+        #expect(session.resourceURL == server.base + "/balanced/sessions/7")
         let requests = server.requests
         #expect(requests.map(\.uri) == ["/whip", "/balanced/whip", "/balanced/node2/ingest"])
         #expect(requests.allSatisfy { $0.method == "POST" && $0.body == Self.offer })
