@@ -16,6 +16,8 @@ PACKAGES=(
     janus             # Interop janus-chromium: the Janus WebRTC server (streaming plugin, HTTP transport)
     chromium          # Interop janus-chromium: headless browser viewers
     iproute2 curl python3   # Interop janus-chromium: network namespaces, HTTP probes, the relay/driver scripts
+    nodejs            # WHIP interop (Tests/WebRTCTests/Interop/whip-janus.sh): runs Debian's simple-whip-server, which
+                      # janus-whip/fetch-simple-whip-server.sh unpacks (apt-get download) with its Node modules
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

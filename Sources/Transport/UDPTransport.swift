@@ -253,17 +253,9 @@ package final class UDPTransport {
         counters.rtcpPacketsSent += 1
     }
 
-    /// Called once by `close()` just before the sockets close, on the loop: a WebRTC link sends its DTLS
-    /// close_notify there, after the sender's BYE.
-    package var willClose: (() -> Void)?
-
     /// Closes the sockets; idempotent.
     package func close() {
         guard !closed else { return }
-        if let willClose {
-            self.willClose = nil
-            willClose()
-        }
         closed = true
         rtpSocket.channel.close(promise: nil)
         rtcpSocket?.channel.close(promise: nil)

@@ -24,7 +24,7 @@ import WebRTCTransport
 /// let publisher = try await WHIPPublisher(configuration: configuration,
 ///                                         whip: WHIPConfiguration(url: "http://sfu:8080/whip/room1", token: token))
 /// try publisher.sender.send(frame, captureTime: .now)     // the H264Sender push API
-/// let stats = try await publisher.finish()                 // BYE, DTLS close_notify, DELETE of the session
+/// let stats = try await publisher.finish()                 // BYE, socket closed, DELETE of the session
 /// ```
 ///
 /// The socket is bound to the local address the system routes to the endpoint's host from, and offered as the one
@@ -164,9 +164,6 @@ public final class WHIPPublisher: Sendable {
                         senderBox.withLock { $0 }?.end(with: .transportClosed("SRTP keys: \(reason)"))
                     }
                 }
-                // The sender's BYE leaves first, then close_notify, then the socket closes.
-                let weakLink = NIOLoopBound(WeakLink(link), eventLoop: loop)
-                transport.value.willClose = { weakLink.value.link?.close() }
                 link.start()
                 return NIOLoopBound(link, eventLoop: loop)
             }.get()
@@ -216,8 +213,11 @@ public final class WHIPPublisher: Sendable {
         self.connectDuration = connectDuration
     }
 
-    /// Ends the stream: the last frame, an RTCP BYE, DTLS close_notify, the socket closed, then DELETE of the
-    /// session resource. Safe to call more than once (the DELETE is sent once).
+    /// Ends the stream: the last frame, an RTCP BYE, the socket closed, then DELETE of the session resource. Safe to
+    /// call more than once (the DELETE is sent once).
+    ///
+    /// No DTLS close_notify is sent: RFC 9725 ends a session with the DELETE, and an endpoint that tears the session
+    /// down on close_notify (simple-whip-server in front of Janus does) would answer that DELETE with 404.
     /// - Returns: The final statistics.
     /// - Throws: The error that ended the stream early (`SenderError.transportClosed` when ICE consent expired or
     ///   DTLS failed); otherwise a `WHIPError` when the DELETE failed.
@@ -278,12 +278,6 @@ public final class WHIPPublisher: Sendable {
         case .closedLocally: "closed locally"
         }
     }
-}
-
-/// A weak reference to the link, for the transport's close hook.
-final class WeakLink {
-    weak var link: WebRTCLink?
-    init(_ link: WebRTCLink) { self.link = link }
 }
 
 extension SenderConfiguration {

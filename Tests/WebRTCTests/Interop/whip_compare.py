@@ -1,9 +1,11 @@
 """Compares what the aiortc WHIP endpoint decoded with the bitstream `rtc-h264 send --save-annexb` wrote.
 
-Usage: whip_compare.py REPORT.json SENT.h264 [--min-fraction 0.99]
+Usage: whip_compare.py REPORT.json SENT.h264 [--min-fraction 0.99] [--joined]
 The sent Annex-B stream is decoded with PyAV (FFmpeg's H.264 decoder, as aiortc uses) and each frame hashed the same
 way the endpoint hashed what it decoded. Passes when the endpoint decoded at least --min-fraction of the frames sent,
-every decoded frame is bit-exact one of ours, in order (a subsequence), and the endpoint saw the DELETE.
+every decoded frame is bit-exact one of ours, in order (a subsequence), and the endpoint saw the DELETE. With
+--joined (a subscriber that joined mid-stream, e.g. through Janus) the frames sent count from the first one it decoded,
+and there is no DELETE to check.
 Prints one JSON line with the figures; exits 1 with the reason otherwise.
 """
 import argparse
@@ -20,12 +22,16 @@ def main():
     parser.add_argument("report")
     parser.add_argument("sent")
     parser.add_argument("--min-fraction", type=float, default=0.99)
+    parser.add_argument("--joined", action="store_true")
     args = parser.parse_args()
     with open(args.report) as handle:
         report = json.load(handle)
     with av.open(args.sent, format="h264") as container:
         reference = [frame_md5(frame) for frame in container.decode(video=0)]
     decoded = report["md5"]
+    first = reference.index(decoded[0]) if decoded and decoded[0] in reference else 0
+    if args.joined:
+        reference = reference[first:]
     position = 0
     matched = 0
     for digest in decoded:
@@ -36,8 +42,10 @@ def main():
         matched += 1
         position += 1
     figures = {"sent": len(reference), "decoded": len(decoded), "bit_exact_in_order": matched,
-               "fraction": round(len(decoded) / max(1, len(reference)), 4), "deleted": report["deleted"],
+               "fraction": round(len(decoded) / max(1, len(reference)), 4), "deleted": report.get("deleted"),
                "size": "%dx%d" % (report["width"], report["height"])}
+    if args.joined:
+        figures["joined_at_frame"] = first
     print(json.dumps(figures))
     problems = []
     if not reference:
@@ -46,7 +54,7 @@ def main():
         problems.append("aiortc decoded %d of %d frames (< %.0f %%)" % (len(decoded), len(reference), 100 * args.min_fraction))
     if matched != len(decoded):
         problems.append("%d of %d decoded frames are not bit-exact frames of ours in order" % (len(decoded) - matched, len(decoded)))
-    if not report["deleted"]:
+    if not args.joined and not report["deleted"]:
         problems.append("the session was not DELETEd")
     if problems:
         print("FAIL: " + "; ".join(problems), file=sys.stderr)
