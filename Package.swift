@@ -135,7 +135,7 @@ let package = Package(
             name: "WebRTCTests", dependencies: ["WebRTC", "STUN", "DTLS", "SRTP", "RTP", "H264"], exclude: ["Interop"]
         ),
         .testTarget(name: "WHIPTests", dependencies: [
-            "WHIP", "WebRTC",
+            "WHIP", "WebRTC", "Sender", "Codec",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
