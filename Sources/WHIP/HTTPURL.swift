@@ -19,6 +19,9 @@ struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
     /// The longest URL accepted.
     static let maximumLength = 8192
 
+    /// Whether the host is loopback (`localhost`, 127.0.0.0/8, `::1`).
+    var isLoopback: Bool { host == "localhost" || host.hasPrefix("127.") || host == "::1" }
+
     /// The request target of the request line: path and query.
     var requestTarget: String { query.map { "\(path)?\($0)" } ?? path }
 

@@ -27,16 +27,19 @@ import WebRTCTransport
 /// let stats = try await publisher.finish()                 // BYE, socket closed, DELETE of the session
 /// ```
 ///
-/// The socket is bound to the local address the system routes to the endpoint's host from, and offered as the one
-/// host candidate. The configuration's peer address, local address, SRTP settings and `rtcpMux` are not used:
-/// ICE, DTLS and BUNDLE decide them.
+/// One wildcard IPv4 socket; its host candidates are the address the system routes toward the endpoint from, then
+/// every other up interface's IPv4 address (loopback only when the endpoint is on loopback), at most eight; ICE pairs
+/// each datagram by the address it arrived on. The configuration's peer address, local address, SRTP settings and
+/// `rtcpMux` are not used: ICE, DTLS and BUNDLE decide them.
 public final class WHIPPublisher: Sendable {
     /// The sender: push frames, read `events` and `reports`, `setBitrate`, `requestKeyframe`.
     public let sender: H264Sender
     /// The WHIP session (resource URL, answer).
     public let session: WHIPSession
-    /// Our host candidate (`IP:port`).
+    /// The local end of the pair ICE selected (`IP:port`).
     public let localAddress: String
+    /// All our host candidates (`IP:port`): one per IPv4 interface address, loopback only for a loopback endpoint.
+    public let localCandidates: [String]
     /// The remote address ICE selected (`IP:port`).
     public let remoteAddress: String
     /// The DTLS-SRTP suite negotiated (`AES_CM_128_HMAC_SHA1_80` or `AEAD_AES_128_GCM`).
@@ -70,17 +73,30 @@ public final class WHIPPublisher: Sendable {
             configuration.rtx?.ssrc = rtxSSRC
         }
 
-        // One socket on the address that reaches the endpoint.
-        let localIP = try await Self.routeSource(toward: client.endpoint)
+        // One wildcard IPv4 socket; a host candidate per interface address (the one routed toward the endpoint
+        // first), each datagram paired by the address it arrived on (IP_PKTINFO).
+        let routeIP = try await Self.routeSource(toward: client.endpoint)
+        guard let routeAddress = TransportAddress(ipString: routeIP, port: 0), !routeAddress.ip.isIPv6 else {
+            throw WHIPError.connectionFailed(
+                url: client.endpoint.description, reason: "only IPv4 is supported, and the route to it is \(routeIP)")
+        }
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         var transportConfiguration = TransportConfiguration(
-            localHost: localIP, localPort: 0, peer: nil, rtcpMux: true, security: nil)
+            localHost: "0.0.0.0", localPort: 0, peer: nil, rtcpMux: true, security: nil)
         transportConfiguration.holdMediaUntilSecured = true
+        transportConfiguration.receivePacketInfo = true
         let transport = try await UDPTransport.bind(configuration: transportConfiguration, eventLoop: loop)
-        let boundAddress = try await loop.submit { transport.value.localAddress }.get()
-        guard let bound = boundAddress, let local = TransportAddress(bound) else {
+        let boundPort = try await loop.submit { transport.value.localPort }.get()
+        guard let port = UInt16(exactly: boundPort), port > 0 else {
             try? await loop.submit { transport.value.close() }.get()
-            throw WHIPError.connectionFailed(url: client.endpoint.description, reason: "no local address to offer")
+            throw WHIPError.connectionFailed(url: client.endpoint.description, reason: "no local port to offer")
+        }
+        let hostIPs = Self.hostCandidateIPs(routeIP: routeIP, includeLoopback: client.endpoint.isLoopback)
+        let locals = hostIPs.compactMap { TransportAddress(ipString: $0, port: port) }
+        let local = locals[0]  // the routed one
+        let candidates = locals.enumerated().map { index, address in
+            ICECandidate.host(address, foundation: String(index + 1),
+                              localPreference: ICECandidate.defaultLocalPreference - UInt32(index))
         }
 
         // The offer.
@@ -93,10 +109,9 @@ public final class WHIPPublisher: Sendable {
         video.offerPayloadType = configuration.payloadType.rawValue
         if let rtx = configuration.rtx { video.offerRTXPayloadType = rtx.payloadType.rawValue }
         video.feedback = (configuration.nack ? ["nack"] : []) + ["nack pli", "ccm fir", "goog-remb", "ccm tmmbr"]
-        let candidate = ICECandidate.host(local)
         let offer = VideoOfferer.offer(
             video: video,
-            transport: LocalTransportDescription(credentials: credentials, candidates: [candidate], iceLite: false,
+            transport: LocalTransportDescription(credentials: credentials, candidates: candidates, iceLite: false,
                                                  fingerprint: certificate.fingerprint))
 
         // POST, then read the answer; from here on a failure deletes the session again.
@@ -143,7 +158,9 @@ public final class WHIPPublisher: Sendable {
                 let now = WebRTCLink.monotonicNow()
                 var agent = ICEFullAgent(
                     local: credentials, remote: negotiated.remoteCredentials,
-                    localCandidates: [.init(address: local, priority: candidate.priority)], now: now)
+                    localCandidates: candidates.compactMap { candidate in
+                        candidate.transportAddress.map { .init(address: $0, priority: candidate.priority) }
+                    }, now: now)
                 for remote in usable { agent.addRemoteCandidate(remote) }
                 let dtls = try DTLSEndpoint(
                     context: try DTLSContext(certificate: certificate), role: negotiated.dtlsRole,
@@ -183,7 +200,9 @@ public final class WHIPPublisher: Sendable {
             throw await abandon(error)
         }
         let connectDuration = ContinuousClock.now - answeredAt
-        let suite = try await loop.submit { link.value.peer.keys?.suite.sdpName ?? "?" }.get()
+        let (suite, selectedLocal) = try await loop.submit {
+            (link.value.peer.keys?.suite.sdpName ?? "?", link.value.peer.path?.local)
+        }.get()
 
         // The sender, over the secured transport.
         let origin = ContinuousClock.now
@@ -207,7 +226,8 @@ public final class WHIPPublisher: Sendable {
         self.session = session
         self.client = client
         self.link = link
-        self.localAddress = local.description
+        self.localAddress = (selectedLocal ?? local).description
+        self.localCandidates = locals.map(\.description)
         self.remoteAddress = remote.description
         self.suite = suite
         self.connectDuration = connectDuration
@@ -267,6 +287,23 @@ public final class WHIPPublisher: Sendable {
             throw .connectionFailed(url: url.description, reason: "no route to its host (\(HTTPExchange.reason(error)))")
         }
     }
+
+    /// The IPv4 addresses to offer host candidates for: the routed one first, then every other up interface's,
+    /// loopback only when the endpoint itself is on loopback (RFC 8445 section 5.1.1.1 leaves loopback out).
+    static func hostCandidateIPs(routeIP: String, includeLoopback: Bool) -> [String] {
+        var addresses = [routeIP]
+        let devices = (try? System.enumerateDevices()) ?? []
+        for device in devices {
+            guard let ip = device.address?.ipAddress, case .v4? = device.address else { continue }
+            let loopback = ip.hasPrefix("127.")
+            guard !loopback || includeLoopback, !addresses.contains(ip) else { continue }
+            addresses.append(ip)
+        }
+        return Array(addresses.prefix(Self.maximumHostCandidates))
+    }
+
+    /// The most host candidates offered (a host with many addresses must not flood the checklist).
+    static let maximumHostCandidates = 8
 
     static func describe(_ reason: PeerTransport.CloseReason) -> String {
         switch reason {

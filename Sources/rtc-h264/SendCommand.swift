@@ -157,7 +157,8 @@ struct SendCommand: AsyncParsableCommand {
                 let milliseconds = Double(published.connectDuration.components.attoseconds) / 1e15
                     + Double(published.connectDuration.components.seconds) * 1000
                 FileHandle.standardError.write(Data((
-                    "published to \(whip): session \(published.session.resourceURL); ICE \(published.localAddress) -> "
+                    "published to \(whip): session \(published.session.resourceURL); "
+                        + "\(published.localCandidates.count) host candidates; ICE \(published.localAddress) -> "
                         + "\(published.remoteAddress), DTLS-SRTP \(published.suite), connected "
                         + String(format: "%.0f", milliseconds) + " ms after the answer\n").utf8))
             }

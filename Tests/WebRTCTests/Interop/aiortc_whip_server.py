@@ -8,7 +8,7 @@
 Every decoded frame is hashed (MD5 of its yuv420p planes, as PyAV hands them out) so that the caller can compare
 them with a decode of the bitstream the sender wrote (`--save-annexb`). The report (--report, JSON):
   {"frames": N, "md5": [...], "width": W, "height": H, "deleted": bool, "ice": "...", "unauthorized": K,
-   "redirected": K, "posts": K}
+   "redirected": K, "posts": K, "offer_sendonly": bool, "offer_actpass": bool, "offer_candidates": [addresses]}
 Exits after the DELETE, or after --timeout seconds.
 """
 import argparse
@@ -39,7 +39,7 @@ class Endpoint:
         self.resource = None
         self.stats = {"frames": 0, "md5": [], "width": 0, "height": 0, "deleted": False, "ice": "new",
                       "unauthorized": 0, "redirected": 0, "posts": 0, "offer_sendonly": False,
-                      "offer_actpass": False}
+                      "offer_actpass": False, "offer_candidates": []}
         self.done = asyncio.Event()
 
     async def consume(self, track):
@@ -64,6 +64,8 @@ class Endpoint:
         offer = body.decode()
         self.stats["offer_sendonly"] = "a=sendonly" in offer
         self.stats["offer_actpass"] = "a=setup:actpass" in offer
+        self.stats["offer_candidates"] = sorted(line.split()[4] for line in offer.split("\r\n")
+                                                if line.startswith("a=candidate:"))
         self.pc = RTCPeerConnection()
 
         @self.pc.on("track")

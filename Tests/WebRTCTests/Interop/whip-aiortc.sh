@@ -5,7 +5,8 @@
 #
 #   1. token + 307 redirect: 200 frames of the test pattern published; the endpoint decodes at least 99 % of the
 #      frames we sent, each bit-exact (MD5 of the decoded planes) against a decode of our own bitstream
-#      (--save-annexb), in order; the DELETE arrives; the offer was sendonly with a=setup:actpass.
+#      (--save-annexb), in order; the DELETE arrives; the offer was sendonly with a=setup:actpass and one host
+#      candidate per interface (both veth ends, no loopback).
 #   2. a wrong token: `send` fails with the 401 named, the token never printed, nothing published.
 #
 # Usage: Tests/WebRTCTests/Interop/whip-aiortc.sh   (as root; after `swift build`; RTC_H264 = the binary)
@@ -81,6 +82,9 @@ if report["redirected"] != 1: problems.append("the 307 was not followed (redirec
 if report["unauthorized"] != 0: problems.append("%d requests lacked the token" % report["unauthorized"])
 if not report["offer_sendonly"]: problems.append("the offer is not sendonly")
 if not report["offer_actpass"]: problems.append("the offer is not a=setup:actpass")
+# One host candidate per interface: both veth ends are ours, loopback is left out (the endpoint is not on loopback).
+if report["offer_candidates"] != ["10.81.0.1", "10.81.0.2"]:
+    problems.append("the offer's host candidates are %s, not one per interface (10.81.0.1, 10.81.0.2)" % report["offer_candidates"])
 if problems:
     print("FAIL: " + "; ".join(problems), file=sys.stderr)
     sys.exit(1)
