@@ -50,6 +50,11 @@ public final class WHIPPublisher: Sendable {
     private let client: WHIPClient
     private let link: NIOLoopBound<WebRTCLink>
     private let finished = Atomic<Bool>(false)
+    private let deleteResult = Mutex<WHIPError?>(nil)
+
+    /// Why the DELETE of `finish()` failed, when the stream itself had already failed (`finish()` throws the stream's
+    /// error then); nil otherwise.
+    public var deleteFailure: WHIPError? { deleteResult.withLock { $0 } }
 
     /// Negotiates, connects, and starts the sender.
     /// - Parameters:
@@ -257,6 +262,7 @@ public final class WHIPPublisher: Sendable {
                 try await client.terminate(session)
             } catch {
                 if case .success = result { throw error }
+                deleteResult.withLock { $0 = error }
             }
         }
         return try result.get()

@@ -201,7 +201,14 @@ struct SendCommand: AsyncParsableCommand {
         }
         let final: SenderStats
         if let publisher {
-            final = try await publisher.finish()
+            do {
+                final = try await publisher.finish()
+            } catch {
+                if let failure = publisher.deleteFailure {
+                    FileHandle.standardError.write(Data("rtc-h264: also, ending the WHIP session failed: \(failure)\n".utf8))
+                }
+                throw error
+            }
         } else {
             final = try await sender.finish()
         }

@@ -4,6 +4,7 @@
                                 (with --redirect the first POST gets 307 to /whip/endpoint; with --token a missing or
                                 wrong `Authorization: Bearer` gets 401)
   DELETE /whip/resource/<id>    ends the session -> 200; the server then writes its report and exits
+  (with --close-after N the endpoint closes its PeerConnection after N decoded frames: DTLS close_notify mid-stream)
 
 Every decoded frame is hashed (MD5 of its yuv420p planes, as PyAV hands them out) so that the caller can compare
 them with a decode of the bitstream the sender wrote (`--save-annexb`). The report (--report, JSON):
@@ -51,8 +52,12 @@ class Endpoint:
             self.stats["md5"].append(frame_md5(frame))
             self.stats["frames"] += 1
             self.stats["width"], self.stats["height"] = frame.width, frame.height
+            if self.args.close_after and self.stats["frames"] == self.args.close_after:
+                # The endpoint goes away mid-stream (DTLS close_notify): the publisher must stop with a clear error.
+                self.stats["closed_by_endpoint"] = True
+                asyncio.ensure_future(self.pc.close())
 
-    async def post(self, headers, body):
+    async def post(self, target, headers, body):
         self.stats["posts"] += 1
         if self.args.token is not None and headers.get("authorization") != "Bearer " + self.args.token:
             self.stats["unauthorized"] += 1
@@ -79,7 +84,9 @@ class Endpoint:
         await self.pc.setRemoteDescription(RTCSessionDescription(sdp=offer, type="offer"))
         await self.pc.setLocalDescription(await self.pc.createAnswer())
         self.resource = uuid.uuid4().hex
-        return 201, {"Content-Type": "application/sdp", "Location": "resource/" + self.resource,
+        # A relative Location (RFC 3986 section 5.2): /whip/resource/<id> seen from the URL that was POSTed to.
+        location = ("resource/" if target == "/whip/endpoint" else "whip/resource/") + self.resource
+        return 201, {"Content-Type": "application/sdp", "Location": location,
                      "ETag": '"' + self.resource + '"'}, self.pc.localDescription.sdp.encode()
 
     async def handle(self, reader, writer):
@@ -99,7 +106,7 @@ class Endpoint:
                 self.stats["redirected"] += 1
                 status, reply_headers, reply = 307, {"Location": "/whip/endpoint"}, b""
             elif method == "POST" and target in ("/whip", "/whip/endpoint"):
-                status, reply_headers, reply = await self.post(headers, body)
+                status, reply_headers, reply = await self.post(target, headers, body)
             elif method == "DELETE" and self.resource and target == "/whip/resource/" + self.resource:
                 if self.args.token is not None and headers.get("authorization") != "Bearer " + self.args.token:
                     self.stats["unauthorized"] += 1
@@ -128,6 +135,7 @@ async def main():
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--token")
     parser.add_argument("--redirect", action="store_true")
+    parser.add_argument("--close-after", type=int, default=0, help="close the PeerConnection after N frames")
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--report", required=True)
     args = parser.parse_args()

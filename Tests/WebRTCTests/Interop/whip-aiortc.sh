@@ -8,6 +8,8 @@
 #      (--save-annexb), in order; the DELETE arrives; the offer was sendonly with a=setup:actpass and one host
 #      candidate per interface (both veth ends, no loopback).
 #   2. a wrong token: `send` fails with the 401 named, the token never printed, nothing published.
+#   3. the endpoint closes its PeerConnection after 30 frames: `send` stops at once naming the close_notify, exits
+#      non-zero, and still DELETEs the session.
 #
 # Usage: Tests/WebRTCTests/Interop/whip-aiortc.sh   (as root; after `swift build`; RTC_H264 = the binary)
 set -euo pipefail
@@ -106,4 +108,23 @@ kill "$SERVER_PID" 2>/dev/null || true
 wait "$SERVER_PID" 2>/dev/null || true
 SERVER_PID=""
 echo "whip-aiortc wrong token: $(head -c 300 "$WORK/send-401.err" | tr '\n' ' ')"
+
+# 3. The endpoint goes away mid-stream (aiortc closes its PeerConnection: DTLS close_notify): `send` stops at once
+#    with the reason, still DELETEs the session, and exits non-zero.
+start_server 8103 "$WORK/report-closed.json" --close-after 30
+started=$SECONDS
+if ip netns exec "$NS" "$RTC" send --whip http://10.81.0.1:8103/whip --frames 900 --size 320x240 --quiet \
+    2>"$WORK/send-closed.err"; then
+    echo "FAIL: send --whip went on although the endpoint closed the session" >&2
+    exit 1
+fi
+elapsed=$((SECONDS - started))
+grep -q "the connection to the peer closed: the endpoint closed DTLS (close_notify)" "$WORK/send-closed.err" \
+    || { echo "FAIL: the close is not named: $(cat "$WORK/send-closed.err")" >&2; exit 1; }
+[ "$elapsed" -lt 15 ] || { echo "FAIL: send took $elapsed s to notice the closed session (900 frames = 30 s)" >&2; exit 1; }
+wait "$SERVER_PID" || true
+SERVER_PID=""
+"$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r["deleted"] else "FAIL: no DELETE after the endpoint closed")' \
+    "$WORK/report-closed.json"
+echo "whip-aiortc endpoint closed mid-stream: after ${elapsed} s: $(head -c 300 "$WORK/send-closed.err" | tr '\n' ' ')"
 echo "whip-aiortc: PASS"
