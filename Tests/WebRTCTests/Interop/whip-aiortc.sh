@@ -91,7 +91,7 @@ if problems:
     print("FAIL: " + "; ".join(problems), file=sys.stderr)
     sys.exit(1)
 EOF
-RESULT=$(cd "$HERE" && "$PY" whip_compare.py "$WORK/report.json" "$WORK/sent.h264") \
+RESULT=$(cd "$HERE" && "$PY" whip_compare.py "$WORK/report.json" "$WORK/sent.h264" --last-frame-pending) \
     || { echo "FAIL: frame comparison: $RESULT" >&2; exit 1; }
 echo "whip-aiortc publish: $RESULT; $(grep -o 'ICE .*' "$WORK/send.err" | head -1)"
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `rtc-h264 send --whip` publishes to Janus 1.1 (Debian `janus`, VideoRoom plugin) through Debian's
-# `simple-whip-server` (Meetecho's WHIP front end for Janus), and an aiortc subscriber watches the room through Janus's
-# HTTP API: the frames it decodes are MD5-compared with a decode of the bitstream we sent (--save-annexb).
+# `simple-whip-server` (Meetecho's WHIP front end for Janus); an aiortc subscriber and headless Chromium watch the room
+# through Janus's HTTP API: the frames aiortc decodes are MD5-compared with a decode of the bitstream we sent
+# (--save-annexb), Chromium's getStats() counts what it decoded.
 #
 # Network: one namespace of our own with a veth pair, 10.82.0.1 <-> 10.82.0.2 (Janus gathers no loopback candidates;
 # this kernel has no dummy interfaces); Janus's ICE on 10.82.0.1. Removed on exit, success or not.
@@ -9,7 +10,8 @@
 #   1. POST /whip/create makes endpoint "rtch264" (room 1234, a bearer token); `send --whip` publishes 300 frames of
 #      640x360 Constrained Baseline; the subscriber joins while it runs. Passes when the subscriber decodes at least
 #      99 % of the frames sent from the first one it decoded on, each bit-exact and in order, and `send` exits 0 (the
-#      DELETE answered 200).
+#      DELETE answered 200). Chromium (chromium_videoroom_viewer.py) decodes at least 99 % of the frames it received,
+#      at least 150, with no packet lost.
 #   2. A wrong token: simple-whip-server answers 403; `send` fails naming it, the token never printed.
 #
 # simple-whip-server is unpacked, not installed (fetch-simple-whip-server.sh says why) into .build/simple-whip-server.
@@ -19,7 +21,7 @@ cd "$(dirname "$0")/../../.."
 HERE=Tests/WebRTCTests/Interop
 RTC="${RTC_H264:-$(swift build --show-bin-path)/rtc-h264}"
 [ -x "$RTC" ] || { echo "whip-janus: $RTC is missing: run swift build" >&2; exit 1; }
-for tool in janus:janus node:nodejs ip:iproute2 curl:curl; do
+for tool in janus:janus node:nodejs ip:iproute2 curl:curl chromium:chromium; do
     command -v "${tool%%:*}" >/dev/null || { echo "${tool%%:*} is missing: apt-get install ${tool#*:} (Tests/install-deps.sh)" >&2; exit 1; }
 done
 [ "$(id -u)" = 0 ] || { echo "whip-janus: needs root (ip netns add)" >&2; exit 1; }
@@ -51,7 +53,7 @@ cleanup() {
     for pid in $(ip netns pids "$NS" 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
     ip netns delete "$NS" 2>/dev/null || true
     if [ "$status" != 0 ]; then
-        for log in janus.out sws.out sws.err subscriber.err send.err; do
+        for log in janus.out sws.out sws.err subscriber.err chromium.out send.err; do
             [ -f "$WORK/$log" ] && { echo "--- $log (tail)" >&2; tail -n 15 "$WORK/$log" >&2; }
         done
     fi
@@ -68,6 +70,9 @@ ip -n "$NS" addr add "$ADDR/24" dev wjan0
 ip -n "$NS" addr add 10.82.0.2/24 dev wjan1
 ip -n "$NS" link set wjan0 up
 ip -n "$NS" link set wjan1 up
+# Chromium gathers candidates only on the interface of its default route: one through the veth (nothing leaves the
+# namespace: both ends are in it).
+ip -n "$NS" route add default dev wjan1
 
 # Janus: a private configuration with the VideoRoom plugin, the WebSocket and HTTP transports only.
 JDIR="$WORK/janus"
@@ -112,14 +117,44 @@ in_ns curl -sf -X POST -H "Content-Type: application/json" \
     --room 1234 --report "$WORK/subscriber.json" --timeout 60 >"$WORK/subscriber.out" 2>"$WORK/subscriber.err") &
 SUBSCRIBER=$!
 PIDS+=($SUBSCRIBER)
+(cd "$HERE" && exec ip netns exec "$NS" python3 chromium_videoroom_viewer.py --janus "http://$ADDR:$HTTP_PORT/janus" \
+    --room 1234 --timeout 60 >"$WORK/chromium.out" 2>"$WORK/chromium.err") &
+VIEWER=$!
+PIDS+=($VIEWER)
 in_ns "$RTC" send --whip "http://$ADDR:$WHIP_PORT/whip/endpoint/rtch264" --token-file "$WORK/token" --frames 300 \
     --size 640x360 --fps 30 --profile baseline --save-annexb "$WORK/sent.h264" 2>"$WORK/send.err" \
     || { echo "FAIL: rtc-h264 send --whip to Janus exited $?: $(tail -c 800 "$WORK/send.err")" >&2; exit 1; }
 wait "$SUBSCRIBER" || { echo "FAIL: the subscriber failed: $(tail -c 800 "$WORK/subscriber.err")" >&2; exit 1; }
 if grep -q "$TOKEN" "$WORK/send.err"; then echo "FAIL: the token was printed" >&2; exit 1; fi
-RESULT=$(cd "$HERE" && "$PY" whip_compare.py "$WORK/subscriber.json" "$WORK/sent.h264" --joined) \
+RESULT=$(cd "$HERE" && "$PY" whip_compare.py "$WORK/subscriber.json" "$WORK/sent.h264" --joined --last-frame-pending) \
     || { echo "FAIL: frame comparison: $RESULT" >&2; exit 1; }
 echo "whip-janus ($JANUS_VERSION, simple-whip-server): $RESULT; $(grep -o 'ICE .*' "$WORK/send.err" | head -1)"
+wait "$VIEWER" || { echo "FAIL: the Chromium viewer failed: $(tail -c 800 "$WORK/chromium.err")" >&2; exit 1; }
+# Chromium: at least 99 % of the frames it received decoded, no packet lost, and at least 150 of the 300 sent
+# (it joins a second or two into the 10 s stream).
+python3 - "$WORK/chromium.out" <<'EOF' || exit 1
+import json, sys
+lines = [line for line in open(sys.argv[1]) if line.strip()]
+report = json.loads(lines[-1]) if lines else {"error": "no report"}
+problems = []
+if "error" in report:
+    problems.append(report["error"])
+else:
+    if report["frames"] < 150:
+        problems.append("Chromium decoded only %d frames" % report["frames"])
+    if report["frames"] < 0.99 * report.get("received", 0):
+        problems.append("Chromium decoded %d of %d frames received" % (report["frames"], report["received"]))
+    if report.get("packetsLost", 0) > 0:
+        problems.append("Chromium lost %d packets" % report["packetsLost"])
+    if not report.get("codec", "").startswith("video/H264"):
+        problems.append("codec %s" % report.get("codec"))
+if problems:
+    print("FAIL: Chromium: " + "; ".join(problems), file=sys.stderr)
+    sys.exit(1)
+print("whip-janus Chromium: %d frames decoded of %d received, %dx%d, first frame %s ms after its answer, %s, %s"
+      % (report["frames"], report.get("received", 0), report.get("width", 0), report.get("height", 0),
+         report.get("firstFrameMs"), report.get("codec", "?"), report.get("srtp", "?")))
+EOF
 
 # 2. A wrong token: 403 named, the token not printed.
 if in_ns "$RTC" send --whip "http://$ADDR:$WHIP_PORT/whip/endpoint/rtch264" --token-file "$WORK/wrong-token" \
