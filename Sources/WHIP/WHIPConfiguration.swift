@@ -3,7 +3,7 @@
 /// Only `http://` endpoints are supported: the client speaks plain HTTP/1.1 (the media itself is always DTLS-SRTP).
 /// Use it on a trusted network or through a local TLS-terminating proxy; an `https://` URL is refused with
 /// `WHIPError.unsupportedScheme`.
-public struct WHIPConfiguration: Sendable {
+public struct WHIPConfiguration: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The WHIP endpoint, e.g. `http://sfu.example:8080/whip/endpoint/room1`.
     public var url: String
     /// The bearer token sent as `Authorization: Bearer ...`; never printed or logged. It is sent again after a
@@ -31,6 +31,15 @@ public struct WHIPConfiguration: Sendable {
         self.url = url
         self.token = token
     }
+
+    /// The URL and whether a token is set; never the token itself.
+    public var description: String {
+        "WHIPConfiguration(url: \(url), token: \(token == nil ? "none" : "<redacted>"), maximumRedirects: "
+            + "\(maximumRedirects), requestTimeout: \(requestTimeout), connectTimeout: \(connectTimeout))"
+    }
+
+    /// As `description`: the token is redacted in debug output too.
+    public var debugDescription: String { description }
 
     /// Checks the values before anything is sent.
     /// - Throws: `WHIPError.invalidURL`/`.unsupportedScheme` for the URL, `.invalidURL` for a token that cannot be a

@@ -72,6 +72,15 @@ import Testing
         #expect(throws: WHIPError.self) { try base.resolving("/a b") }
     }
 
+    @Test func aConfigurationNeverPrintsItsToken() {
+        let configuration = WHIPConfiguration(url: "http://sfu.example/whip", token: "very-secret-token")
+        for text in ["\(configuration)", String(describing: configuration), String(reflecting: configuration),
+                     "\([configuration])"] {
+            #expect(!text.contains("very-secret-token"), "\(text)")
+            #expect(text.contains("<redacted>"))
+        }
+    }
+
     @Test func configurationChecksTokenAndBounds() {
         #expect(throws: WHIPError.unsupportedScheme("https")) {
             try WHIPConfiguration(url: "https://sfu.example/whip").validate()

@@ -39,7 +39,6 @@ import Testing
                                                                fingerprint: fingerprint))
         var whip = WHIPConfiguration(url: server.base + "/whip", token: "t0ken")
         whip.connectTimeout = .seconds(1)
-        let started = ContinuousClock.now
         do {
             _ = try await WHIPPublisher(configuration: Self.configuration, whip: whip)
             Issue.record("connected to nobody")
@@ -50,7 +49,6 @@ import Testing
             }
             #expect(reason.contains("did not connect"))
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
         let requests = server.requests
         #expect(requests.map(\.method) == ["POST", "DELETE"])
         #expect(requests.last?.uri == "/session/1")
