@@ -10,6 +10,8 @@
 #   2. a wrong token: `send` fails with the 401 named, the token never printed, nothing published.
 #   3. the endpoint closes its PeerConnection after 30 frames: `send` stops at once naming the close_notify, exits
 #      non-zero, and still DELETEs the session.
+#   4. the endpoint freezes (SIGSTOP) 3 s in: after 30 s without consent answers (RFC 7675) `send` stops naming the
+#      expiry, long before its 3000 frames; the DELETE is answered once the endpoint resumes.
 #
 # Usage: Tests/WebRTCTests/Interop/whip-aiortc.sh   (as root; after `swift build`; RTC_H264 = the binary)
 set -euo pipefail
@@ -127,4 +129,28 @@ SERVER_PID=""
 "$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r["deleted"] else "FAIL: no DELETE after the endpoint closed")' \
     "$WORK/report-closed.json"
 echo "whip-aiortc endpoint closed mid-stream: after ${elapsed} s: $(head -c 300 "$WORK/send-closed.err" | tr '\n' ' ')"
+
+# 4. The endpoint goes silent (SIGSTOP: no consent answers, no RTCP, no close_notify): after RFC 7675's 30 s the
+#    consent expires and `send` stops naming it; the endpoint resumes 31 s in, so the DELETE is still answered.
+start_server 8104 "$WORK/report-silent.json"
+ip netns exec "$NS" "$RTC" send --whip http://10.81.0.1:8104/whip --frames 3000 --size 320x240 --quiet \
+    --stats "$WORK/silent-stats.jsonl" 2>"$WORK/send-silent.err" &
+SEND_PID=$!
+sleep 3
+kill -STOP "$SERVER_PID"
+sleep 31
+kill -CONT "$SERVER_PID"
+if wait "$SEND_PID"; then
+    echo "FAIL: send --whip went on although the endpoint stopped answering consent checks" >&2
+    exit 1
+fi
+grep -q "the connection to the peer closed: ICE consent expired" "$WORK/send-silent.err" \
+    || { echo "FAIL: consent expiry is not named: $(cat "$WORK/send-silent.err")" >&2; exit 1; }
+sent=$("$PY" -c 'import json,sys; print(json.loads(open(sys.argv[1]).read().splitlines()[-1])["framesSent"])' "$WORK/silent-stats.jsonl")
+[ "$sent" -lt 2000 ] || { echo "FAIL: send sent $sent of 3000 frames: it did not stop at the consent expiry" >&2; exit 1; }
+wait "$SERVER_PID" || true
+SERVER_PID=""
+"$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r["deleted"] else "FAIL: no DELETE after consent expired")' \
+    "$WORK/report-silent.json"
+echo "whip-aiortc endpoint silent: stopped after $sent frames: $(head -c 300 "$WORK/send-silent.err" | tr '\n' ' ')"
 echo "whip-aiortc: PASS"
