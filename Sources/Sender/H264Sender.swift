@@ -302,14 +302,6 @@ public final class H264Sender: Sendable {
         frameRateBits.store(framesPerSecond.bitPattern, ordering: .relaxed)
     }
 
-    /// Ends the stream because of `error` (the WebRTC transport closed): BYE, sockets closed; `send` throws
-    /// `SenderError.finished` from now on and `finish()` throws `error`.
-    package func end(with error: SenderError) {
-        mailbox.close()
-        let core = self.core
-        ioLoop.execute { _ = core.value.finish(error: error) }
-    }
-
     /// Asks for a keyframe (served within the keyframe throttle's window, like a PLI).
     public func requestKeyframe() {
         let core = self.core
@@ -320,6 +312,14 @@ public final class H264Sender: Sendable {
     public func statistics() async -> SenderStats {
         let core = self.core
         return (try? await ioLoop.submit { core.value.snapshot() }.get()) ?? SenderStats()
+    }
+
+    /// Ends the stream because of `error` (the WebRTC transport closed): BYE, sockets closed; `send` throws
+    /// `SenderError.finished` from now on and `finish()` throws `error`.
+    package func end(with error: SenderError) {
+        mailbox.close()
+        let core = self.core
+        ioLoop.execute { _ = core.value.finish(error: error) }
     }
 
     /// Ends the stream: the frame still waiting is encoded and sent, then an RTCP BYE; sockets closed, the encoder
