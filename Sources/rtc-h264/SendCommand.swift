@@ -20,7 +20,10 @@ struct SendCommand: AsyncParsableCommand {
             second on stderr. Stops at the end of a file input, after --frames or --duration, or on SIGINT/SIGTERM \
             (sending an RTCP BYE).
             Example: rtc-h264 send --to 127.0.0.1:5004 --sdp stream.sdp --control 127.0.0.1:8090
-            With --whip URL it publishes to a WHIP endpoint (RFC 9725: an SFU such as Janus or MediaMTX) instead of             --to: it POSTs a sendonly offer (full ICE, DTLS-SRTP) with the --token as a bearer token, sends over the             ICE pair with the DTLS-derived keys, and DELETEs the session on exit. http:// URLs only; --to, the SRTP             key options, --no-srtp, --accept-plain-rtcp, --no-rtcp-mux, --local-port and --sdp do not apply.
+            With --whip URL it publishes to a WHIP endpoint (RFC 9725: an SFU such as Janus or MediaMTX) instead of \
+            --to: it POSTs a sendonly offer (full ICE, DTLS-SRTP) with the --token as a bearer token, sends over the \
+            ICE pair with the DTLS-derived keys, and DELETEs the session on exit. http:// URLs only; --to, the SRTP \
+            key options, --no-srtp, --accept-plain-rtcp, --no-rtcp-mux, --local-port and --sdp do not apply.
             Example: rtc-h264 send --whip http://127.0.0.1:7080/whip/endpoint/abc --token-file whip.token
             """
     )
