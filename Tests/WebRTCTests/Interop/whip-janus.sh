@@ -11,7 +11,7 @@
 #      640x360 Constrained Baseline; the subscriber joins while it runs. Passes when the subscriber decodes at least
 #      99 % of the frames sent from the first one it decoded on, each bit-exact and in order, and `send` exits 0 (the
 #      DELETE answered 200). Chromium (chromium_videoroom_viewer.py) decodes at least 99 % of the frames it received,
-#      at least 150, with no packet lost.
+#      at least 150, with no packet lost. Janus's REMB (the room's 800 kbit/s) caps the sender's 1.5 Mbit/s target.
 #   2. A wrong token: simple-whip-server answers 403; `send` fails naming it, the token never printed.
 #
 # simple-whip-server is unpacked, not installed (fetch-simple-whip-server.sh says why) into .build/simple-whip-server.
@@ -122,13 +122,16 @@ PIDS+=($SUBSCRIBER)
 VIEWER=$!
 PIDS+=($VIEWER)
 in_ns "$RTC" send --whip "http://$ADDR:$WHIP_PORT/whip/endpoint/rtch264" --token-file "$WORK/token" --frames 300 \
-    --size 640x360 --fps 30 --profile baseline --save-annexb "$WORK/sent.h264" 2>"$WORK/send.err" \
+    --size 640x360 --fps 30 --profile baseline --save-annexb "$WORK/sent.h264" --stats "$WORK/stats.jsonl" 2>"$WORK/send.err" \
     || { echo "FAIL: rtc-h264 send --whip to Janus exited $?: $(tail -c 800 "$WORK/send.err")" >&2; exit 1; }
 wait "$SUBSCRIBER" || { echo "FAIL: the subscriber failed: $(tail -c 800 "$WORK/subscriber.err")" >&2; exit 1; }
 if grep -q "$TOKEN" "$WORK/send.err"; then echo "FAIL: the token was printed" >&2; exit 1; fi
+# Janus's REMB (the room's 800 kbit/s) reached the sender over SRTCP and capped its 1.5 Mbit/s target.
+TARGET=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).read().splitlines()[-1])["targetBitrate"])' "$WORK/stats.jsonl")
+[ "$TARGET" -le 800000 ] || { echo "FAIL: the target is $TARGET bit/s: Janus's 800 kbit/s REMB did not reach the sender" >&2; exit 1; }
 RESULT=$(cd "$HERE" && "$PY" whip_compare.py "$WORK/subscriber.json" "$WORK/sent.h264" --joined --last-frame-pending) \
     || { echo "FAIL: frame comparison: $RESULT" >&2; exit 1; }
-echo "whip-janus ($JANUS_VERSION, simple-whip-server): $RESULT; $(grep -o 'ICE .*' "$WORK/send.err" | head -1)"
+echo "whip-janus ($JANUS_VERSION, simple-whip-server): $RESULT; target $TARGET bit/s after Janus's REMB; $(grep -o 'ICE .*' "$WORK/send.err" | head -1)"
 wait "$VIEWER" || { echo "FAIL: the Chromium viewer failed: $(tail -c 800 "$WORK/chromium.err")" >&2; exit 1; }
 # Chromium: at least 99 % of the frames it received decoded, no packet lost, and at least 150 of the 300 sent
 # (it joins a second or two into the 10 s stream).
