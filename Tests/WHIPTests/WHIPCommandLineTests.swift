@@ -36,6 +36,7 @@ import Testing
         (["send", "--to", "127.0.0.1:5004", "--token", "abc"], "--token needs --whip"),
         (["send", "--frames", "3"], "--to HOST:PORT is required"),
         (["sdp", "--no-srtp"], "--to HOST:PORT is required"),
+        (["send", "--whip", "http://[::1]:9/whip", "--frames", "3"], "only IPv4 is supported, and the route to it is ::1"),
     ])
     func badWHIPArgumentsAreClearErrors(arguments: [String], message: String) throws {
         let result = try Self.run(arguments)
