@@ -147,7 +147,8 @@ public final class H264Sender: Sendable {
             core = try await ioLoop.submit {
                 let core = try SenderCore(
                     configuration: configuration, ssrc: ssrc, packetizer: packetizer, timestampOffset: timestampOffset,
-                    transport: transport.value, clock: clock, encoderLoop: encoderLoop, encoder: encoder,
+                    transport: transport.value, clock: clock,
+                    encoder: LocalEncoderControl(loop: encoderLoop, stage: encoder),
                     mailbox: mailbox, events: eventsContinuation, reports: reportsContinuation)
                 coreBox.value = core
                 core.start()
@@ -237,7 +238,7 @@ public final class H264Sender: Sendable {
     }
 
     /// Blocks the calling thread until the encoder has taken the last frame pushed (for a producer thread of its own).
-    func waitForEncoderBlocking() {
+    package func waitForEncoderBlocking() {
         mailbox.waitForSpaceBlocking()
     }
 

@@ -22,8 +22,8 @@ final class SenderCore {
     let eventLoop: EventLoop
     let transport: UDPTransport
     private let clock: SenderClock
-    private let encoderLoop: EventLoop
-    private let encoder: NIOLoopBound<EncoderStage>
+    /// The encoder this core drives: its own (`H264Sender`) or one shared with other cores (`FanOutEncoder`, WHEP).
+    private let encoder: any EncoderControl
     private let mailbox: FrameMailbox
     private let events: AsyncStream<SenderEvent>.Continuation
     private let reports: AsyncStream<SenderStats>.Continuation
@@ -62,7 +62,7 @@ final class SenderCore {
 
     init(
         configuration: SenderConfiguration, ssrc: SSRC, packetizer: H264Packetizer, timestampOffset: UInt32,
-        transport: UDPTransport, clock: SenderClock, encoderLoop: EventLoop, encoder: NIOLoopBound<EncoderStage>,
+        transport: UDPTransport, clock: SenderClock, encoder: any EncoderControl,
         mailbox: FrameMailbox, events: AsyncStream<SenderEvent>.Continuation,
         reports: AsyncStream<SenderStats>.Continuation
     ) throws {
@@ -71,7 +71,6 @@ final class SenderCore {
         self.eventLoop = transport.eventLoop
         self.transport = transport
         self.clock = clock
-        self.encoderLoop = encoderLoop
         self.encoder = encoder
         self.mailbox = mailbox
         self.events = events
@@ -146,7 +145,7 @@ final class SenderCore {
                 stats.frameFailures += 1
                 events.yield(.frameDropped(.failure("\(error)")))
                 let now = clock.monotonic()
-                encoderLoop.execute { [encoder] in encoder.value.requestKeyframe(at: now) }
+                encoder.requestKeyframe(at: now)
                 return
             }
             if frame.isKeyframe {
@@ -279,7 +278,7 @@ final class SenderCore {
     func requestKeyframe(_ reason: SenderEvent.KeyframeReason) {
         if reason == .application { stats.keyframeRequests += 1 }
         let now = clock.monotonic()
-        encoderLoop.execute { [encoder] in encoder.value.requestKeyframe(at: now) }
+        encoder.requestKeyframe(at: now)
         events.yield(.keyframeRequested(reason))
     }
 
@@ -306,10 +305,7 @@ final class SenderCore {
     /// Asks the encoder stage for new rates; the future completes on this loop once applied (stats updated) or
     /// refused (nothing changed).
     func setEncoderRates(target: Int, ceiling: Int) -> EventLoopFuture<Void> {
-        let encoder = self.encoder
-        return encoderLoop.submit { () throws -> Void in
-            try encoder.value.setRates(target: target, ceiling: ceiling)
-        }.hop(to: eventLoop).assumeIsolated().map { [weak self] in
+        encoder.setRates(target: target, ceiling: ceiling).hop(to: eventLoop).assumeIsolated().map { [weak self] in
             guard let self else { return }
             self.pacer?.setTargetBitrate(target)
             self.responder?.setTargetBitrate(target)
