@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "STUN", targets: ["STUN"]),
         .library(name: "DTLS", targets: ["DTLS"]),
         .library(name: "WebRTC", targets: ["WebRTC"]),
+        .library(name: "WHEP", targets: ["WHEP"]),
         .executable(name: "rtc-h264", targets: ["rtc-h264"]),
     ],
     dependencies: [
@@ -102,11 +103,19 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
 
+        // The WHEP server: HTTP (NIOHTTP1), one encoder shared by every viewer, a WebRTCLink + SenderCore per viewer.
+        .target(name: "WHEP", dependencies: [
+            "Codec", "DTLS", "H264", "RTP", "SRTP", "STUN", "Sender", "Transport", "Video", "WebRTC", "WebRTCTransport",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+
         // MARK: Tool
         .executableTarget(
             name: "rtc-h264",
             dependencies: [
-                "H264", "RTP", "SRTP", "Video", "Codec", "SDP", "Sender", "Receiver", "Control",
+                "H264", "RTP", "SRTP", "Video", "Codec", "SDP", "Sender", "Receiver", "Control", "WHEP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

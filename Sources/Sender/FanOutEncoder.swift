@@ -303,9 +303,16 @@ package final class FanOutViewer: Sendable {
         return (try? await eventLoop.submit { core.value.finish(error: nil) }.get()) ?? SenderStats()
     }
 
+    var coreOnLoop: SenderCore { core.value }
+
     /// Detaches and finishes on the viewer's loop (call there).
     package func finishOnLoop() {
         fanOut.detach(id)
         core.value.finish(error: nil)
     }
+}
+
+extension FanOutViewer {
+    /// The viewer's statistics now (call on the viewer's loop).
+    package func snapshotOnLoop() -> SenderStats { coreOnLoop.snapshot() }
 }
