@@ -92,7 +92,8 @@ public final class WHEPServer: Sendable {
     /// Viewers joining and leaving. Newest kept when not read.
     public let events: AsyncStream<WHEPEvent>
 
-    let encoder: FanOutEncoder
+    /// The shared encoder (a `FramePumpTarget` for the command-line tool).
+    package let encoder: FanOutEncoder
     private let channel: Channel
     private let table: ViewerTable
     private let context: DTLSContext
