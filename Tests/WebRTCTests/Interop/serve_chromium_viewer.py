@@ -3,12 +3,19 @@ http://HOST:PORT/ (the page POSTs its offer to /whep after ICE gathering, plays 
 and the page's getStats() reports (posted to a collector here via the page's #report= fragment) are compared with
 the server's own statistics (serve --stats).
 
+Impairments (inside the test's network namespace only, with iptables on the INPUT chain (OUTPUT would make the sender's sendmsg fail with EPERM
+    instead of losing the datagram on the way): the kernel here has no
+netem): --loss P drops a random fraction P of the large UDP datagrams (media; STUN, DTLS alerts and RTCP are small)
+from the first decoded frame to the end of the stream; --blackout-ms M drops all of them for M ms one second after
+the first decoded frame, so that the browser gives up on NACK and asks for a keyframe (PLI).
+
 Checks, each failing with a message (exit status 1):
   - every join decodes at least 99 % of the frames the server sent to that viewer (inbound-rtp framesDecoded vs the
     viewer's framesSent, both read after the stream ended);
   - the first frame is decoded (offer-to-first-decoded-frame is printed; the target is a benchmark's, not checked);
   - with --viewers N, N pages watch at once and the server counted N viewers;
-  - DELETE from the page on close frees the viewer (the server ends with 0 viewers).
+  - with --loss: NACKs arrived and were answered with retransmissions (and the 99 % above still holds);
+  - with --blackout-ms: a PLI arrived, a second keyframe was encoded and decoded, and decoding resumed.
 Prints one JSON summary line. Uses only the Python standard library, /usr/bin/chromium and the rtc-h264 binary.
 
 Usage: serve_chromium_viewer.py --rtc-h264 PATH [--host IP] [--frames 150] [--viewers 1]
@@ -49,10 +56,28 @@ def main() -> int:
     parser.add_argument("--viewers", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=45.0)
     parser.add_argument("--size", default="320x240")
+    parser.add_argument("--loss", type=float, default=0.0)
+    parser.add_argument("--blackout-ms", type=int, default=0)
     args = parser.parse_args()
     if not shutil.which("chromium"):
         sys.exit("chromium is missing: apt-get install chromium (Tests/install-deps.sh)")
     host = args.host or first_external_ipv4()
+    if (args.loss or args.blackout_ms) and not shutil.which("iptables"):
+        sys.exit("iptables is missing: apt-get install iptables (Tests/install-deps.sh)")
+    rule = None
+
+    def impair(probability):
+        """Replaces the drop rule: None removes it."""
+        nonlocal rule
+        if rule:
+            subprocess.run(["iptables", "-D", "INPUT"] + rule, check=True)
+            rule = None
+        if probability:
+            rule = ["-p", "udp", "-m", "length", "--length", "400:65535"]
+            if probability < 1:
+                rule += ["-m", "statistic", "--mode", "random", "--probability", str(probability)]
+            rule += ["-j", "DROP"]
+            subprocess.run(["iptables", "-A", "INPUT"] + rule, check=True)
     reports = {}  # page index -> latest report
     lock = threading.Lock()
 
@@ -109,10 +134,25 @@ def main() -> int:
         # Until the stream has ended and every page's decoded count has stopped growing.
         stream_seconds = args.frames / 30.0
         last, last_change = None, time.time()
+        first_frame_at = None
+        blackout = "pending" if args.blackout_ms else "none"
+        before_blackout = 0
         while time.time() - started < args.timeout:
-            time.sleep(0.25)
+            time.sleep(0.1)
             with lock:
                 snapshot = {i: (r.get("frames"), r.get("error")) for i, r in reports.items()}
+            if first_frame_at is None and any((f or 0) > 0 for f, _ in snapshot.values()):
+                first_frame_at = time.time()
+                impair(args.loss)
+            if blackout == "pending" and first_frame_at and time.time() - first_frame_at > 1:
+                before_blackout = min((f or 0) for f, _ in snapshot.values())
+                impair(1.0)
+                blackout, blackout_end = "on", time.time() + args.blackout_ms / 1000
+            if blackout == "on" and time.time() >= blackout_end:
+                impair(args.loss)
+                blackout = "done"
+            if first_frame_at and time.time() - started > stream_seconds + 0.5:
+                impair(None)
             if any(error for _, error in snapshot.values()):
                 break
             if snapshot != last:
@@ -143,25 +183,49 @@ def main() -> int:
         for frames_decoded, frames_sent in zip(decoded, sent):
             if frames_sent < args.frames * 0.5:
                 failures.append(f"a viewer was sent only {frames_sent} of {args.frames} frames")
-            if frames_decoded < 0.99 * frames_sent:
+            if not args.blackout_ms and frames_decoded < 0.99 * frames_sent:
                 failures.append(f"a page decoded {frames_decoded} of {frames_sent} frames sent (< 99 %)")
         for i, report in enumerate(pages):
             if report.get("offerToFirstFrameMs") is None:
                 failures.append(f"page {i} decoded no frame")
+        stats = [v["stats"] for v in viewers if v.get("connected")]
+        if args.loss:
+            if sum(v.get("nackCount", 0) for v in stats) == 0:
+                failures.append("no NACK reached the server under loss")
+            if sum(v.get("retransmittedPacketsSent", 0) for v in stats) == 0:
+                failures.append("the server retransmitted nothing under loss")
+        if args.blackout_ms:
+            if sum(v.get("pliCount", 0) + v.get("firCount", 0) for v in stats) == 0:
+                failures.append("no PLI/FIR reached the server after the blackout")
+            if min((v.get("keyFramesEncoded", 0) for v in stats), default=0) < 2:
+                failures.append("no keyframe answered the PLI (one keyframe encoded)")
+            if min((r.get("keyFramesDecoded", 0) for r in pages), default=0) < 2:
+                failures.append("the page decoded no keyframe after the blackout")
+            if min(decoded, default=0) < before_blackout + 30:
+                failures.append(f"decoding did not resume after the blackout ({before_blackout} before, {decoded} at the end)")
         summary = {
             "viewers": args.viewers, "framesEncoded": final.get("framesEncoded"), "framesSent": sent,
             "framesDecoded": decoded,
             "offerToFirstFrameMs": [r.get("offerToFirstFrameMs") for r in pages],
             "pliReceived": sum(v["stats"].get("pliCount", 0) for v in viewers),
             "nackReceived": sum(v["stats"].get("nackCount", 0) for v in viewers),
+            "retransmitted": sum(v["stats"].get("retransmittedPacketsSent", 0) for v in viewers),
+            "loss": args.loss, "blackoutMs": args.blackout_ms,
+            "rtcpReceived": sum(v["stats"].get("rtcpPacketsReceived", 0) for v in viewers),
+            "srtcpFailures": sum(v["stats"].get("srtcpUnprotectFailures", 0) for v in viewers),
+            "rtcpMalformed": sum(v["stats"].get("rtcpMalformed", 0) for v in viewers),
             "keyFramesEncoded": [v["stats"].get("keyFramesEncoded", 0) for v in viewers],
             "srtp": [r.get("srtp") for r in pages], "codec": [r.get("decoder") for r in pages],
             "size": [f"{r.get('width')}x{r.get('height')}" for r in pages],
         }
         print(json.dumps(summary), flush=True)
+        if os.environ.get("SERVE_CHROMIUM_VERBOSE"):
+            print(json.dumps(final, indent=1), json.dumps(pages, indent=1), file=sys.stderr)
     except SystemExit:
         pass
     finally:
+        if rule:
+            impair(None)
         for browser in browsers:
             browser.terminate()
             try:
