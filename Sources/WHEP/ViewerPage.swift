@@ -28,7 +28,9 @@ enum ViewerPage {
       const pc = new RTCPeerConnection();
       pc.addTransceiver("video", {direction: "recvonly"});
       pc.ontrack = (event) => { document.getElementById("video").srcObject = new MediaStream([event.track]); };
+      let connectedMs = null, answeredMs = null, started = null;
       pc.onconnectionstatechange = () => {
+        if (pc.connectionState === "connected" && connectedMs === null) connectedMs = performance.now() - started;
         if (pc.connectionState === "failed" || pc.connectionState === "closed") show("connection " + pc.connectionState, true);
       };
       await pc.setLocalDescription(await pc.createOffer());
@@ -38,7 +40,7 @@ enum ViewerPage {
           setTimeout(resolve, 3000);  // post what we have after 3 s
         });
       }
-      const started = performance.now();
+      started = performance.now();
       const headers = {"Content-Type": "application/sdp"};
       if (token) headers["Authorization"] = "Bearer " + token;
       const response = await fetch("/whep", {method: "POST", headers: headers, body: pc.localDescription.sdp});
@@ -48,9 +50,11 @@ enum ViewerPage {
       window.addEventListener("pagehide", () => {
         if (location) fetch(location, {method: "DELETE", headers: token ? {"Authorization": "Bearer " + token} : {}, keepalive: true});
       });
+      answeredMs = performance.now() - started;
       await pc.setRemoteDescription({type: "answer", sdp: body});
-      let firstFrameMs = null;
-      setInterval(async () => {
+      let firstFrameMs = null, lastReport = 0;
+      // Every 50 ms until the first frame is decoded (its time is the join latency), then every 500 ms.
+      const poll = async () => {
         const stats = await pc.getStats();
         const summary = {ice: pc.iceConnectionState, connection: pc.connectionState, location: location};
         stats.forEach((s) => {
@@ -65,10 +69,17 @@ enum ViewerPage {
         });
         if (firstFrameMs === null && summary.frames > 0) firstFrameMs = performance.now() - started;
         summary.offerToFirstFrameMs = firstFrameMs;
-        show(pc.connectionState + (summary.frames !== undefined ? ", " + summary.frames + " frames decoded, " +
-             summary.width + "x" + summary.height : ""), pc.connectionState === "failed");
-        report(summary);
-      }, 500);
+        summary.offerToAnswerMs = answeredMs;
+        summary.offerToConnectedMs = connectedMs;
+        if (performance.now() - lastReport >= 500 || (firstFrameMs !== null && lastReport === 0)) {
+          lastReport = performance.now();
+          show(pc.connectionState + (summary.frames !== undefined ? ", " + summary.frames + " frames decoded, " +
+               summary.width + "x" + summary.height : ""), pc.connectionState === "failed");
+          report(summary);
+        }
+        setTimeout(poll, firstFrameMs === null ? 50 : 500);
+      };
+      poll();
     }
     main().catch((error) => { show(String(error), true); report({error: String(error)}); });
     </script></body></html>
