@@ -140,6 +140,12 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
+        // The WHEP server: routing (pure), HTTP over loopback, and real viewers (our full ICE agent + DTLS client).
+        .testTarget(name: "WHEPTests", dependencies: [
+            "WHEP", "Sender", "Transport", "WebRTC", "WebRTCTransport", "DTLS", "STUN", "RTP", "H264", "Codec", "Video",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         .testTarget(name: "SenderTests", dependencies: [
             "Sender", "Receiver", "Control", "Transport", "H264", "RTP", "SRTP", "SDP", "Codec", "Video",
             .product(name: "NIOCore", package: "swift-nio"),
