@@ -22,9 +22,11 @@ import Glibc
 enum WHEPTestSupport {
     /// A 320x240 stream at 30 fps, 500 kbit/s.
     static func configuration() -> SenderConfiguration {
-        SenderConfiguration(
+        var configuration = SenderConfiguration(
             peerHost: "127.0.0.1", peerPort: 9,
             encoder: EncoderConfiguration(width: 320, height: 240, frameRate: 30, targetBitrate: 500_000))
+        configuration.rtx = .init(payloadType: PayloadType(97))  // used when the viewer offers RTX, with its PT
+        return configuration
     }
 
     /// Starts a server and a task pushing the pattern at 30 fps until cancelled.
@@ -168,7 +170,11 @@ final class TestViewer: Sendable {
     let mediaSSRC: UInt32
 
     /// POSTs an offer, applies the answer and starts ICE and DTLS.
-    init(serverPort httpPort: Int, token: String? = nil) async throws {
+    /// - Parameters:
+    ///   - httpPort: the server's HTTP port.
+    ///   - token: the bearer token.
+    ///   - offeredFingerprint: the fingerprint written in the offer (default: the certificate's own).
+    init(serverPort httpPort: Int, token: String? = nil, offeredFingerprint: DTLSFingerprint? = nil) async throws {
         loop = MultiThreadedEventLoopGroup.singleton.next()
         var configuration = TransportConfiguration(localHost: "127.0.0.1", localPort: 0, peer: nil, rtcpMux: true, security: nil)
         configuration.holdMediaUntilSecured = true
@@ -181,7 +187,8 @@ final class TestViewer: Sendable {
         if let token { headers["Authorization"] = "Bearer \(token)" }
         let reply = try WHEPTestSupport.request(
             port: httpPort, "POST", "/whep", headers: headers,
-            body: WHEPTestSupport.offer(credentials: credentials, candidate: local, fingerprint: certificate.fingerprint))
+            body: WHEPTestSupport.offer(
+                credentials: credentials, candidate: local, fingerprint: offeredFingerprint ?? certificate.fingerprint))
         guard reply.status == 201, let location = reply.headers["location"] else {
             try? await loop.submit { transport.value.close() }.get()
             throw WHEPTestError("POST /whep answered \(reply.status): \(reply.body)")
