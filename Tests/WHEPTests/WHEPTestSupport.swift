@@ -57,8 +57,20 @@ enum WHEPTestSupport {
     }
 
     /// One request over a fresh connection (raw, so that the tests can send what no client would).
+    /// The blocking socket calls run on a Dispatch thread, never on the cooperative pool the server's handlers
+    /// need (two cores: two blocked test tasks would starve the server until the receive timeout).
     static func request(
         port: Int, _ method: String, _ path: String, headers: [String: String] = [:], body: String = ""
+    ) async throws -> Reply {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try requestBlocking(port: port, method, path, headers: headers, body: body) })
+            }
+        }
+    }
+
+    static func requestBlocking(
+        port: Int, _ method: String, _ path: String, headers: [String: String], body: String
     ) throws -> Reply {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
@@ -185,7 +197,7 @@ final class TestViewer: Sendable {
         let credentials = ICECredentials.random()
         var headers = ["Content-Type": "application/sdp"]
         if let token { headers["Authorization"] = "Bearer \(token)" }
-        let reply = try WHEPTestSupport.request(
+        let reply = try await WHEPTestSupport.request(
             port: httpPort, "POST", "/whep", headers: headers,
             body: WHEPTestSupport.offer(
                 credentials: credentials, candidate: local, fingerprint: offeredFingerprint ?? certificate.fingerprint))
