@@ -70,7 +70,7 @@ async function joins() {
 async function viewers() {
   const peers = [];
   for (let i = 0; i < count; i++) peers.push(await connect());
-  await post("/connected", {});
+  await post("/connected", {viewers: peers.length});
   setInterval(async () => {
     const all = [];
     for (const p of peers) all.push(await frames(p.pc));
@@ -94,7 +94,7 @@ def cpu_seconds(pid: int) -> float:
 
 
 class Harness:
-    def __init__(self, binary, host, size, bitrate, viewers_max):
+    def __init__(self, binary, host, size, bitrate, viewers_max, frames=None):
         self.host = host
         self.token = os.urandom(16).hex()
         self.workdir = tempfile.mkdtemp(prefix="whep-bench-")
@@ -105,7 +105,8 @@ class Harness:
         self.serve = subprocess.Popen(
             [binary, "serve", "--whep", f"{host}:{self.port}", "--size", size, "--fps", "30", "--bitrate", bitrate,
              "--token", self.token, "--max-viewers", str(viewers_max), "--stats", self.stats_path,
-             "--allow-origin", "*", "--quiet"])
+             "--allow-origin", "*"] + (["--frames", str(frames)] if frames else []))
+        self.started = time.time()
         deadline = time.time() + 15
         while True:
             try:
@@ -159,7 +160,7 @@ class Harness:
             while path not in self.events and "/result" not in self.events:
                 if not self.cond.wait(max(0.1, deadline - time.time())) and time.time() > deadline:
                     return None
-            return self.events.get(path) or self.events.get("/result")
+            return self.events[path] if path in self.events else self.events.get("/result")
 
     def final_stats(self):
         self.serve.send_signal(signal.SIGINT)
@@ -210,19 +211,29 @@ def main() -> int:
         finally:
             h.close()
     if args.part in ("viewers", "all"):
-        h = Harness(args.rtc_h264, host, "1280x720", "2M", args.viewers)
+        # The source stops after FRAMES frames (the server keeps its viewers): the pages' final framesDecoded is then
+        # compared with the server's final framesSent, both read once nothing is in flight.
+        frames = int(30 * (2 * args.window + 20))
+        h = Harness(args.rtc_h264, host, "1280x720", "2M", args.viewers, frames=frames)
         try:
             time.sleep(2)
             base0, t0 = cpu_seconds(h.serve.pid), time.time()
             time.sleep(args.window)
             idle = (cpu_seconds(h.serve.pid) - base0) / (time.time() - t0)
             h.open("viewers", args.viewers)
-            if h.wait("/connected", 30) is None:
-                raise SystemExit("the viewers did not connect")
+            connected = h.wait("/connected", 60)
+            if connected is None or "error" in connected:
+                raise SystemExit(f"the viewers did not connect: {connected}")
             time.sleep(3)  # past the joins' IDRs
             base1, t1 = cpu_seconds(h.serve.pid), time.time()
             time.sleep(args.window)
             loaded = (cpu_seconds(h.serve.pid) - base1) / (time.time() - t1)
+            with h.cond:
+                fps = [round(p.get("fps", 0), 1) for p in h.events.get("/stats", [])]
+            streamed_at = time.time()
+            time.sleep(max(0, h.started + frames / 30 + 3 - time.time()))
+            if time.time() - streamed_at < 2:
+                print("warning: the loaded window ran into the end of the stream", file=sys.stderr)
             with h.cond:
                 pages = h.events.get("/stats", [])
             if h.browser:
@@ -236,7 +247,7 @@ def main() -> int:
                 "part": "viewers", "viewers": args.viewers, "size": "1280x720", "bitrate": "2M",
                 "serverCpuNoViewerPct": round(idle * 100, 1), "serverCpuWithViewersPct": round(loaded * 100, 1),
                 "perViewerPct": round((loaded - idle) * 100 / args.viewers, 2),
-                "pageFps": [round(p.get("fps", 0), 1) for p in pages],
+                "pageFps": fps,
                 "pageFramesDecoded": [p.get("frames", 0) for p in pages], "serverFramesSent": sent,
                 "loadavg": open("/proc/loadavg").read().split()[:3]}), flush=True)
         finally:
