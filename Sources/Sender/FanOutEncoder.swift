@@ -51,13 +51,20 @@ package final class FanOutEncoder: Sendable {
         }
 
         let state: Mutex<State>
+        /// The configuration's `frameObserver`, called once per encoded frame (not once per viewer).
+        let observer: (@Sendable (EncodedFrame, RTPTimestamp) -> Void)?
 
-        init(operatorRates: RateArbiter.Rates) {
+        init(operatorRates: RateArbiter.Rates, observer: (@Sendable (EncodedFrame, RTPTimestamp) -> Void)?) {
             state = Mutex(State(arbiter: RateArbiter(operatorRates: operatorRates)))
+            self.observer = observer
         }
 
         /// Hands one output to every viewer (a frame only to those past their first keyframe).
         func deliver(_ output: EncoderOutput) {
+            if let observer, case .frame(let frame, _, _, _) = output {
+                // The stream's own media time (90 kHz from the first frame): each viewer has its own RTP offset.
+                observer(frame, RTPTimestamp(UInt32(truncatingIfNeeded: frame.timestamp)))
+            }
             let targets: [Viewer] = state.withLock { state in
                 var targets: [Viewer] = []
                 targets.reserveCapacity(state.viewers.count)
@@ -105,7 +112,9 @@ package final class FanOutEncoder: Sendable {
     }
 
     /// Validates the configuration, creates the encoder and its thread. Frames pushed before any viewer attaches are
-    /// encoded and dropped (the stream is live; a viewer joins at the next keyframe).
+    /// encoded and dropped (the stream is live; a viewer joins at the next keyframe). The configuration's
+    /// `frameObserver` sees every encoded frame once, on the encoder's thread, with the stream's media time (90 kHz
+    /// from its first frame) as the timestamp.
     /// - Parameters:
     ///   - configuration: the stream (encoder, MTU, NACK, RTX, pacing, congestion control, CNAME).
     ///   - clock: the clocks (default: the system's, from `origin`).
@@ -122,7 +131,9 @@ package final class FanOutEncoder: Sendable {
         let preference = configuration.degradationPreference
         let makeEncoder = makeEncoder ?? { try AdaptiveH264Encoder(configuration: $0, preference: preference) }
         let enc = configuration.encoder
-        let registry = Registry(operatorRates: RateArbiter.Rates(target: enc.targetBitrate, ceiling: enc.effectiveMaxBitrate))
+        let registry = Registry(
+            operatorRates: RateArbiter.Rates(target: enc.targetBitrate, ceiling: enc.effectiveMaxBitrate),
+            observer: configuration.frameObserver)
         let encoderGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let encoderLoop = encoderGroup.next()
         let mailbox = FrameMailbox()
@@ -227,6 +238,7 @@ package final class FanOutEncoder: Sendable {
         configuration.payloadType = payloadType
         configuration.ssrc = ssrc
         configuration.security = nil  // the viewer's transport holds the DTLS-derived keys
+        configuration.frameObserver = nil  // called once per frame by the registry, not once per viewer
         configuration.rtx = configuration.nack ? rtxPayloadType.map { SenderConfiguration.RTX(payloadType: $0, ssrc: rtxSSRC) } : nil
         var rng = SystemRandomNumberGenerator()
         let limit = RTPPayloadLimit(

@@ -88,6 +88,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "RTCP CNAME.")
     var cname: String = "rtc-h264"
 
+    @Option(name: .customLong("save-annexb"), help: "Also write every frame encoded (what each viewer is sent from its first keyframe on), as Annex-B, to this file.")
+    var saveAnnexB: String?
+
     @Option(help: "Write the server's and every viewer's statistics to this file as JSON lines, once a second.")
     var stats: String?
 
@@ -160,9 +163,11 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("input: \(error)")
         }
         let isPattern = input == nil
-        let configuration = try streamConfiguration(
+        var configuration = try streamConfiguration(
             sourceWidth: isPattern ? nil : source.width, sourceHeight: isPattern ? nil : source.height,
             sourceFrameRate: source.nativeFrameRate)
+        let annexB = try saveAnnexB.map { try OutputFile(path: $0) }
+        if let annexB { configuration.frameObserver = { frame, _ in annexB.write(frame.bytes) } }
         var options = WHEPServer.Options(host: whep.host, port: whep.port, token: try readToken())
         options.maximumViewers = maxViewers
         options.advertisedHost = advertise
@@ -223,6 +228,7 @@ struct ServeCommand: AsyncParsableCommand {
             try? statsFile.close()
         }
         await server.finish()
+        annexB?.close()
         await eventTask.value
         log("served \(server.framesEncoded) frames")
     }

@@ -3,14 +3,17 @@ POSTs its recvonly offer to http://HOST:PORT/whep with the bearer token, applies
 stream with PyAV, then DELETEs its session at the Location the server gave.
 
 Checks, each failing with a message (exit status 1): 201 with Location and application/sdp; the first decoded
-frame is a keyframe; at least --min-frames frames decoded at the configured size; DELETE answers 200 and the
-server logs the viewer leaving for that reason; a second DELETE of the same Location answers 404.
+frame is a keyframe; at least --min-frames frames decoded at the configured size; every decoded picture's MD5 equals,
+in order and without a gap, the MD5 of a picture decoded (PyAV, the same FFmpeg decoder) from the bitstream the
+server encoded (`serve --save-annexb`); DELETE answers 200 and the server logs the viewer leaving for that reason; a
+second DELETE of the same Location answers 404.
 Prints one JSON summary line. Run with a Python that has aiortc (run-in-namespace.sh makes a venv).
 
 Usage: serve_aiortc_viewer.py --rtc-h264 PATH [--host IP] [--frames 90]
 """
 import argparse
 import asyncio
+import hashlib
 import json
 import os
 import shutil
@@ -22,7 +25,20 @@ import time
 import urllib.error
 import urllib.request
 
+import av
 from aiortc import RTCPeerConnection, RTCSessionDescription
+
+
+def picture_md5(frame) -> str:
+    """The MD5 of a picture's Y, U and V planes, packed (no row padding)."""
+    if frame.format.name != "yuv420p":
+        frame = frame.reformat(format="yuv420p")
+    digest = hashlib.md5()
+    for plane in frame.planes:
+        data = bytes(plane)
+        for row in range(plane.height):
+            digest.update(data[row * plane.line_size:row * plane.line_size + plane.width])
+    return digest.hexdigest()
 
 
 def first_external_ipv4() -> str:
@@ -47,7 +63,7 @@ def request(method, url, token, body=None, content_type=None):
 async def watch(base, token, args, failures):
     pc = RTCPeerConnection()
     pc.addTransceiver("video", direction="recvonly")
-    stats = {"frames": 0, "firstIsKeyframe": None, "width": 0, "height": 0}
+    stats = {"frames": 0, "firstIsKeyframe": None, "width": 0, "height": 0, "md5": []}
     done = asyncio.Event()
 
     @pc.on("track")
@@ -62,6 +78,7 @@ async def watch(base, token, args, failures):
                     stats["firstIsKeyframe"] = bool(getattr(frame, "key_frame", False))
                 stats["frames"] += 1
                 stats["width"], stats["height"] = frame.width, frame.height
+                stats["md5"].append(picture_md5(frame))
                 if stats["frames"] >= args.min_frames:
                     done.set()
 
@@ -109,10 +126,11 @@ def main() -> int:
     token = os.urandom(16).hex()
     workdir = tempfile.mkdtemp(prefix="serve-aiortc-")
     log_path = os.path.join(workdir, "serve.log")
+    annexb_path = os.path.join(workdir, "sent.h264")
     log = open(log_path, "w")
     serve = subprocess.Popen(
         [args.rtc_h264, "serve", "--whep", f"{host}:{port}", "--size", "320x240", "--fps", "30", "--bitrate", "600k",
-         "--token", token], stdout=log, stderr=subprocess.STDOUT)
+         "--token", token, "--save-annexb", annexb_path], stdout=log, stderr=subprocess.STDOUT)
     failures = []
     try:
         base = f"http://{host}:{port}/"
@@ -138,6 +156,14 @@ def main() -> int:
             failures.append(f"decoded {stats['frames']} frames, expected at least {args.min_frames}")
         if (stats["width"], stats["height"]) != (320, 240):
             failures.append(f"decoded {stats['width']}x{stats['height']}, expected 320x240")
+        sent = [picture_md5(f) for f in av.open(annexb_path, format="h264").decode(video=0)]
+        received = stats.pop("md5")
+        start = sent.index(received[0]) if received and received[0] in sent else -1
+        stats["bitstreamFrames"] = len(sent)
+        stats["md5FirstMatchAt"] = start
+        if start < 0 or sent[start:start + len(received)] != received:
+            matched = sum(1 for a, b in zip(sent[max(start, 0):], received) if a == b)
+            failures.append(f"decoded pictures differ from the bitstream's: {matched} of {len(received)} match in order")
         if stats.get("delete") != 200:
             failures.append(f"DELETE answered {stats.get('delete')}")
         if stats.get("deleteAgain") != 404:
