@@ -80,7 +80,7 @@ final class WHEPHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         if !keepAlive { headers.add(name: "Connection", value: "close") }
         let status = HTTPResponseStatus(statusCode: reply.status)
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
-        if !bytes.isEmpty {
+        if !bytes.isEmpty, head.method != .HEAD {  // a reply to HEAD carries the headers only (RFC 9110 9.3.2)
             var buffer = context.channel.allocator.buffer(capacity: bytes.count)
             buffer.writeBytes(bytes)
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)

@@ -41,7 +41,7 @@ public enum WHEPRequest: Sendable, Equatable {
         let path = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? uri
         if method == "OPTIONS" { return .success(.options) }  // a preflight carries no credentials (Fetch standard)
         if path == "/" || path == "/index.html" {
-            guard method == "GET" || method == "HEAD" else {
+            guard method == "GET" else {
                 return .failure(WHEPReplyError(.methodNotAllowed("GET", path: path)))
             }
             return .success(.page)  // the page holds no secret: it asks for the token itself (#token=...)

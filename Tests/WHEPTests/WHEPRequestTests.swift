@@ -25,6 +25,7 @@ import Testing
     @Test(arguments: [
         ("GET", "/nope", nil as String?, "x", 404, "unknown path /nope; the WHEP endpoint is /whep, the viewer page /\n"),
         ("POST", "/", "application/sdp", "x", 405, "/ takes GET\n"),
+        ("HEAD", "/", nil, "", 405, "/ takes GET\n"),
         ("GET", "/whep", nil, "", 405, "/whep takes POST, OPTIONS\n"),
         ("POST", "/whep", "text/plain", "v=0", 415, "the offer must be sent as Content-Type: application/sdp (got text/plain)\n"),
         ("POST", "/whep", nil, "v=0", 415, "the offer must be sent as Content-Type: application/sdp (got none)\n"),
