@@ -200,6 +200,19 @@ public final class WHEPServer: Sendable {
         try encoder.send(view, captureTime: captureTime)
     }
 
+    /// Pushes an owned frame in I420, NV12 or BGRA (converted to I420 with libyuv on the caller's thread).
+    /// - Parameters:
+    ///   - frame: the frame.
+    ///   - captureTime: when it was captured, on `ContinuousClock`.
+    /// - Throws: `VideoError` for a frame that cannot be converted, `SenderError.finished`.
+    public func send(_ frame: VideoFrame, captureTime: ContinuousClock.Instant = .now) throws {
+        if case .i420(let i420) = frame {
+            return try i420.withView { try send($0, captureTime: captureTime) }
+        }
+        var converter = try FrameConverter(width: frame.width, height: frame.height)
+        try send(captureTime: captureTime) { buffer in try converter.convert(frame, into: &buffer) }
+    }
+
     /// Pushes a frame written straight into the encoder's reused buffer.
     /// - Parameters:
     ///   - captureTime: when it was captured.
