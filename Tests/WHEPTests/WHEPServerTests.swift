@@ -165,7 +165,7 @@ import Testing
         let delete = try await WHEPTestSupport.request(port: server.localPort, "DELETE", location)
         #expect(delete.status == 200)
         #expect(server.viewerCount == 1)
-        #expect(await WHEPTestSupport.waitFor(seconds: 2) { WHEPTestSupport.udpPortIsFree(socketPort) })
+        #expect(await WHEPTestSupport.waitFor(seconds: 10) { WHEPTestSupport.udpPortIsFree(socketPort) })
         let again = try await WHEPTestSupport.request(port: server.localPort, "DELETE", location)
         #expect(again.status == 404)
         let third = try await post()

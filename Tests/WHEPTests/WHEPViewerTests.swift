@@ -38,7 +38,7 @@ import WebRTCTransport
         let before = (try await a.keyframeCount(), try await b.keyframeCount())
         try await Task.sleep(for: .milliseconds(350))
         try await b.sendRTCP([.pli(PictureLossIndication(senderSSRC: SSRC(0x0bad_cafe), mediaSSRC: SSRC(b.mediaSSRC)))])
-        #expect(try await WHEPTestSupport.waitFor(seconds: 3) {
+        #expect(try await WHEPTestSupport.waitFor(seconds: 10) {
             let (nowA, nowB) = (try await a.keyframeCount(), try await b.keyframeCount())
             return nowA > before.0 && nowB > before.1
         }, "no keyframe followed B's PLI")
@@ -48,11 +48,12 @@ import WebRTCTransport
 
         // A NACK from A is answered on A's RTX stream with the packet it names, and B gets no retransmission.
         let rtxBeforeB = try await b.rtxPackets().count
-        let lost = try #require(try await a.mediaPackets().dropFirst(5).first)
+        // The newest packet: still in the history (kept about a second) however slowly this machine ran so far.
+        let lost = try #require(try await a.mediaPackets().last)
         let sequenceNumber = UInt16(lost[2]) << 8 | UInt16(lost[3])
         try await a.sendRTCP([.nack(GenericNACK(
             senderSSRC: SSRC(0x0bad_cafe), mediaSSRC: SSRC(a.mediaSSRC), lost: [SequenceNumber(sequenceNumber)]))])
-        #expect(try await WHEPTestSupport.waitFor(seconds: 3) {
+        #expect(try await WHEPTestSupport.waitFor(seconds: 10) {
             try await a.rtxPackets().contains { $0.count > 14 && UInt16($0[12]) << 8 | UInt16($0[13]) == sequenceNumber }
         }, "the NACKed packet did not come back on A's RTX stream")
         try await Task.sleep(for: .milliseconds(200))
@@ -61,7 +62,7 @@ import WebRTCTransport
         // B's REMB limits the shared encoder (the weakest viewer), within the operator's 500 kbit/s.
         try await b.sendRTCP([.remb(ReceiverEstimatedMaximumBitrate(
             senderSSRC: SSRC(0x0bad_cafe), bitrate: 200_000, ssrcs: [SSRC(b.mediaSSRC)]))])
-        #expect(await WHEPTestSupport.waitFor(seconds: 3) { server.appliedBitrate == 200_000 })
+        #expect(await WHEPTestSupport.waitFor(seconds: 10) { server.appliedBitrate == 200_000 })
         try await a.sendRTCP([.remb(ReceiverEstimatedMaximumBitrate(
             senderSSRC: SSRC(0x0bad_cafe), bitrate: 5_000_000, ssrcs: [SSRC(a.mediaSSRC)]))])
         try await Task.sleep(for: .milliseconds(200))
@@ -72,10 +73,10 @@ import WebRTCTransport
         let delete = try await WHEPTestSupport.request(port: server.localPort, "DELETE", b.location)
         #expect(delete.status == 200)
         #expect(server.viewerCount == 1)
-        #expect(try await WHEPTestSupport.waitFor(seconds: 3) {
+        #expect(try await WHEPTestSupport.waitFor(seconds: 10) {
             try await b.read { $0.events.contains(.closed(.closedByPeer)) }
         }, "viewer B saw no close_notify")
-        #expect(await WHEPTestSupport.waitFor(seconds: 3) { server.appliedBitrate == 500_000 })
+        #expect(await WHEPTestSupport.waitFor(seconds: 10) { server.appliedBitrate == 500_000 })
         var left: WHEPEvent?
         while let event = await events.next() {
             if case .viewerLeft = event { left = event; break }
@@ -84,9 +85,9 @@ import WebRTCTransport
 
         // A keeps receiving.
         let countA = try await a.mediaPackets().count
-        #expect(try await WHEPTestSupport.waitFor(seconds: 2) { try await a.mediaPackets().count > countA + 10 })
+        #expect(try await WHEPTestSupport.waitFor(seconds: 10) { try await a.mediaPackets().count > countA + 10 })
         await server.finish()
-        #expect(try await WHEPTestSupport.waitFor(seconds: 3) {
+        #expect(try await WHEPTestSupport.waitFor(seconds: 10) {
             try await a.read { $0.events.contains(.closed(.closedByPeer)) }
         }, "finish() did not end viewer A with close_notify")
         await a.close()
@@ -107,7 +108,7 @@ import WebRTCTransport
         }
         #expect(why.contains("fingerprint"))
         #expect(server.viewerCount == 0)
-        #expect(await WHEPTestSupport.waitFor(seconds: 2) { WHEPTestSupport.udpPortIsFree(viewer.serverPort) })
+        #expect(await WHEPTestSupport.waitFor(seconds: 10) { WHEPTestSupport.udpPortIsFree(viewer.serverPort) })
         #expect(try await viewer.mediaPackets().isEmpty)
         await viewer.close()
         await server.finish()
