@@ -61,6 +61,8 @@ public final class WHEPServer: Sendable {
         public var advertisedHost: String?
         /// How long a viewer may take from its answer to ICE + DTLS done.
         public var connectTimeout: Duration = .seconds(15)
+        /// How long a connected viewer may send no consent check before it is torn down (RFC 7675: 30 s).
+        public var consentTimeout: Duration = .seconds(30)
         /// The DTLS-SRTP profiles offered, in order.
         public var srtpSuites: [SRTPSuiteName] = [.aeadAES128GCM, .aesCM128HMACSHA1_80]
 
@@ -127,7 +129,9 @@ public final class WHEPServer: Sendable {
             throw WHEPServerError.invalidViewerLimit(options.maximumViewers)
         }
         guard (0...65535).contains(options.port) else { throw WHEPServerError.invalidPort(options.port) }
-        guard options.connectTimeout >= .seconds(1), options.connectTimeout <= .seconds(300) else {
+        guard options.connectTimeout >= .seconds(1), options.connectTimeout <= .seconds(300),
+              options.consentTimeout >= .seconds(1), options.consentTimeout <= .seconds(300)
+        else {
             throw WHEPServerError.invalidConnectTimeout
         }
         let bindHost = options.host == "localhost" ? "127.0.0.1" : options.host
@@ -307,7 +311,7 @@ public final class WHEPServer: Sendable {
         }
         let setup = Setup(
             encoder: encoder, table: table, context: context, advertisedIP: advertisedIP, events: eventsContinuation,
-            connectTimeout: options.connectTimeout)
+            connectTimeout: options.connectTimeout, consentTimeout: options.consentTimeout)
         let reply = try? await loop.submit { setup.start(offer: offer, transport: transport.value) }.get()
         return reply ?? .error(500, "the viewer could not be set up")
     }
@@ -320,6 +324,7 @@ public final class WHEPServer: Sendable {
         let advertisedIP: IPAddress
         let events: AsyncStream<WHEPEvent>.Continuation
         let connectTimeout: Duration
+        let consentTimeout: Duration
 
         func start(offer: JSEPSessionDescription, transport: UDPTransport) -> WHEPReply {
             var rng = SystemRandomNumberGenerator()
@@ -352,11 +357,13 @@ public final class WHEPServer: Sendable {
             } catch {
                 return fail(.error(400, "cannot answer the offer: \(error)"))
             }
+            var iceConfiguration = ICELiteAgent.Configuration()
+            iceConfiguration.consentTimeout = consentTimeout
             let peer: PeerTransport
             do {
                 peer = PeerTransport(
                     agent: .lite(ICELiteAgent(local: credentials, remote: negotiated.remoteCredentials,
-                                              now: WebRTCLink.monotonicNow())),
+                                              configuration: iceConfiguration, now: WebRTCLink.monotonicNow())),
                     dtls: try DTLSEndpoint(context: context, role: negotiated.dtlsRole,
                                            remoteFingerprint: negotiated.remoteFingerprint))
             } catch {

@@ -10,7 +10,7 @@ public enum WHEPServerError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidAddress(String)
     /// The port is outside 0-65535.
     case invalidPort(Int)
-    /// The connect timeout is not 1-300 s.
+    /// The connect or consent timeout is not 1-300 s.
     case invalidConnectTimeout
 
     public var description: String {
@@ -22,7 +22,7 @@ public enum WHEPServerError: Error, Equatable, Sendable, CustomStringConvertible
             "the viewer limit must be 1-\(WHEPServer.Options.maximumViewerLimit), got \(limit)"
         case .invalidAddress(let why): why
         case .invalidPort(let port): "the WHEP port must be 0-65535, got \(port)"
-        case .invalidConnectTimeout: "the connect timeout must be 1-300 s"
+        case .invalidConnectTimeout: "the connect and consent timeouts must be 1-300 s"
         }
     }
 }

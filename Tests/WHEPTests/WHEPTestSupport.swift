@@ -264,6 +264,12 @@ final class TestViewer: Sendable {
         }.get()
     }
 
+    /// Goes silent without a word (no close_notify, no more consent checks): the socket closes under the link.
+    func vanish() async {
+        let transport = self.transport
+        try? await loop.submit { transport.value.close() }.get()
+    }
+
     /// Closes the viewer's side.
     func close() async {
         let link = self.link, transport = self.transport

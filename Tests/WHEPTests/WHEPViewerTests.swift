@@ -113,4 +113,23 @@ import WebRTCTransport
         await viewer.close()
         await server.finish()
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aViewerThatGoesSilentIsTornDownWhenConsentExpires() async throws {
+        var options = WHEPServer.Options(host: "127.0.0.1", port: 0)
+        options.consentTimeout = .seconds(2)
+        let (server, pump) = try await WHEPTestSupport.start(options)
+        defer { pump.cancel() }
+        var events = server.events.makeAsyncIterator()
+        let viewer = try await TestViewer(serverPort: server.localPort)
+        #expect(try await WHEPTestSupport.waitFor { try await viewer.mediaPackets().count >= 5 })
+        guard case .viewerJoined(let id, _) = await events.next() else { Issue.record("no join event"); return }
+        #expect(!WHEPTestSupport.udpPortIsFree(viewer.serverPort))
+        await viewer.vanish()
+        let left = await events.next()
+        #expect(left == .viewerLeft(id: id, reason: .consentExpired))
+        #expect(server.viewerCount == 0)
+        #expect(await WHEPTestSupport.waitFor(seconds: 10) { WHEPTestSupport.udpPortIsFree(viewer.serverPort) })
+        await server.finish()
+    }
 }
