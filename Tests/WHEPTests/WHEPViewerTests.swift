@@ -69,7 +69,7 @@ import WebRTCTransport
         #expect(server.appliedBitrate == 200_000)
 
         // DELETE ends B: its DTLS close_notify arrives, the slot is free, the encoder follows A alone. (The BYE
-        // leaves after the close_notify until UDPTransport.willClose lands, so B's closed link does not read it.)
+        // leaves after the close_notify, so B's closed link does not read it: Docs/Interop.md, known limits.)
         let delete = try await WHEPTestSupport.request(port: server.localPort, "DELETE", b.location)
         #expect(delete.status == 200)
         #expect(server.viewerCount == 1)
