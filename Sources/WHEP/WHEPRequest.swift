@@ -98,13 +98,6 @@ public enum WHEPRequest: Sendable, Equatable {
     }
 }
 
-/// A reply that ends a request early (unknown path, wrong method, wrong content type, no token).
-public struct WHEPReplyError: Error, Sendable, Equatable {
-    /// The reply to send.
-    public var reply: WHEPReply
-    init(_ reply: WHEPReply) { self.reply = reply }
-}
-
 extension WHEPReply {
     /// 405 with the `Allow` header.
     static func methodNotAllowed(_ allow: String, path: String, reason: String? = nil) -> WHEPReply {
@@ -112,15 +105,4 @@ extension WHEPReply {
         reply.headers.append(("Allow", allow))
         return reply
     }
-}
-
-extension String {
-    func trimmingCharacters(in set: String) -> String {
-        let characters = Set(set)
-        return String(drop { characters.contains($0) }.reversed().drop { characters.contains($0) }.reversed())
-    }
-}
-
-extension Substring {
-    func trimmingCharacters(in set: String) -> String { String(self).trimmingCharacters(in: set) }
 }

@@ -387,14 +387,3 @@ public final class WHEPServer: Sendable {
         }
     }
 }
-
-/// The server, reachable from its HTTP handlers once it exists.
-final class ServerReference: Sendable {
-    let server = Mutex<WHEPServer?>(nil)
-}
-
-extension String {
-    func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
-}
