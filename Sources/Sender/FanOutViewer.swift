@@ -32,10 +32,11 @@ package final class FanOutViewer: Sendable {
 
     var coreOnLoop: SenderCore { core.value }
 
-    /// Detaches and finishes on the viewer's loop (call there).
+    /// Detaches and finishes on the viewer's loop (call there): the BYE leaves; the transport stays open for its
+    /// owner to send what must follow (DTLS close_notify) and close it.
     package func finishOnLoop() {
         fanOut.detach(id)
-        core.value.finish(error: nil)
+        core.value.finish(error: nil, closingTransport: false)
     }
 }
 

@@ -499,10 +499,13 @@ final class SenderCore {
     // MARK: Lifecycle
 
     /// Ends the stream: BYE, sockets closed, streams finished. Idempotent.
-    /// - Parameter error: why, when the stream failed.
+    /// - Parameters:
+    ///   - error: why, when the stream failed.
+    ///   - closingTransport: false leaves the transport open for its owner (a WHEP viewer's DTLS close_notify
+    ///     follows the BYE, then the owner closes it).
     /// - Returns: the final statistics.
     @discardableResult
-    func finish(error: SenderError?) -> SenderStats {
+    func finish(error: SenderError?, closingTransport: Bool = true) -> SenderStats {
         if finished { return snapshot() }
         finished = true
         failure = error
@@ -530,7 +533,7 @@ final class SenderCore {
         }
         sendRTCP([.goodbye(Goodbye(sources: [ssrc], reason: error == nil ? "stream ended" : "stream failed"))])
         let final = snapshot()
-        transport.close()
+        if closingTransport { transport.close() }
         transport.onRTCP = nil
         reports.yield(final)
         reports.finish()

@@ -98,18 +98,15 @@ final class ViewerSession {
         }
     }
 
-    /// Tears the viewer down: close_notify, its stream's BYE, the socket closed, its slot freed. Idempotent.
+    /// Tears the viewer down: its stream's RTCP BYE, DTLS close_notify, the socket closed, its slot freed. Idempotent.
     func end(_ reason: WHEPViewerLeaveReason) {
         guard !ended else { return }
         ended = true
         timeout?.cancel()
         timeout = nil
-        link?.close()
-        if let viewer {
-            viewer.finishOnLoop()  // BYE, then the transport closes
-        } else {
-            transport.close()
-        }
+        viewer?.finishOnLoop()  // the RTCP BYE first, while the viewer still reads SRTCP
+        link?.close()           // then DTLS close_notify
+        transport.close()
         reports.finish()
         senderEvents.finish()
         table.remove(id)

@@ -68,14 +68,16 @@ import WebRTCTransport
         try await Task.sleep(for: .milliseconds(200))
         #expect(server.appliedBitrate == 200_000)
 
-        // DELETE ends B: its DTLS close_notify arrives, the slot is free, the encoder follows A alone. (The BYE
-        // leaves after the close_notify, so B's closed link does not read it: Docs/Interop.md, known limits.)
+        // DELETE ends B: its RTCP BYE, then DTLS close_notify, arrive; the slot is free; the encoder follows A alone.
         let delete = try await WHEPTestSupport.request(port: server.localPort, "DELETE", b.location)
         #expect(delete.status == 200)
         #expect(server.viewerCount == 1)
         #expect(try await WHEPTestSupport.waitFor(seconds: 10) {
-            try await b.read { $0.events.contains(.closed(.closedByPeer)) }
-        }, "viewer B saw no close_notify")
+            try await b.read { seen in
+                seen.rtcp.contains { if case .goodbye = $0 { true } else { false } }
+                    && seen.events.contains(.closed(.closedByPeer))
+            }
+        }, "viewer B saw no BYE and close_notify")
         #expect(await WHEPTestSupport.waitFor(seconds: 10) { server.appliedBitrate == 500_000 })
         var left: WHEPEvent?
         while let event = await events.next() {
@@ -88,8 +90,11 @@ import WebRTCTransport
         #expect(try await WHEPTestSupport.waitFor(seconds: 10) { try await a.mediaPackets().count > countA + 10 })
         await server.finish()
         #expect(try await WHEPTestSupport.waitFor(seconds: 10) {
-            try await a.read { $0.events.contains(.closed(.closedByPeer)) }
-        }, "finish() did not end viewer A with close_notify")
+            try await a.read { seen in
+                seen.rtcp.contains { if case .goodbye = $0 { true } else { false } }
+                    && seen.events.contains(.closed(.closedByPeer))
+            }
+        }, "finish() did not end viewer A with a BYE and close_notify")
         await a.close()
         await b.close()
     }
