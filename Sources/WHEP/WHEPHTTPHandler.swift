@@ -59,6 +59,12 @@ final class WHEPHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    /// A malformed request (NIO's error handler has answered 400) or a broken connection: close it now rather than
+    /// at the idle timeout.
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.close(promise: nil)
+    }
+
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is IdleStateHandler.IdleStateEvent {
             context.close(promise: nil)

@@ -53,10 +53,10 @@ import Testing
         #expect(object["appliedBitrate"] as? Int == 1_500_000)
     }
 
-    /// A GET with curl (Tests/install-deps.sh installs it), off the cooperative pool.
+    /// A GET with curl (Tests/install-deps.sh installs it), on a thread of its own (not Swift concurrency's pool).
     static func get(_ url: String) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread {
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
                 process.arguments = ["-sf", "--max-time", "2", url]
@@ -73,7 +73,7 @@ import Testing
                 } catch {
                     continuation.resume(throwing: error)
                 }
-            }
+            }.start()
         }
     }
 }

@@ -192,4 +192,41 @@ import Testing
         #expect(server.viewerCount == 0)
         await server.finish()
     }
+
+    /// Issue 15 (security): a flood of offers opens at most the viewer limit's sockets; garbage gets a 4xx.
+    @Test(.timeLimit(.minutes(1)))
+    func aFloodOfOffersIsBoundedAndGarbageIsRefused() async throws {
+        var options = WHEPServer.Options(host: "127.0.0.1", port: 0)
+        options.maximumViewers = 3
+        let (server, pump) = try await WHEPTestSupport.start(options)
+        defer { pump.cancel() }
+        let port = server.localPort
+        let fingerprint = try DTLSTestCertificate.fingerprint()
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<24 {
+                group.addTask {
+                    try await WHEPTestSupport.request(
+                        port: port, "POST", "/whep", headers: ["Content-Type": "application/sdp"],
+                        body: WHEPTestSupport.offer(
+                            credentials: .random(), candidate: .init(ipString: "127.0.0.1", port: 9)!,
+                            fingerprint: fingerprint)).status
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.filter { $0 == 201 }.count == 3)
+        #expect(statuses.filter { $0 == 503 }.count == 21)
+        #expect(server.viewerCount == 3)
+
+        // Answered and closed by the server (not left open until the idle timeout).
+        let garbage = try await WHEPTestSupport.exchange(port: port, "\u{01}\u{02} nonsense\r\n\r\n")
+        #expect(garbage.reply.hasPrefix("HTTP/1.1 400"))
+        #expect(garbage.closed, "the connection stayed open after the 400")
+        let hugeHeader = try await WHEPTestSupport.exchange(
+            port: port, "GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n")
+        #expect(hugeHeader.reply.isEmpty || hugeHeader.reply.hasPrefix("HTTP/1.1 4"))
+        #expect(hugeHeader.closed, "the connection stayed open after an oversized header")
+        await server.finish()
+        #expect(server.viewerCount == 0)
+    }
 }

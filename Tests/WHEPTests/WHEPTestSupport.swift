@@ -57,15 +57,16 @@ enum WHEPTestSupport {
     }
 
     /// One request over a fresh connection (raw, so that the tests can send what no client would).
-    /// The blocking socket calls run on a Dispatch thread, never on the cooperative pool the server's handlers
-    /// need (two cores: two blocked test tasks would starve the server until the receive timeout).
+    /// The blocking socket calls run on a thread of their own, never on Swift concurrency's pool the server's
+    /// handlers need (on Linux that pool is Dispatch's global queue: blocked test tasks, or blocked
+    /// `DispatchQueue.global()` work, would starve the server until the receive timeout).
     static func request(
         port: Int, _ method: String, _ path: String, headers: [String: String] = [:], body: String = ""
     ) async throws -> Reply {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread {
                 continuation.resume(with: Result { try requestBlocking(port: port, method, path, headers: headers, body: body) })
-            }
+            }.start()
         }
     }
 
@@ -88,7 +89,19 @@ enum WHEPTestSupport {
         return Reply(status: status, headers: fields, body: String(raw[split.upperBound...]))
     }
 
+    /// Raw bytes in, the raw reply out, on a thread of its own; `closed` says whether the server closed the
+    /// connection (false: the 10 s receive timeout ended the read).
+    static func exchange(port: Int, _ request: String) async throws -> (reply: String, closed: Bool) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try rawExchangeDetailed(port: port, request) }) }.start()
+        }
+    }
+
     static func rawExchange(port: Int, _ request: String) throws -> String {
+        try rawExchangeDetailed(port: port, request).reply
+    }
+
+    static func rawExchangeDetailed(port: Int, _ request: String) throws -> (reply: String, closed: Bool) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -110,12 +123,14 @@ enum WHEPTestSupport {
         }
         var reply: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 8192)
+        var closed = false
         while true {
             let n = recv(fd, &buffer, buffer.count, 0)
+            if n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) { closed = true }
             if n <= 0 { break }
             reply += buffer[0..<n]
         }
-        return String(decoding: reply, as: UTF8.self)
+        return (String(decoding: reply, as: UTF8.self), closed)
     }
 
     /// Whether a UDP port on 127.0.0.1 can be bound (false while a viewer's socket holds it).
