@@ -80,8 +80,8 @@ public struct QualityScaler: Sendable {
 
     /// The sizes available.
     public let ladder: ResolutionLadder
-    /// What to give up first.
-    public let preference: DegradationPreference
+    /// What to give up first (changed at run time with `setPreference(_:)`).
+    public private(set) var preference: DegradationPreference
     /// The tunables.
     public let settings: Settings
     /// The rung in use.
@@ -90,6 +90,8 @@ public struct QualityScaler: Sendable {
     public var rung: ResolutionRung { ladder.rungs[rungIndex] }
 
     private var lastSwitch: MonotonicTime?
+    /// Set by `setPreference(_:)` until the next `decide`: a switch it asks for is reported as `preferenceChanged`.
+    private var preferenceJustChanged = false
     private var upCandidateSince: MonotonicTime?
     /// Ring of the last `skipWindowFrames` outcomes (true: skipped).
     private var skipRing: [Bool]
@@ -163,6 +165,18 @@ public struct QualityScaler: Sendable {
         return lowest
     }
 
+    /// Changes what to give up first. Nothing else changes now: the next `decide` moves into the rungs the new
+    /// preference allows if the current one is outside them (`maintainResolution`: back to the input size;
+    /// `balanced`: not below its lowest rung; `maintainFramerate`: not above the current floor), with reason
+    /// `preferenceChanged`; otherwise the size stays and later decisions follow the new preference.
+    /// - Parameter preference: the new preference (the same one again changes nothing).
+    public mutating func setPreference(_ preference: DegradationPreference) {
+        guard preference != self.preference else { return }
+        self.preference = preference
+        preferenceJustChanged = true
+        upCandidateSince = nil
+    }
+
     /// Records the outcome of one input frame at the current rung.
     /// - Parameters:
     ///   - skipped: whether rate control skipped it.
@@ -212,11 +226,22 @@ public struct QualityScaler: Sendable {
     ///   - now: the current time.
     /// - Returns: the decision, or nil to stay.
     public mutating func decide(targetBitrate: Int, frameRate: Double, now: MonotonicTime) -> Decision? {
-        guard preference != .maintainResolution else { return nil }
-        // 1. Below the floor: straight to the rung the target allows, at once.
+        let afterPreferenceChange = preferenceJustChanged
+        preferenceJustChanged = false
+        // 0. The preference changed to one that does not allow the size in use: into its range, at once.
+        if preference == .maintainResolution {
+            return rungIndex == 0 ? nil : Decision(rungIndex: 0, reason: .preferenceChanged)
+        }
+        // 1. Below the floor: straight to the rung the target allows, at once (after a change of preference, also a
+        // larger rung than `maintainFramerate` or `balanced` allows at this target).
         let allowed = bestRungIndex(targetBitrate: targetBitrate, frameRate: frameRate, hysteresis: 1)
         if allowed > rungIndex {
-            return Decision(rungIndex: allowed, reason: .bitrateBelowFloor)
+            return Decision(rungIndex: allowed, reason: afterPreferenceChange ? .preferenceChanged : .bitrateBelowFloor)
+        }
+        // A smaller rung than the preference allows at all (`maintainFramerate` -> `balanced` at 320x180): up to the
+        // rung the target allows, at once.
+        if rungIndex > lowestAllowedIndex {
+            return Decision(rungIndex: allowed, reason: .preferenceChanged)
         }
         let settled = lastSwitch.map { now - $0 >= settings.minimumSwitchInterval } ?? true
         // 2. Rate control keeps skipping at this size: one rung down.

@@ -129,6 +129,62 @@ import RTP
         }
     }
 
+    @Test func aPreferenceChangeMovesIntoTheRungsTheNewPreferenceAllowsAndNothingElse() {
+        var scaler = QualityScaler(ladder: Self.ladder720, preference: .maintainFramerate, targetBitrate: 300_000,
+                                   frameRate: 30)
+        #expect(scaler.rung.description == "640x360")
+        // The same preference again: nothing.
+        scaler.setPreference(.maintainFramerate)
+        #expect(scaler.decide(targetBitrate: 300_000, frameRate: 30, now: Self.at(1)) == nil)
+        // maintain-resolution: back to the input size at once, whatever the target.
+        scaler.setPreference(.maintainResolution)
+        #expect(scaler.preference == .maintainResolution)
+        #expect(scaler.rungIndex == 2, "setPreference does not switch by itself")
+        let back = scaler.decide(targetBitrate: 300_000, frameRate: 30, now: Self.at(1.1))
+        #expect(back == QualityScaler.Decision(rungIndex: 0, reason: .preferenceChanged))
+        scaler.apply(back!, now: Self.at(1.1))
+        #expect(scaler.decide(targetBitrate: 300_000, frameRate: 30, now: Self.at(1.2)) == nil)
+        // maintain-framerate again: down at once to the rung the target allows, reported as the preference's doing.
+        scaler.setPreference(.maintainFramerate)
+        let down = scaler.decide(targetBitrate: 300_000, frameRate: 30, now: Self.at(1.3))
+        #expect(down == QualityScaler.Decision(rungIndex: 2, reason: .preferenceChanged))
+        scaler.apply(down!, now: Self.at(1.3))
+        // A later drop is the bitrate's.
+        #expect(scaler.decide(targetBitrate: 100_000, frameRate: 30, now: Self.at(1.4))
+                == QualityScaler.Decision(rungIndex: 4, reason: .bitrateBelowFloor))
+        scaler.apply(QualityScaler.Decision(rungIndex: 4, reason: .bitrateBelowFloor), now: Self.at(1.4))
+        // balanced never goes below half the input height: from 320x180 up to 640x360 at once.
+        scaler.setPreference(.balanced)
+        #expect(scaler.decide(targetBitrate: 100_000, frameRate: 30, now: Self.at(1.5))
+                == QualityScaler.Decision(rungIndex: 2, reason: .preferenceChanged))
+        // A change that leaves the size allowed decides nothing.
+        var steady = QualityScaler(ladder: Self.ladder720, preference: .maintainFramerate, targetBitrate: 2_500_000,
+                                   frameRate: 30)
+        for (index, preference) in [DegradationPreference.balanced, .maintainResolution, .maintainFramerate].enumerated() {
+            steady.setPreference(preference)
+            #expect(steady.decide(targetBitrate: 2_500_000, frameRate: 30, now: Self.at(Double(index))) == nil,
+                    "\(preference)")
+        }
+    }
+
+    @Test(arguments: [("maintain-framerate", DegradationPreference.maintainFramerate),
+                      (" Balanced\n", .balanced), ("MAINTAIN-RESOLUTION", .maintainResolution)])
+    func preferenceNamesParse(text: String, preference: DegradationPreference) {
+        #expect(DegradationPreference.parse(text) == .success(preference))
+    }
+
+    @Test(arguments: ["", "fast", "maintain_framerate", "maintain-framerate-", "balanced balanced",
+                      String(repeating: "y", count: 100_000)])
+    func badPreferenceNamesAreRefusedWithTheValidNames(text: String) {
+        guard case .failure(let error) = DegradationPreference.parse(text) else {
+            Issue.record("'\(text.prefix(20))' parsed")
+            return
+        }
+        #expect(error.text == text)
+        let shown = text.count > 40 ? String(text.prefix(40)) + "..." : text
+        #expect(error.description == "unknown preference '\(shown)'; use maintain-framerate, maintain-resolution or balanced")
+    }
+
     @Test func maintainResolutionNeverSwitches() {
         var scaler = QualityScaler(ladder: Self.ladder720, preference: .maintainResolution, targetBitrate: 100_000,
                                    frameRate: 30)
