@@ -38,8 +38,8 @@ done
 SIZE=640x360
 FULL_W=640; FULL_H=360
 BITRATE="${BITRATE:-800k}"
-LOW="${LOW:-100k}"           # below the 480x270 floor (136k at 30 fps): straight to 320x180
-LOW_270="${LOW_270:-200k}"   # between the 480x270 and 640x360 floors (136k, 242k): 480x270 (chroma 240x135)
+LOW="${LOW:-100k}"           # below the 480x270 floor (116.6k at 30 fps): straight to 320x180
+LOW_270="${LOW_270:-200k}"   # between the 480x270 and 640x360 floors (116.6k, 207.4k): 480x270 (chroma 240x135)
 DURATION="${DURATION:-12}"   # seconds of media at 30 fps (the step up comes about 4 s after the command)
 LOW_AT="${LOW_AT:-60}"       # frames sent before the bitrate is lowered (2 s)
 HIGH_AT="${HIGH_AT:-180}"    # frames sent before it is raised again (6 s)

@@ -50,7 +50,7 @@ public struct QualityScaler: Sendable {
         public var balancedLowestHeightFraction: Double
 
         /// The measured defaults (Docs/Encoder.md).
-        public init(minimumBitsPerPixel: Double = 0.035, upHysteresis: Double = 1.15, upHoldTime: Duration = .seconds(4),
+        public init(minimumBitsPerPixel: Double = 0.030, upHysteresis: Double = 1.15, upHoldTime: Duration = .seconds(4),
                     minimumSwitchInterval: Duration = .seconds(3), skipWindowFrames: Int = 30, settleFrames: Int = 30,
                     skipRatioToStepDown: Double = 0.2, highQP: Int = 45, skipBackoff: Duration = .seconds(10),
                     maximumSkipBackoff: Duration = .seconds(80), balancedFloorFactor: Double = 0.6,
@@ -147,7 +147,7 @@ public struct QualityScaler: Sendable {
     ///   - frameRate: frames per second.
     public func floor(ofRung index: Int, frameRate: Double) -> Double {
         let factor = preference == .balanced ? settings.balancedFloorFactor : 1
-        // Rounded up to whole bit/s (less a rounding error of the product, so 0.035 x 921600 x 30 is 967680).
+        // Rounded up to whole bit/s (less a rounding error of the product, so 0.030 x 921600 x 30 is 829440).
         let exact = settings.minimumBitsPerPixel * factor * Double(ladder.rungs[index].pixels) * frameRate
         return (exact - 1e-6).rounded(.up)
     }

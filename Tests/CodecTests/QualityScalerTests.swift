@@ -23,8 +23,8 @@ import RTP
         }
     }
 
-    @Test(arguments: [(2_500_000, "1280x720"), (1_200_000, "1280x720"), (967_680, "1280x720"), (967_679, "960x540"),
-                      (600_000, "960x540"), (400_000, "640x360"), (250_000, "640x360"), (200_000, "480x270"),
+    @Test(arguments: [(2_500_000, "1280x720"), (1_200_000, "1280x720"), (829_440, "1280x720"), (829_439, "960x540"),
+                      (600_000, "960x540"), (400_000, "640x360"), (250_000, "640x360"), (207_360, "640x360"), (207_359, "480x270"),
                       (100_000, "320x180"), (10_000, "320x180")])
     func theInitialRungFollowsTheStartBitrate(target: Int, size: String) {
         let scaler = QualityScaler(ladder: Self.ladder720, preference: .maintainFramerate, targetBitrate: target,
@@ -35,8 +35,8 @@ import RTP
     @Test func floorsScaleWithPixelsAndFrameRate() {
         let scaler = QualityScaler(ladder: Self.ladder720, preference: .maintainFramerate, targetBitrate: 2_500_000,
                                    frameRate: 30)
-        #expect(abs(scaler.floor(ofRung: 0, frameRate: 30) - 967_680) < 0.01)
-        #expect(abs(scaler.floor(ofRung: 2, frameRate: 15) - 120_960) < 0.01)
+        #expect(abs(scaler.floor(ofRung: 0, frameRate: 30) - 829_440) < 0.01)
+        #expect(abs(scaler.floor(ofRung: 2, frameRate: 15) - 103_680) < 0.01)
         // At 15 fps 600k leaves room for 720p.
         #expect(scaler.bestRungIndex(targetBitrate: 600_000, frameRate: 15, hysteresis: 1) == 0)
     }
@@ -80,8 +80,8 @@ import RTP
         #expect(scaler.rungIndex == 0)
         var switches = 0
         for frame in 0..<(120 * 30) {
-            // 950k and 1.05M alternating every second: 720p's floor is 967.7k, its step-up threshold 1.113M.
-            let target = (frame / 30) % 2 == 0 ? 950_000 : 1_050_000
+            // 800k and 900k alternating every second: 720p's floor is 829.4k, its step-up threshold 953.9k.
+            let target = (frame / 30) % 2 == 0 ? 800_000 : 900_000
             let now = Self.at(Double(frame) / 30)
             if let decision = scaler.decide(targetBitrate: target, frameRate: 30, now: now) {
                 scaler.apply(decision, now: now)
@@ -197,7 +197,7 @@ import RTP
 
     @Test func balancedKeepsLargerPicturesAndStopsAtHalfHeight() {
         let scaler = QualityScaler(ladder: Self.ladder720, preference: .balanced, targetBitrate: 400_000, frameRate: 30)
-        #expect(scaler.rung.description == "960x540")  // 0.6 x 544k = 327k
+        #expect(scaler.rung.description == "960x540")  // 0.6 x 466.6k = 280k
         #expect(scaler.lowestAllowedIndex == 2)
         var low = QualityScaler(ladder: Self.ladder720, preference: .balanced, targetBitrate: 50_000, frameRate: 30)
         #expect(low.rung.description == "640x360")
