@@ -80,6 +80,11 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
+        // A WebRTC peer's ICE and DTLS (WebRTC's sans-IO PeerTransport) run over a UDPTransport's socket.
+        .target(name: "WebRTCTransport", dependencies: [
+            "Transport", "WebRTC", "STUN", "DTLS", "RTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
         .target(name: "Sender", dependencies: [
             "H264", "RTP", "SRTP", "Video", "Codec", "SDP", "Transport",
             .product(name: "NIOCore", package: "swift-nio"),
@@ -121,6 +126,11 @@ let package = Package(
         .testTarget(
             name: "WebRTCTests", dependencies: ["WebRTC", "STUN", "DTLS", "SRTP", "RTP", "H264"], exclude: ["Interop"]
         ),
+        .testTarget(name: "WebRTCTransportTests", dependencies: [
+            "WebRTCTransport", "Transport", "WebRTC", "STUN", "DTLS", "RTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         .testTarget(name: "SenderTests", dependencies: [
             "Sender", "Receiver", "Control", "Transport", "H264", "RTP", "SRTP", "SDP", "Codec", "Video",
             .product(name: "NIOCore", package: "swift-nio"),

@@ -19,6 +19,9 @@ package struct TransportConfiguration: Sendable {
     package var acceptPlainRTCP: Bool = false
     /// SO_RCVBUF in bytes.
     package var receiveBufferSize: Int = 1 << 20
+    /// Whether RTP and RTCP wait for `secure(with:)` (WebRTC: the keys come from DTLS once ICE and the handshake are
+    /// done). Until then media and reports are dropped and counted, never sent in the clear.
+    package var holdMediaUntilSecured = false
 
     /// Creates a configuration.
     /// - Parameters:

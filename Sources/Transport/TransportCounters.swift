@@ -22,6 +22,8 @@ public struct TransportCounters: Sendable, Equatable, Codable {
     public var packetsFromStrangers = 0
     /// Socket errors (ICMP port unreachable surfaces as a refused send); the transport goes on.
     public var socketErrors = 0
+    /// RTP packets and RTCP compounds dropped because the transport was not yet secured (WebRTC before DTLS).
+    public var heldBeforeSecured = 0
 
     /// Creates zeroed counters.
     public init() {}

@@ -21,16 +21,30 @@ package final class UDPTransport {
     /// Called with every accepted RTCP compound packet, parsed.
     package var onRTCP: (([RTCPPacket]) -> Void)?
 
-    /// The peer's RTP address (configured, or learned from its first packet).
+    /// The peer's RTP address (configured, learned from its first packet, or set by `setPeer`).
     package private(set) var peer: SocketAddress?
+
+    /// What an interceptor decided about one inbound datagram.
+    package enum InterceptVerdict: Sendable {
+        /// Consumed by the interceptor (STUN, DTLS): not RTP or RTCP.
+        case consumed
+        /// RTP or RTCP the interceptor vouched for: unprotect and handle it, the peer filter is skipped.
+        case media
+        /// Refused (the interceptor counts why).
+        case drop
+    }
+
+    /// Sees every inbound datagram first, before the peer filter and RTP/RTCP handling (WebRTC: ICE and DTLS share
+    /// the socket with media, RFC 7983). Runs on the loop; the bytes are valid during the call.
+    package var interceptor: ((UnsafeRawBufferPointer, SocketAddress) -> InterceptVerdict)?
 
     private let configuration: TransportConfiguration
     private let rtpSocket: DatagramEndpoint
     private let rtcpSocket: DatagramEndpoint?
-    private let srtpOut: SRTPSession?
-    private let srtpIn: SRTPSession?
-    private let rtpTrailer: Int
-    private let rtcpTrailer: Int
+    private var srtpOut: SRTPSession?
+    private var srtpIn: SRTPSession?
+    private var rtpTrailer: Int
+    private var rtcpTrailer: Int
     private var wire: ByteBuffer
     private var packetEnds: [Int] = []
     /// A copy of an SRTCP datagram, kept so that it can still be read as plain RTCP when authentication fails.
@@ -123,13 +137,58 @@ package final class UDPTransport {
         return try? SocketAddress(ipAddress: ip, port: rtcpPort)
     }
 
+    // MARK: WebRTC
+
+    /// Whether media may leave: always, unless the configuration holds it until `secure(with:)`.
+    package var isSecured: Bool { srtpOut != nil || !configuration.holdMediaUntilSecured }
+
+    /// Installs the SRTP keys negotiated after binding (DTLS-SRTP) and releases held media. Called once.
+    /// - Parameter security: the suite and both directions' keys.
+    /// - Throws: SRTP errors for bad keys (nothing changes then); `TransportError.alreadySecured`.
+    package func secure(with security: TransportSecurity) throws {
+        eventLoop.preconditionInEventLoop()
+        guard srtpOut == nil, srtpIn == nil else { throw TransportError.alreadySecured }
+        let outbound = try SRTPSession(
+            direction: .outbound, suite: security.suite, key: security.outboundKey,
+            allowRepeatTransmission: security.allowRepeatTransmission)
+        let inbound = try SRTPSession(direction: .inbound, suite: security.suite, key: security.inboundKey)
+        srtpOut = outbound
+        srtpIn = inbound
+        rtpTrailer = security.suite.rtpTrailerLength
+        rtcpTrailer = security.suite.rtcpTrailerLength
+    }
+
+    /// Sends media and reports to `address` from now on (ICE selected or changed the pair).
+    package func setPeer(_ address: SocketAddress) {
+        eventLoop.preconditionInEventLoop()
+        peer = address
+    }
+
+    /// Sends one datagram as it is (STUN, DTLS): never protected, never batched with media.
+    /// - Parameters:
+    ///   - bytes: the datagram.
+    ///   - destination: where to.
+    package func sendDatagram(_ bytes: some Collection<UInt8>, to destination: SocketAddress) {
+        eventLoop.preconditionInEventLoop()
+        guard !closed, !bytes.isEmpty, bytes.count <= DatagramEndpoint.maximumDatagramSize else { return }
+        var out = rtpSocket.channel.allocator.buffer(capacity: bytes.count)
+        out.writeBytes(bytes)
+        rtpSocket.write(out, to: destination)
+        rtpSocket.flush()
+    }
+
     // MARK: Sending
 
-    /// Copies one RTP packet into the current batch and protects it there in place.
+    /// Copies one RTP packet into the current batch and protects it there in place. Before the transport is secured
+    /// (see `TransportConfiguration.holdMediaUntilSecured`) the packet is dropped and counted instead.
     /// - Parameter packet: an unprotected RTP packet.
     /// - Throws: SRTP errors (then the packet is not queued).
     package func queueRTP(_ packet: UnsafeRawBufferPointer) throws {
         eventLoop.preconditionInEventLoop()
+        guard isSecured else {
+            counters.heldBeforeSecured += 1
+            return
+        }
         if packetEnds.isEmpty { wire.clear() }
         let srtp = srtpOut
         try wire.writeWithUnsafeMutableBytes(minimumWritableBytes: packet.count + rtpTrailer) { raw in
@@ -175,6 +234,10 @@ package final class UDPTransport {
     package func sendRTCP(_ packets: [RTCPPacket]) throws {
         eventLoop.preconditionInEventLoop()
         guard let destination = peerRTCP, !closed else { return }
+        guard isSecured else {
+            counters.heldBeforeSecured += 1
+            return
+        }
         let size = RTCPPacket.serializedSize(of: packets) + rtcpTrailer
         let socket = rtcpSocket ?? rtpSocket
         var out = socket.channel.allocator.buffer(capacity: size)
@@ -203,9 +266,19 @@ package final class UDPTransport {
     /// One datagram from either socket.
     private func received(from address: SocketAddress, _ buffer: inout ByteBuffer) {
         guard !closed else { return }
-        if let peer, address.ipAddress != peer.ipAddress {
+        if let interceptor {
+            switch buffer.withUnsafeReadableBytes({ interceptor($0, address) }) {
+            case .consumed, .drop: return
+            case .media: break
+            }
+        } else if let peer, address.ipAddress != peer.ipAddress {
             // By IP only: peers often send RTCP from another port than their RTP port.
             counters.packetsFromStrangers += 1
+            return
+        }
+        guard isSecured else {
+            // Media before the keys exist cannot be authenticated: never read as plain RTP.
+            counters.heldBeforeSecured += 1
             return
         }
         guard buffer.readableBytes >= Self.minimumPacketSize,
@@ -234,7 +307,7 @@ package final class UDPTransport {
                     return
                 }
             }
-            if peer == nil { peer = address }  // symmetric RTP: learned from the first authentic packet
+            if peer == nil, interceptor == nil { peer = address }  // symmetric RTP: learned from the first authentic packet
             counters.rtpPacketsReceived += 1
             onRTP?(UnsafeRawBufferPointer(rebasing: raw[0..<length]), address)
         }

@@ -27,15 +27,8 @@ import sys
 import tempfile
 import time
 
-# RFC 3550 section 6.4.2 (RR), RFC 4585 section 6.1 (PSFB) and 6.3.1 (PLI: FMT 1, no FCI).
-RTCP_RR = 201
-RTCP_PSFB = 206
-PLI_FMT = 1
-RTP_VERSION = 2
-# RFC 6184 section 5.4: NAL unit types of the RTP payload's first byte.
-NAL_IDR, NAL_SPS, NAL_PPS, STAP_A, FU_A = 5, 7, 8, 24, 28
-# RFC 5761 section 4: RTCP packet types 192-223 in the second byte.
-RTCP_PT_RANGE = range(192, 224)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rtp_probe import RTCP_PT_RANGE, pli_packet, starts_idr  # noqa: E402
 SINK_SSRC = 0x5EC0FFEE
 
 
@@ -195,25 +188,6 @@ def realtime(a):
         print(f"    {'':17s} max RSS MB {lo:.1f} / {med:.1f} / {hi:.1f}   (target <= 60 MB: {'met' if hi <= 60 else 'MISSED'})")
 
 
-def pli_packet(sender_ssrc, media_ssrc):
-    """RR (no report blocks) + PLI, RFC 3550 6.4.2 and RFC 4585 6.3.1: 8 + 12 bytes."""
-    rr = struct.pack("!BBHI", RTP_VERSION << 6, RTCP_RR, 1, sender_ssrc)
-    pli = struct.pack("!BBHII", (RTP_VERSION << 6) | PLI_FMT, RTCP_PSFB, 2, sender_ssrc, media_ssrc)
-    return rr + pli
-
-
-def starts_idr(payload):
-    """Whether an RTP payload begins an IDR access unit: STAP-A holding SPS/PPS/IDR, or SPS, PPS, IDR, or FU-A start of an IDR."""
-    if not payload:
-        return False
-    t = payload[0] & 0x1F
-    if t in (NAL_SPS, NAL_PPS, NAL_IDR):
-        return True
-    if t == STAP_A and len(payload) >= 4:
-        return payload[3] & 0x1F in (NAL_SPS, NAL_PPS, NAL_IDR)
-    if t == FU_A and len(payload) >= 2:
-        return bool(payload[1] & 0x80) and payload[1] & 0x1F == NAL_IDR
-    return False
 
 
 def idr_encode_time(lines):

@@ -36,32 +36,13 @@ import subprocess
 import sys
 import time
 
-RTCP_RR, RTCP_PSFB, PLI_FMT, RTP_VERSION = 201, 206, 1, 2
-NAL_IDR, NAL_SPS, NAL_PPS, STAP_A, FU_A = 5, 7, 8, 24, 28
-RTCP_PT_RANGE = range(192, 224)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rtp_probe import RTCP_PT_RANGE, pli_packet, starts_idr  # noqa: E402
 PROBE_SSRC = 0x5EC0FFEE
 SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
 CONTROL_TIMEOUT = 5.0
 
 
-def pli_packet(sender_ssrc, media_ssrc):
-    """RR (no report blocks) + PLI: 8 + 12 bytes."""
-    rr = struct.pack("!BBHI", RTP_VERSION << 6, RTCP_RR, 1, sender_ssrc)
-    pli = struct.pack("!BBHII", (RTP_VERSION << 6) | PLI_FMT, RTCP_PSFB, 2, sender_ssrc, media_ssrc)
-    return rr + pli
-
-
-def starts_idr(payload):
-    if not payload:
-        return False
-    t = payload[0] & 0x1F
-    if t in (NAL_SPS, NAL_PPS, NAL_IDR):
-        return True
-    if t == STAP_A and len(payload) >= 4:
-        return payload[3] & 0x1F in (NAL_SPS, NAL_PPS, NAL_IDR)
-    if t == FU_A and len(payload) >= 2:
-        return bool(payload[1] & 0x80) and payload[1] & 0x1F == NAL_IDR
-    return False
 
 
 def free_tcp_port():

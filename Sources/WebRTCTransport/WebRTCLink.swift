@@ -1,0 +1,183 @@
+import DTLS
+import NIOCore
+import RTP
+import STUN
+import Transport
+import WebRTC
+
+/// Runs one WebRTC peer's ICE and DTLS (a sans-IO `PeerTransport`) over a `UDPTransport`'s socket, so that the
+/// sender and receiver stages above it see an ordinary SRTP flow.
+///
+/// ```
+/// socket -> UDPTransport.interceptor -> PeerTransport.handleDatagram -> STUN / DTLS consumed here
+///                                                                     -> SRTP / SRTCP from the selected pair: media
+/// PeerTransport transmits -> UDPTransport.sendDatagram (never protected)
+/// .connected(keys)        -> UDPTransport.secure(with:) + setPeer: media starts flowing
+/// .pathChanged            -> UDPTransport.setPeer
+/// .closed(reason)         -> the owner's callback (tear the sender down)
+/// ```
+/// The transport must be bound with `holdMediaUntilSecured` so that nothing leaves in the clear before the keys
+/// exist. Confined to the transport's loop, like the transport: create, start and close it there.
+package final class WebRTCLink {
+    /// What the link reports to its owner.
+    package enum Event: Sendable, Equatable {
+        /// ICE and DTLS are done; media flows to `remote`.
+        case connected(remote: TransportAddress)
+        /// ICE moved to another pair.
+        case pathChanged(remote: TransportAddress)
+        /// The peer is gone (consent expired, ICE or DTLS failed, close_notify, or `close()`).
+        case closed(PeerTransport.CloseReason)
+        /// The keys could not be installed (a libsrtp2 error): the link closed.
+        case securityFailed(String)
+    }
+
+    /// The transport the media flows over.
+    package let transport: UDPTransport
+    /// ICE and DTLS.
+    package let peer: PeerTransport
+    /// Whether retransmissions on the media SSRC may protect a sequence number again (NACK without RTX).
+    private let allowRepeatTransmission: Bool
+    /// The local candidate datagrams arrive on (a full agent pairs by it; nil for ICE-lite).
+    private let local: TransportAddress?
+    private let now: () -> MonotonicTime
+    private let onEvent: (Event) -> Void
+    private var timer: Scheduled<Void>?
+    private var timerDeadline: MonotonicTime?
+    private var closed = false
+
+    /// The time base PeerTransport runs on by default: the loop's monotonic clock.
+    package static func monotonicNow() -> MonotonicTime {
+        MonotonicTime(nanoseconds: Int64(clamping: NIODeadline.now().uptimeNanoseconds))
+    }
+
+    /// Creates the link. Call `start()` to take over the transport's inbound datagrams.
+    /// - Parameters:
+    ///   - transport: a transport bound with `holdMediaUntilSecured` (asserted).
+    ///   - peer: ICE (lite or full) and DTLS for this peer.
+    ///   - allowRepeatTransmission: see `TransportSecurity.allowRepeatTransmission`.
+    ///   - local: for a full agent, the host candidate the socket is bound to (its checks are paired by it); nil
+    ///     for ICE-lite.
+    ///   - now: the clock (tests inject one).
+    ///   - onEvent: called on the loop.
+    package init(
+        transport: UDPTransport, peer: PeerTransport, allowRepeatTransmission: Bool, local: TransportAddress? = nil,
+        now: @escaping () -> MonotonicTime = WebRTCLink.monotonicNow, onEvent: @escaping (Event) -> Void
+    ) {
+        precondition(!transport.isSecured, "WebRTCLink needs a transport that holds media until DTLS keys exist")
+        self.transport = transport
+        self.peer = peer
+        self.allowRepeatTransmission = allowRepeatTransmission
+        self.local = local
+        self.now = now
+        self.onEvent = onEvent
+    }
+
+    deinit { timer?.cancel() }
+
+    /// Takes over the transport's inbound datagrams and runs the first timers (a full agent starts its checks).
+    package func start() {
+        transport.eventLoop.preconditionInEventLoop()
+        transport.interceptor = { [weak self] bytes, source in
+            self?.received(bytes, from: source) ?? .drop
+        }
+        peer.handleTimeout(now: now())
+        pump()
+    }
+
+    /// Sends close_notify, stops the timers and releases the transport's datagrams. Idempotent; does not close the
+    /// transport (its owner does, after a BYE).
+    package func close() {
+        transport.eventLoop.preconditionInEventLoop()
+        guard !closed else { return }
+        peer.close()
+        pump()
+        finish()
+    }
+
+    // MARK: Wiring
+
+    private func received(_ bytes: UnsafeRawBufferPointer, from source: SocketAddress) -> UDPTransport.InterceptVerdict {
+        guard !closed, let address = TransportAddress(source) else { return .drop }
+        let verdict = peer.handleDatagram(bytes, from: address, to: local, now: now())
+        pump()
+        switch verdict {
+        case .consumed: return .consumed
+        case .media: return closed ? .drop : .media
+        case .dropped: return .drop
+        }
+    }
+
+    /// Moves transmits to the socket, reacts to events, and re-arms the timer.
+    private func pump() {
+        while let transmit = peer.pollTransmit() {
+            transport.sendDatagram(transmit.bytes, to: SocketAddress(transmit.destination))
+        }
+        while let event = peer.pollEvent() {
+            switch event {
+            case .connected(_, let remote, let keys):
+                var security = TransportSecurity(suite: keys.suite, outboundKey: keys.localKey, inboundKey: keys.remoteKey)
+                security.allowRepeatTransmission = allowRepeatTransmission
+                do {
+                    try transport.secure(with: security)
+                } catch {
+                    peer.close()
+                    while let transmit = peer.pollTransmit() {
+                        transport.sendDatagram(transmit.bytes, to: SocketAddress(transmit.destination))
+                    }
+                    finish()
+                    onEvent(.securityFailed("\(error)"))
+                    return
+                }
+                transport.setPeer(SocketAddress(remote))
+                onEvent(.connected(remote: remote))
+            case .pathChanged(_, let remote):
+                transport.setPeer(SocketAddress(remote))
+                onEvent(.pathChanged(remote: remote))
+            case .closed(let reason):
+                finish()
+                onEvent(.closed(reason))
+                return
+            }
+        }
+        armTimer()
+    }
+
+    private func armTimer() {
+        guard !closed else { return }
+        let current = now()
+        guard let deadline = peer.pollTimeout(now: current) else {
+            timer?.cancel()
+            timer = nil
+            timerDeadline = nil
+            return
+        }
+        if let timerDeadline, timer != nil, timerDeadline <= deadline { return }
+        timer?.cancel()
+        timerDeadline = deadline
+        let delay = deadline < current ? Duration.zero : deadline - current
+        let loop = transport.eventLoop
+        let weakSelf = NIOLoopBound(WeakBox(self), eventLoop: loop)
+        timer = loop.scheduleTask(in: .nanoseconds(delay.saturatingNanoseconds)) {
+            guard let self = weakSelf.value.object else { return }
+            self.timer = nil
+            self.timerDeadline = nil
+            guard !self.closed else { return }
+            self.peer.handleTimeout(now: self.now())
+            self.pump()
+        }
+    }
+
+    private func finish() {
+        closed = true
+        timer?.cancel()
+        timer = nil
+        timerDeadline = nil
+        transport.interceptor = { _, _ in .drop }
+    }
+}
+
+/// A weak reference, so that a timer does not keep its link alive.
+private final class WeakBox<Object: AnyObject> {
+    weak var object: Object?
+    init(_ object: Object) { self.object = object }
+}
