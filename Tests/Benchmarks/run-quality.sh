@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quality benchmark (issue 13 item 5): frames delivered, longest freeze, achieved bitrate, busiest 1 s window and
 # delivered PSNR-Y against the 1280x720 source, at 250k..2.5M on three contents of different difficulty, for our
-# encoder (AdaptiveH264Encoder with each degradation preference) beside GStreamer's openh264enc and ffmpeg/libx264
+# encoder (AdaptiveH264Encoder with each degradation preference) beside GStreamer's openh264enc (as WebRTC configures
+# it, and again with its denoiser on, as ours runs) and ffmpeg/libx264
 # (720p, and at 960x540 and 640x360 scaled back up), on the same frames. Single thread, 300 frames at 30 fps.
 # Then the live step 2.5M -> 300k -> 2.5M through a running sender's control endpoint, timed by live_step.py
 # (LIVE_RUNS runs, default 3; 0 skips it).
@@ -34,6 +35,7 @@ for name in testsrc2 mandelbrot noisy; do
     y4m="out/$name-720p-$FRAMES.y4m"
     "$BENCH" --y4m "$y4m" --label "$name" --targets "$TARGETS" --adaptive maintain-framerate,balanced,maintain-resolution
     python3 quality_reference.py "$y4m" "$name" openh264enc $NUMERIC
+    python3 quality_reference.py "$y4m" "$name" openh264enc-denoise $NUMERIC
     python3 quality_reference.py "$y4m" "$name" x264 $NUMERIC
     python3 quality_reference.py "$y4m" "$name" x264-960x540 $NUMERIC
     python3 quality_reference.py "$y4m" "$name" x264-640x360 $NUMERIC
