@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "STUN", targets: ["STUN"]),
         .library(name: "DTLS", targets: ["DTLS"]),
         .library(name: "WebRTC", targets: ["WebRTC"]),
+        .library(name: "WHIP", targets: ["WHIP"]),
         .executable(name: "rtc-h264", targets: ["rtc-h264"]),
     ],
     dependencies: [
@@ -101,12 +102,19 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
+        // The WHIP client (RFC 9725): its HTTP/1.1 exchanges (NIOHTTP1) and the publisher over the sender.
+        .target(name: "WHIP", dependencies: [
+            "WebRTC", "WebRTCTransport", "Transport", "DTLS", "STUN", "RTP", "H264", "Codec", "Sender",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
 
         // MARK: Tool
         .executableTarget(
             name: "rtc-h264",
             dependencies: [
-                "H264", "RTP", "SRTP", "Video", "Codec", "SDP", "Sender", "Receiver", "Control",
+                "H264", "RTP", "SRTP", "Video", "Codec", "SDP", "Sender", "Receiver", "Control", "WHIP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -126,6 +134,12 @@ let package = Package(
         .testTarget(
             name: "WebRTCTests", dependencies: ["WebRTC", "STUN", "DTLS", "SRTP", "RTP", "H264"], exclude: ["Interop"]
         ),
+        .testTarget(name: "WHIPTests", dependencies: [
+            "WHIP", "WebRTC", "Sender", "Codec",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
         .testTarget(name: "WebRTCTransportTests", dependencies: [
             "WebRTCTransport", "Transport", "WebRTC", "STUN", "DTLS", "RTP",
             .product(name: "NIOCore", package: "swift-nio"),

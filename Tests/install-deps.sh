@@ -11,6 +11,8 @@ PACKAGES=(
     libyuv-dev        # pixel format conversion and scaling
     libssl-dev        # OpenSSL 3: DTLS 1.2 + use_srtp, STUN's HMAC-SHA1 (pkg-config openssl)
     ffmpeg            # fixtures and interop peer
+    nodejs            # WHIP interop (Tests/WebRTCTests/Interop/whip-janus.sh): runs Debian's simple-whip-server, which
+                      # janus-whip/fetch-simple-whip-server.sh unpacks (apt-get download) with its Node modules
     gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav
     tshark            # dissects captures in Interop
     janus             # Interop janus-chromium: the Janus WebRTC server (streaming plugin, HTTP transport)

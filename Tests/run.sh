@@ -9,6 +9,10 @@ swift build --build-tests
 swift test --skip-build --parallel --num-workers 2 --skip "ChromiumInteropTests|AiortcInteropTests"
 # WebRTC pieces (STUN, ICE, DTLS-SRTP, JSEP) against headless Chromium and aiortc (Tests/WebRTCTests/Interop).
 bash Tests/WebRTCTests/Interop/run-in-namespace.sh
+# WHIP: `rtc-h264 send --whip` publishes to an aiortc WHIP endpoint; decoded frames MD5-compared with our bitstream.
+RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Interop/whip-aiortc.sh
+# WHIP to Janus's VideoRoom through Debian's simple-whip-server, watched by an aiortc subscriber (frames MD5-compared).
+RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Interop/whip-janus.sh
 # The user-space UDP relay the network benchmarks use (Tests/Tools/ImpairmentRelay).
 python3 Tests/Tools/ImpairmentRelay/test_impairment_relay.py
 # libFuzzer on every input parser, 20 s each, regressions replayed first (Tests/Fuzz/README.md).

@@ -3,6 +3,7 @@ import H264
 import NIOCore
 import NIOPosix
 import RTP
+import SRTP
 import Synchronization
 import Transport
 import Video
@@ -78,9 +79,13 @@ public final class H264Sender: Sendable {
     ///   - origin: the `ContinuousClock` instant that `clock.monotonic` counts from (capture times are mapped with it).
     ///   - ioLoop: the I/O loop (default: one of NIO's process-wide loops; encoding never runs there).
     ///   - makeEncoder: creates the encoder, on the encoder's thread.
+    ///   - prepared: a transport bound already (WebRTC: its peer and keys come later from ICE and DTLS); the sender
+    ///     then ignores the configuration's addresses and security, runs on the transport's loop, and closes it on
+    ///     `finish()`. Packets leave room for the largest SRTP trailer.
     package init(
         configuration: SenderConfiguration, clock: SenderClock, origin: ContinuousClock.Instant, ioLoop: EventLoop?,
-        makeEncoder: @escaping @Sendable (EncoderConfiguration) throws -> any FrameEncoder
+        makeEncoder: @escaping @Sendable (EncoderConfiguration) throws -> any FrameEncoder,
+        transport prepared: NIOLoopBound<UDPTransport>? = nil
     ) async throws {
         try configuration.validate()
         var rng = SystemRandomNumberGenerator()
@@ -91,20 +96,23 @@ public final class H264Sender: Sendable {
             while rtxSSRC == ssrc { rtxSSRC = SSRC(UInt32.random(in: 1 ... .max, using: &rng)) }
             configuration.rtx?.ssrc = rtxSSRC
         }
-        let peer: SocketAddress
-        do {
-            peer = try SocketAddress.makeAddressResolvingHost(configuration.peerHost, port: configuration.peerPort)
-        } catch {
-            throw SenderError.invalidAddress("\(configuration.peerHost):\(configuration.peerPort)", "\(error)")
+        var peer: SocketAddress?
+        if prepared == nil {
+            do {
+                peer = try SocketAddress.makeAddressResolvingHost(configuration.peerHost, port: configuration.peerPort)
+            } catch {
+                throw SenderError.invalidAddress("\(configuration.peerHost):\(configuration.peerPort)", "\(error)")
+            }
         }
-        let limit = configuration.payloadLimit
+        var limit = configuration.payloadLimit
+        if prepared != nil { limit.srtpTrailerSize = SRTPSuite.allCases.map(\.rtpTrailerLength).max() ?? 16 }
         let packetizer = try H264Packetizer(
             ssrc: ssrc, payloadType: configuration.payloadType,
             firstSequenceNumber: configuration.firstSequenceNumber ?? SequenceNumber.randomInitial(using: &rng),
             mode: configuration.packetizationMode, mtu: limit.mtu, ipVersion: limit.ipVersion,
             srtpTrailerSize: limit.srtpTrailerSize)
         let timestampOffset = UInt32.random(in: .min ... .max, using: &rng)
-        let ioLoop = ioLoop ?? MultiThreadedEventLoopGroup.singleton.next()
+        let ioLoop = prepared?.eventLoop ?? ioLoop ?? MultiThreadedEventLoopGroup.singleton.next()
 
         var transportConfiguration = TransportConfiguration(
             localHost: configuration.localHost, localPort: configuration.localPort, peer: peer,
@@ -117,7 +125,12 @@ public final class H264Sender: Sendable {
             })
         transportConfiguration.peerRTCPPort = configuration.peerRTCPPort
         transportConfiguration.acceptPlainRTCP = configuration.acceptPlainRTCP
-        let transport = try await UDPTransport.bind(configuration: transportConfiguration, eventLoop: ioLoop)
+        let transport: NIOLoopBound<UDPTransport>
+        if let prepared {
+            transport = prepared
+        } else {
+            transport = try await UDPTransport.bind(configuration: transportConfiguration, eventLoop: ioLoop)
+        }
 
         let encoderGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let encoderLoop = encoderGroup.next()
@@ -319,6 +332,14 @@ public final class H264Sender: Sendable {
     public func statistics() async -> SenderStats {
         let core = self.core
         return (try? await ioLoop.submit { core.value.snapshot() }.get()) ?? SenderStats()
+    }
+
+    /// Ends the stream because of `error` (the WebRTC transport closed): BYE, sockets closed; `send` throws
+    /// `SenderError.finished` from now on and `finish()` throws `error`.
+    package func end(with error: SenderError) {
+        mailbox.close()
+        let core = self.core
+        ioLoop.execute { _ = core.value.finish(error: error) }
     }
 
     /// Ends the stream: the frame still waiting is encoded and sent, then an RTCP BYE; sockets closed, the encoder

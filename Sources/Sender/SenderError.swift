@@ -10,6 +10,8 @@ public enum SenderError: Error, Equatable, CustomStringConvertible {
     case finished
     /// Several frames in a row failed; the stream ended with the last failure.
     case tooManyFrameFailures(count: Int, lastError: String)
+    /// The connection to the peer ended (WebRTC: ICE consent expired, DTLS failed or the peer closed).
+    case transportClosed(String)
 
     public var description: String {
         switch self {
@@ -18,6 +20,7 @@ public enum SenderError: Error, Equatable, CustomStringConvertible {
         case .invalidRate(let reason): return reason
         case .finished: return "the sender has finished"
         case .tooManyFrameFailures(let count, let last): return "\(count) frames in a row failed; the last: \(last)"
+        case .transportClosed(let reason): return "the connection to the peer closed: \(reason)"
         }
     }
 }

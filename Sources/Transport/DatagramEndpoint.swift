@@ -30,13 +30,36 @@ package final class DatagramEndpoint: Sendable {
     ///   - onDatagram: called for every datagram, on `eventLoop`, with its source address and bytes.
     ///   - onError: called for every socket error, on `eventLoop`.
     /// - Throws: when the address cannot be bound.
-    package init(
+    package convenience init(
         host: String, port: Int, eventLoop: EventLoop, receiveBufferSize: Int = 1 << 20,
         onDatagram: @escaping @Sendable (SocketAddress, inout ByteBuffer) -> Void,
         onError: @escaping @Sendable (Error) -> Void
     ) async throws {
+        try await self.init(
+            host: host, port: port, eventLoop: eventLoop, receiveBufferSize: receiveBufferSize,
+            receivePacketInfo: false, onDatagramTo: { from, _, buffer in onDatagram(from, &buffer) }, onError: onError)
+    }
+
+    /// Binds a UDP socket that also reports the local address each datagram was sent to (IP_PKTINFO): on a
+    /// wildcard socket, a full ICE agent pairs its checks by the host candidate they arrived on.
+    /// - Parameters:
+    ///   - host: local address to bind.
+    ///   - port: local port (0 picks one).
+    ///   - eventLoop: the loop to run on.
+    ///   - receiveBufferSize: SO_RCVBUF in bytes.
+    ///   - receivePacketInfo: whether to ask the kernel for each datagram's destination address.
+    ///   - onDatagramTo: called for every datagram, on `eventLoop`, with its source, its destination (the local
+    ///     address, port 0; nil without packet info) and its bytes.
+    ///   - onError: called for every socket error, on `eventLoop`.
+    /// - Throws: when the address cannot be bound.
+    package init(
+        host: String, port: Int, eventLoop: EventLoop, receiveBufferSize: Int = 1 << 20, receivePacketInfo: Bool,
+        onDatagramTo: @escaping @Sendable (SocketAddress, SocketAddress?, inout ByteBuffer) -> Void,
+        onError: @escaping @Sendable (Error) -> Void
+    ) async throws {
         channel = try await DatagramBootstrap(group: eventLoop)
             .channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(receiveBufferSize))
+            .channelOption(.receivePacketInfo, value: receivePacketInfo)
             // Vector reads (recvmmsg) split the receive buffer evenly between the messages: give each message room for
             // a full datagram, or NIO truncates them (2048 bytes / 32 messages would leave 64 bytes each).
             .channelOption(.datagramVectorReadMessageCount, value: Self.messagesPerRead)
@@ -44,7 +67,7 @@ package final class DatagramEndpoint: Sendable {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                                         try channel.pipeline.syncOperations.addHandler(
-                        DatagramHandler(onDatagram: onDatagram, onError: onError))
+                        DatagramHandler(onDatagram: onDatagramTo, onError: onError))
                 }
             }
             .bind(host: host, port: port).get()
@@ -73,17 +96,17 @@ package final class DatagramEndpoint: Sendable {
 final class DatagramHandler: ChannelInboundHandler {
     typealias InboundIn = AddressedEnvelope<ByteBuffer>
 
-    private let onDatagram: (SocketAddress, inout ByteBuffer) -> Void
+    private let onDatagram: (SocketAddress, SocketAddress?, inout ByteBuffer) -> Void
     private let onError: (Error) -> Void
 
-    init(onDatagram: @escaping (SocketAddress, inout ByteBuffer) -> Void, onError: @escaping (Error) -> Void) {
+    init(onDatagram: @escaping (SocketAddress, SocketAddress?, inout ByteBuffer) -> Void, onError: @escaping (Error) -> Void) {
         self.onDatagram = onDatagram
         self.onError = onError
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var envelope = unwrapInboundIn(data)
-        onDatagram(envelope.remoteAddress, &envelope.data)
+        onDatagram(envelope.remoteAddress, envelope.metadata?.packetInfo?.destinationAddress, &envelope.data)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {

@@ -22,6 +22,9 @@ package struct TransportConfiguration: Sendable {
     /// Whether RTP and RTCP wait for `secure(with:)` (WebRTC: the keys come from DTLS once ICE and the handshake are
     /// done). Until then media and reports are dropped and counted, never sent in the clear.
     package var holdMediaUntilSecured = false
+    /// Whether to learn each datagram's local destination address (IP_PKTINFO; `UDPTransport.datagramDestination`):
+    /// a full ICE agent on a wildcard socket with one host candidate per interface needs it.
+    package var receivePacketInfo = false
 
     /// Creates a configuration.
     /// - Parameters:

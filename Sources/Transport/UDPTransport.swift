@@ -64,17 +64,21 @@ package final class UDPTransport {
         // The socket callbacks reach the transport through this box, filled once the transport exists. Closing the
         // sockets releases their handlers and with them the box, which breaks the cycle socket -> box -> transport.
         let box = NIOLoopBoundBox.makeEmptyBox(valueType: UDPTransport.self, eventLoop: eventLoop)
-        let onDatagram: @Sendable (SocketAddress, inout ByteBuffer) -> Void = { from, buffer in box.value?.received(from: from, &buffer) }
+        let onDatagram: @Sendable (SocketAddress, SocketAddress?, inout ByteBuffer) -> Void = { from, to, buffer in
+            box.value?.received(from: from, to: to, &buffer)
+        }
         let onError: @Sendable (Error) -> Void = { _ in box.value?.counters.socketErrors += 1 }
         let rtp = try await DatagramEndpoint(
             host: configuration.localHost, port: configuration.localPort, eventLoop: eventLoop,
-            receiveBufferSize: configuration.receiveBufferSize, onDatagram: onDatagram, onError: onError)
+            receiveBufferSize: configuration.receiveBufferSize, receivePacketInfo: configuration.receivePacketInfo,
+            onDatagramTo: onDatagram, onError: onError)
         var rtcp: DatagramEndpoint?
         do {
             if !configuration.rtcpMux {
                 rtcp = try await DatagramEndpoint(
                     host: configuration.localHost, port: (rtp.localAddress?.port ?? configuration.localPort) + 1,
-                    eventLoop: eventLoop, onDatagram: onDatagram, onError: onError)
+                    eventLoop: eventLoop, receivePacketInfo: configuration.receivePacketInfo, onDatagramTo: onDatagram,
+                    onError: onError)
             }
             let rtcpSocket = rtcp
             return try await eventLoop.submit {
@@ -263,10 +267,16 @@ package final class UDPTransport {
 
     // MARK: Receiving
 
+    /// The local address (port 0) the datagram being intercepted was sent to, with
+    /// `TransportConfiguration.receivePacketInfo`; nil otherwise or outside an interceptor call.
+    package private(set) var datagramDestination: SocketAddress?
+
     /// One datagram from either socket.
-    private func received(from address: SocketAddress, _ buffer: inout ByteBuffer) {
+    private func received(from address: SocketAddress, to destination: SocketAddress?, _ buffer: inout ByteBuffer) {
         guard !closed else { return }
         if let interceptor {
+            datagramDestination = destination
+            defer { datagramDestination = nil }
             switch buffer.withUnsafeReadableBytes({ interceptor($0, address) }) {
             case .consumed, .drop: return
             case .media: break

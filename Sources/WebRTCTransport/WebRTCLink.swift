@@ -56,7 +56,8 @@ package final class WebRTCLink {
     ///   - peer: ICE (lite or full) and DTLS for this peer.
     ///   - allowRepeatTransmission: see `TransportSecurity.allowRepeatTransmission`.
     ///   - local: for a full agent, the host candidate the socket is bound to (its checks are paired by it); nil
-    ///     for ICE-lite.
+    ///     for ICE-lite. On a wildcard socket bound with `receivePacketInfo`, its port with the address each
+    ///     datagram was sent to (one host candidate per interface).
     ///   - now: the clock (tests inject one).
     ///   - onEvent: called on the loop.
     package init(
@@ -98,7 +99,12 @@ package final class WebRTCLink {
 
     private func received(_ bytes: UnsafeRawBufferPointer, from source: SocketAddress) -> UDPTransport.InterceptVerdict {
         guard !closed, let address = TransportAddress(source) else { return .drop }
-        let verdict = peer.handleDatagram(bytes, from: address, to: local, now: now())
+        // On a wildcard socket with packet info, the host candidate is the address the datagram was sent to.
+        var destination = local
+        if let local, let sentTo = transport.datagramDestination.flatMap(TransportAddress.init) {
+            destination = TransportAddress(ip: sentTo.ip, port: local.port)
+        }
+        let verdict = peer.handleDatagram(bytes, from: address, to: destination, now: now())
         pump()
         switch verdict {
         case .consumed: return .consumed

@@ -17,6 +17,10 @@ struct SDPCommand: ParsableCommand {
     @Option(help: "The Y4M input `send` will read (for its size and rate).")
     var input: String?
 
+    func validate() throws {
+        _ = try stream.requiredPeer
+    }
+
     func run() throws {
         var width: Int?
         var height: Int?

@@ -6,6 +6,7 @@ import Control
 import SDP
 import Sender
 import Video
+import WHIP
 
 struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,6 +20,11 @@ struct SendCommand: AsyncParsableCommand {
             second on stderr. Stops at the end of a file input, after --frames or --duration, or on SIGINT/SIGTERM \
             (sending an RTCP BYE).
             Example: rtc-h264 send --to 127.0.0.1:5004 --sdp stream.sdp --control 127.0.0.1:8090
+            With --whip URL it publishes to a WHIP endpoint (RFC 9725: an SFU such as Janus or MediaMTX) instead of \
+            --to: it POSTs a sendonly offer (full ICE, DTLS-SRTP) with the --token as a bearer token, sends over the \
+            ICE pair with the DTLS-derived keys, and DELETEs the session on exit. http:// URLs only; --to, the SRTP \
+            key options, --no-srtp, --accept-plain-rtcp, --no-rtcp-mux, --local-port and --sdp do not apply.
+            Example: rtc-h264 send --whip http://127.0.0.1:7080/whip/endpoint/abc --token-file whip.token
             """
     )
 
@@ -48,6 +54,15 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("control-token-file"), help: "A file holding the control endpoint's bearer token.")
     var controlTokenFile: String?
 
+    @Option(help: "Publish to this WHIP endpoint (http://HOST[:PORT]/PATH, RFC 9725) instead of --to.")
+    var whip: String?
+
+    @Option(help: "Bearer token for the WHIP endpoint (never printed; prefer --token-file).")
+    var token: String?
+
+    @Option(name: .customLong("token-file"), help: "A file holding the WHIP endpoint's bearer token.")
+    var tokenFile: String?
+
     @Option(help: "Write the SDP a receiver needs to this file (mode 0600: it holds the SRTP key).")
     var sdp: String?
 
@@ -76,6 +91,32 @@ struct SendCommand: AsyncParsableCommand {
             throw ValidationError("--control-token needs --control")
         }
         guard (0...65534).contains(localPort) else { throw ValidationError("--local-port must be 0-65534") }
+        if token != nil && tokenFile != nil { throw ValidationError("give --token or --token-file, not both") }
+        if let whip {
+            var conflicting: [String] = []
+            if stream.peer != nil { conflicting.append("--to") }
+            if stream.key != nil { conflicting.append("--key") }
+            if stream.keyFile != nil { conflicting.append("--key-file") }
+            if stream.remoteKey != nil { conflicting.append("--remote-key") }
+            if stream.remoteKeyFile != nil { conflicting.append("--remote-key-file") }
+            if stream.noSRTP { conflicting.append("--no-srtp") }
+            if stream.acceptPlainRTCP { conflicting.append("--accept-plain-rtcp") }
+            if stream.noRTCPMux { conflicting.append("--no-rtcp-mux") }
+            if localPort != 0 { conflicting.append("--local-port") }
+            if sdp != nil { conflicting.append("--sdp") }
+            guard conflicting.isEmpty else {
+                throw ValidationError(
+                    "--whip cannot be used with \(conflicting.joined(separator: ", ")): ICE finds the peer and DTLS makes the keys")
+            }
+            do {
+                try WHIPConfiguration(url: whip).validate()
+            } catch {
+                throw ValidationError("--whip: \(error)")
+            }
+        } else {
+            if token != nil || tokenFile != nil { throw ValidationError("--token needs --whip") }
+            _ = try stream.requiredPeer
+        }
     }
 
     /// The longest --duration accepted (ten years, in seconds): larger values would overflow the clock arithmetic.
@@ -97,17 +138,36 @@ struct SendCommand: AsyncParsableCommand {
         let token = try readControlToken()
         var configuration = try stream.configuration(
             sourceWidth: isPattern ? nil : source.width, sourceHeight: isPattern ? nil : source.height,
-            sourceFrameRate: source.nativeFrameRate)
+            sourceFrameRate: source.nativeFrameRate, publishing: whip != nil)
         configuration.localPort = localPort
         if asFastAsPossible { configuration.pacingFactor = nil }  // faster than real time: nothing to pace
-        if stream.peer.host.contains(":") { configuration.localHost = "::" }
+        if stream.peer?.host.contains(":") == true { configuration.localHost = "::" }
         let annexB = try saveAnnexB.map { try OutputFile(path: $0) }
         let statsFile = try stats.map { try OutputFile(path: $0) }
         if let annexB {
             configuration.frameObserver = { frame, _ in annexB.write(frame.bytes) }
         }
 
-        let sender = try await H264Sender(configuration: configuration)
+        var publisher: WHIPPublisher?
+        let sender: H264Sender
+        if let whip {
+            var whipConfiguration = WHIPConfiguration(url: whip, token: try readWHIPToken())
+            whipConfiguration.requestTimeout = .seconds(10)
+            let published = try await WHIPPublisher(configuration: configuration, whip: whipConfiguration)
+            publisher = published
+            sender = published.sender
+            if !quiet {
+                let milliseconds = Double(published.connectDuration.components.attoseconds) / 1e15
+                    + Double(published.connectDuration.components.seconds) * 1000
+                FileHandle.standardError.write(Data((
+                    "published to \(whip): session \(published.session.resourceURL); "
+                        + "\(published.localCandidates.count) host candidates; ICE \(published.localAddress) -> "
+                        + "\(published.remoteAddress), DTLS-SRTP \(published.suite), connected "
+                        + String(format: "%.0f", milliseconds) + " ms after the answer\n").utf8))
+            }
+        } else {
+            sender = try await H264Sender(configuration: configuration)
+        }
         if let sdp {
             let description = configuration.sessionDescription(
                 parameterSets: try configuration.probeParameterSets(), ssrc: sender.ssrc, rtxSSRC: sender.rtxSSRC)
@@ -142,7 +202,19 @@ struct SendCommand: AsyncParsableCommand {
         } catch {
             sourceError = error
         }
-        let final = try await sender.finish()
+        let final: SenderStats
+        if let publisher {
+            do {
+                final = try await publisher.finish()
+            } catch {
+                if let failure = publisher.deleteFailure {
+                    FileHandle.standardError.write(Data("rtc-h264: also, ending the WHIP session failed: \(failure)\n".utf8))
+                }
+                throw error
+            }
+        } else {
+            final = try await sender.finish()
+        }
         await reporting.value
         await controlServer?.close()
         annexB?.close()
@@ -150,6 +222,17 @@ struct SendCommand: AsyncParsableCommand {
         if let sourceError { throw sourceError }
         if !quiet {
             FileHandle.standardError.write(Data(ProgressLine.summary(final).utf8))
+        }
+    }
+
+    /// The WHIP bearer token from --token or --token-file.
+    func readWHIPToken() throws -> String? {
+        if let token { return token }
+        guard let tokenFile else { return nil }
+        do {
+            return try String(contentsOfFile: tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch {
+            throw ValidationError("cannot read --token-file \(tokenFile): \(error.localizedDescription)")
         }
     }
 

@@ -7,8 +7,16 @@ import Sender
 
 /// The options that shape the stream and its SDP, shared by `send` and `sdp` so both describe the same stream.
 struct StreamOptions: ParsableArguments {
-    @Option(name: .customLong("to"), help: "The receiver's RTP address, HOST:PORT (an IP literal; [::1]:PORT for IPv6).")
-    var peer: HostPort
+    @Option(name: .customLong("to"), help: "The receiver's RTP address, HOST:PORT (an IP literal; [::1]:PORT for IPv6). Required, except with `send --whip`.")
+    var peer: HostPort?
+
+    /// The address --to gave; `send --whip` has none (ICE finds the peer), every other use requires it.
+    var requiredPeer: HostPort {
+        get throws {
+            guard let peer else { throw ValidationError("--to HOST:PORT is required (the receiver's RTP address)") }
+            return peer
+        }
+    }
 
     @OptionGroup var encoding: EncoderOptions
 
@@ -108,7 +116,7 @@ struct StreamOptions: ParsableArguments {
         }
         guard (0...1).contains(packetizationMode) else { throw ValidationError("--packetization-mode must be 0 or 1") }
         guard (96...127).contains(payloadType) else { throw ValidationError("--pt must be 96-127 (a dynamic payload type)") }
-        guard (1...65535).contains(peer.port) else { throw ValidationError("--to needs a port between 1 and 65535") }
+        if let peer, !(1...65535).contains(peer.port) { throw ValidationError("--to needs a port between 1 and 65535") }
         guard mtu >= 200 && mtu <= 65_000 else { throw ValidationError("--mtu must be between 200 and 65000") }
         guard (0...Self.maximumKeyframeThrottleMs).contains(keyframeThrottleMs) else {
             throw ValidationError("--keyframe-throttle must be 0-\(Self.maximumKeyframeThrottleMs) ms")
@@ -116,7 +124,7 @@ struct StreamOptions: ParsableArguments {
         if packetizationMode == 0 {
             // Every NAL unit must fit one packet, and the encoder cannot cut slices below its minimum.
             let limit = SenderConfiguration.payloadLimit(
-                mtu: mtu, peerHost: peer.host, suite: noSRTP ? nil : SRTPSuite(sdpName: suite))
+                mtu: mtu, peerHost: peer?.host ?? "0.0.0.0", suite: noSRTP ? nil : SRTPSuite(sdpName: suite))
             let minimum = EncoderConfiguration.minimumMaxNALUnitSize
             guard limit.maxPayloadSize >= minimum else {
                 throw ValidationError(
@@ -166,7 +174,11 @@ struct StreamOptions: ParsableArguments {
     }
 
     /// The sender configuration for a source of the given native size and rate.
-    func configuration(sourceWidth: Int?, sourceHeight: Int?, sourceFrameRate: Double?) throws -> SenderConfiguration {
+    /// - Parameters:
+    ///   - publishing: true for `send --whip`: no --to (the placeholder peer of `SenderConfiguration(publishing:)`).
+    func configuration(sourceWidth: Int?, sourceHeight: Int?, sourceFrameRate: Double?, publishing: Bool = false) throws
+        -> SenderConfiguration
+    {
         let encoder: EncoderConfiguration
         do {
             encoder = try encoding.configuration(
@@ -174,6 +186,7 @@ struct StreamOptions: ParsableArguments {
         } catch {
             throw ValidationError("\(error)")
         }
+        let peer = publishing ? HostPort(host: "0.0.0.0", port: 9) : try requiredPeer
         var configuration = SenderConfiguration(peerHost: peer.host, peerPort: peer.port, encoder: encoder)
         configuration.rtcpMux = !noRTCPMux
         configuration.minimumBitrate = min(minBitrate.bps, encoder.targetBitrate)

@@ -1,0 +1,132 @@
+/// The HTTP side of WHIP (RFC 9725): POST the SDP offer to the endpoint, follow 307/308 redirects (bounded), read the
+/// 201's `Location` and answer, and DELETE the session resource at the end.
+///
+/// ```swift
+/// let client = try WHIPClient(configuration: WHIPConfiguration(url: "http://127.0.0.1:7080/whip", token: token))
+/// let session = try await client.publish(offer: offer.sdp)   // 201 Created: session.answer, session.resourceURL
+/// ...
+/// try await client.terminate(session)                         // DELETE
+/// ```
+///
+/// Errors are typed (`WHIPError`): 401/403 are `.authenticationFailed`, other statuses `.httpStatus` with a short
+/// excerpt of the reply; the token is never part of a message. Plain `http://` only (see `WHIPConfiguration`).
+public struct WHIPClient: Sendable {
+    /// The configuration.
+    public let configuration: WHIPConfiguration
+    let endpoint: HTTPURL
+
+    /// The media type of offers and answers (RFC 9725 section 4.2).
+    public static let sdpContentType = "application/sdp"
+
+    /// Creates a client (nothing is sent yet).
+    /// - Parameters:
+    ///   - configuration: The endpoint and token.
+    /// - Throws: `WHIPError` when the configuration is invalid.
+    public init(configuration: WHIPConfiguration) throws(WHIPError) {
+        try configuration.validate()
+        self.configuration = configuration
+        endpoint = try HTTPURL(parsing: configuration.url)
+    }
+
+    /// POSTs the offer and returns the session the endpoint created.
+    /// - Parameters:
+    ///   - offer: Our SDP offer.
+    /// - Returns: The session (resource URL and answer).
+    /// - Throws: `WHIPError`: `.authenticationFailed` for 401/403, `.httpStatus` for other statuses,
+    ///   `.tooManyRedirects`, `.badLocation` without a usable `Location`, `.badAnswer` when the body is not an SDP
+    ///   answer, `.connectionFailed`/`.timedOut`/`.responseTooLarge`.
+    public func publish(offer: String) async throws(WHIPError) -> WHIPSession {
+        let (response, url) = try await exchange(
+            method: "POST", url: endpoint, body: Array(offer.utf8),
+            headers: [("Content-Type", Self.sdpContentType), ("Accept", Self.sdpContentType)])
+        guard response.status == 201 else { throw error(for: response, method: "POST") }
+        guard let location = response.header("Location") else { throw .badLocation("the 201 reply has no Location header") }
+        let resource = try url.resolving(location)
+        let contentType = response.header("Content-Type")?.split(separator: ";").first?.trimmingCharacters ?? ""
+        guard contentType.lowercased() == Self.sdpContentType else {
+            throw .badAnswer("Content-Type is '\(HTTPURL.printable(contentType))', not \(Self.sdpContentType)")
+        }
+        guard !response.body.isEmpty else { throw .badAnswer("the body is empty") }
+        guard let answer = String(validating: response.body, as: UTF8.self) else { throw .badAnswer("the body is not UTF-8") }
+        guard answer.hasPrefix("v=0") else { throw .badAnswer("the body does not start with v=0: '\(excerpt(response.body))'") }
+        return WHIPSession(resourceURL: resource.description, answer: answer, etag: response.header("ETag"),
+                           resource: resource)
+    }
+
+    /// DELETEs the session resource (RFC 9725 section 4.2): the endpoint tears the session down.
+    /// - Parameters:
+    ///   - session: The session `publish` returned.
+    /// - Throws: `WHIPError`: `.httpStatus` for a status other than 2xx, `.authenticationFailed`, connection errors.
+    public func terminate(_ session: WHIPSession) async throws(WHIPError) {
+        let (response, _) = try await exchange(method: "DELETE", url: session.resource, body: [], headers: [])
+        guard (200..<300).contains(response.status) else { throw error(for: response, method: "DELETE") }
+    }
+
+    // MARK: - Exchanges
+
+    /// One request, following 307/308 redirects (which keep the method and body, RFC 9110 section 15.4).
+    func exchange(method: String, url: HTTPURL, body: [UInt8], headers: [(String, String)]) async throws(WHIPError)
+        -> (HTTPExchange.Response, HTTPURL)
+    {
+        var url = url
+        var redirects = 0
+        while true {
+            var request = HTTPExchange.Request(method: method, url: url, body: body)
+            request.headers = headers.map { (name: $0.0, value: $0.1) }
+            request.headers.append((name: "User-Agent", value: "rtc-h264-whip"))
+            // The token goes only to the endpoint's own origin (a redirect elsewhere does not carry it, as in curl).
+            if let token = configuration.token, url.origin == endpoint.origin {
+                request.headers.append((name: "Authorization", value: "Bearer \(token)"))
+            }
+            let response = try await HTTPExchange.perform(
+                request, timeout: configuration.requestTimeout, maximumBodySize: configuration.maximumResponseSize)
+            guard response.status == 307 || response.status == 308 else { return (response, url) }
+            redirects += 1
+            guard redirects <= configuration.maximumRedirects else { throw .tooManyRedirects(configuration.maximumRedirects) }
+            guard let location = response.header("Location") else {
+                throw .badLocation("the \(response.status) redirect has no Location header")
+            }
+            url = try url.resolving(location)
+        }
+    }
+
+    /// The error for an unexpected status.
+    func error(for response: HTTPExchange.Response, method: String) -> WHIPError {
+        let quoted = excerpt(response.body)
+        if response.status == 401 || response.status == 403 {
+            return .authenticationFailed(status: response.status, excerpt: quoted)
+        }
+        return .httpStatus(status: response.status, method: method, excerpt: quoted)
+    }
+
+    /// At most `WHIPConfiguration.excerptLength` characters of a body, on one line, with the token removed.
+    func excerpt(_ body: [UInt8]) -> String {
+        var text = String(decoding: body, as: UTF8.self)
+        if let token = configuration.token, !token.isEmpty { text = text.replacingAll(token, with: "<redacted>") }
+        let cleaned = text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) }
+        var line = String(cleaned).trimmingSpaces
+        if line.count > WHIPConfiguration.excerptLength {
+            line = String(line.prefix(WHIPConfiguration.excerptLength)) + "..."
+        }
+        return line
+    }
+}
+
+extension Substring {
+    var trimmingCharacters: String { String(self).trimmingSpaces }
+}
+
+extension String {
+    /// Every occurrence of `target` replaced (no Foundation).
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var result = ""
+        var rest = Substring(self)
+        while let range = rest.firstRange(of: target) {
+            result += rest[..<range.lowerBound]
+            result += replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}

@@ -1,0 +1,67 @@
+/// Where and how to publish with WHIP (RFC 9725).
+///
+/// Only `http://` endpoints are supported: the client speaks plain HTTP/1.1 (the media itself is always DTLS-SRTP).
+/// Use it on a trusted network or through a local TLS-terminating proxy; an `https://` URL is refused with
+/// `WHIPError.unsupportedScheme`.
+public struct WHIPConfiguration: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The WHIP endpoint, e.g. `http://sfu.example:8080/whip/endpoint/room1`.
+    public var url: String
+    /// The bearer token sent as `Authorization: Bearer ...`; never printed or logged. It is sent again after a
+    /// redirect only when the redirect stays on the same scheme, host and port (as curl does).
+    public var token: String?
+    /// The most 307/308 redirects followed for one request (RFC 9725 section 4.6).
+    public var maximumRedirects = 5
+    /// How long one HTTP request (connect, send, whole reply) may take.
+    public var requestTimeout: Duration = .seconds(10)
+    /// The largest reply body read (an SDP answer is a few KiB).
+    public var maximumResponseSize = 256 * 1024
+    /// How long ICE and DTLS may take to connect after the answer.
+    public var connectTimeout: Duration = .seconds(20)
+
+    /// The most characters of a reply body quoted in an error.
+    public static let excerptLength = 200
+    /// The longest token accepted.
+    public static let maximumTokenLength = 4096
+
+    /// Creates a configuration.
+    /// - Parameters:
+    ///   - url: The endpoint's `http://` URL.
+    ///   - token: The bearer token, if the endpoint requires one.
+    public init(url: String, token: String? = nil) {
+        self.url = url
+        self.token = token
+    }
+
+    /// The URL and whether a token is set; never the token itself.
+    public var description: String {
+        "WHIPConfiguration(url: \(url), token: \(token == nil ? "none" : "<redacted>"), maximumRedirects: "
+            + "\(maximumRedirects), requestTimeout: \(requestTimeout), connectTimeout: \(connectTimeout))"
+    }
+
+    /// As `description`: the token is redacted in debug output too.
+    public var debugDescription: String { description }
+
+    /// Checks the values before anything is sent.
+    /// - Throws: `WHIPError.invalidURL`/`.unsupportedScheme` for the URL, `.invalidURL` for a token that cannot be a
+    ///   header value or bounds out of range.
+    public func validate() throws(WHIPError) {
+        _ = try HTTPURL(parsing: url)
+        if let token {
+            guard !token.isEmpty, token.utf8.count <= Self.maximumTokenLength,
+                  token.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value <= 0x7E })
+            else {
+                throw .invalidURL("the token must be 1-\(Self.maximumTokenLength) visible ASCII characters")
+            }
+        }
+        guard (0...20).contains(maximumRedirects) else { throw .invalidURL("maximum redirects must be 0-20") }
+        guard requestTimeout > .zero, requestTimeout <= .seconds(600) else {
+            throw .invalidURL("the request timeout must be more than 0 and at most 600 s")
+        }
+        guard connectTimeout > .zero, connectTimeout <= .seconds(600) else {
+            throw .invalidURL("the connect timeout must be more than 0 and at most 600 s")
+        }
+        guard (1024...(16 << 20)).contains(maximumResponseSize) else {
+            throw .invalidURL("the maximum response size must be 1 KiB-16 MiB")
+        }
+    }
+}

@@ -1,0 +1,335 @@
+import Codec
+import DTLS
+import H264
+import NIOCore
+import NIOPosix
+import RTP
+import STUN
+import Sender
+import Synchronization
+import Transport
+import WebRTC
+import WebRTCTransport
+
+/// Publishes an `H264Sender`'s stream to a WHIP endpoint (RFC 9725): an SFU such as Janus, MediaMTX or LiveKit, or
+/// any WebRTC peer behind one.
+///
+/// It offers `sendonly` H.264 with `a=setup:actpass` and full ICE (controlling) from one UDP socket, POSTs the offer,
+/// runs ICE and DTLS in the role the answer picks, and once DTLS is done installs the derived SRTP keys: from then on
+/// the sender's RTP (and RTX), Sender Reports, and its answers to NACK, PLI/FIR and REMB/TMMBR flow over the selected
+/// pair. Consent expiry or a DTLS failure ends the sender (`finish()` then throws `SenderError.transportClosed`).
+///
+/// ```swift
+/// var configuration = SenderConfiguration(publishing: EncoderConfiguration(width: 1280, height: 720, ...))
+/// let publisher = try await WHIPPublisher(configuration: configuration,
+///                                         whip: WHIPConfiguration(url: "http://sfu:8080/whip/room1", token: token))
+/// try publisher.sender.send(frame, captureTime: .now)     // the H264Sender push API
+/// let stats = try await publisher.finish()                 // BYE, socket closed, DELETE of the session
+/// ```
+///
+/// One wildcard IPv4 socket; its host candidates are the address the system routes toward the endpoint from, then
+/// every other up interface's IPv4 address (loopback only when the endpoint is on loopback), at most eight; ICE pairs
+/// each datagram by the address it arrived on. The configuration's peer address, local address, SRTP settings and
+/// `rtcpMux` are not used: ICE, DTLS and BUNDLE decide them.
+public final class WHIPPublisher: Sendable {
+    /// The sender: push frames, read `events` and `reports`, `setBitrate`, `requestKeyframe`.
+    public let sender: H264Sender
+    /// The WHIP session (resource URL, answer).
+    public let session: WHIPSession
+    /// The local end of the pair ICE selected (`IP:port`).
+    public let localAddress: String
+    /// All our host candidates (`IP:port`): one per IPv4 interface address, loopback only for a loopback endpoint.
+    public let localCandidates: [String]
+    /// The remote address ICE selected (`IP:port`).
+    public let remoteAddress: String
+    /// The DTLS-SRTP suite negotiated (`AES_CM_128_HMAC_SHA1_80` or `AEAD_AES_128_GCM`).
+    public let suite: String
+    /// How long ICE and DTLS took after the answer arrived.
+    public let connectDuration: Duration
+
+    private let client: WHIPClient
+    private let link: NIOLoopBound<WebRTCLink>
+    private let finished = Atomic<Bool>(false)
+    private let deleteResult = Mutex<WHIPError?>(nil)
+
+    /// Why the DELETE of `finish()` failed, when the stream itself had already failed (`finish()` throws the stream's
+    /// error then); nil otherwise.
+    public var deleteFailure: WHIPError? { deleteResult.withLock { $0 } }
+
+    /// Negotiates, connects, and starts the sender.
+    /// - Parameters:
+    ///   - configuration: The stream (encoder, payload type, NACK, RTX, CNAME, ...); addresses and SRTP are ignored.
+    ///   - whip: The endpoint and token.
+    /// - Throws: `WHIPError` for the HTTP exchange, a bad answer or a failed ICE/DTLS connection (the session is
+    ///   deleted again then); `SenderError` for an invalid configuration; encoder errors.
+    public init(configuration: SenderConfiguration, whip: WHIPConfiguration) async throws {
+        let client = try WHIPClient(configuration: whip)
+        var configuration = configuration
+        configuration.security = nil
+        configuration.acceptPlainRTCP = false
+        configuration.rtcpMux = true
+        try configuration.validate()
+        var rng = SystemRandomNumberGenerator()
+        let ssrc = configuration.ssrc ?? SSRC(UInt32.random(in: 1 ... .max, using: &rng))
+        configuration.ssrc = ssrc
+        if configuration.rtx != nil, configuration.rtx?.ssrc == nil {
+            var rtxSSRC = SSRC(UInt32.random(in: 1 ... .max, using: &rng))
+            while rtxSSRC == ssrc { rtxSSRC = SSRC(UInt32.random(in: 1 ... .max, using: &rng)) }
+            configuration.rtx?.ssrc = rtxSSRC
+        }
+
+        // One wildcard IPv4 socket; a host candidate per interface address (the one routed toward the endpoint
+        // first), each datagram paired by the address it arrived on (IP_PKTINFO).
+        let routeIP = try await Self.routeSource(toward: client.endpoint)
+        guard let routeAddress = TransportAddress(ipString: routeIP, port: 0), !routeAddress.ip.isIPv6 else {
+            throw WHIPError.connectionFailed(
+                url: client.endpoint.description, reason: "only IPv4 is supported, and the route to it is \(routeIP)")
+        }
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        var transportConfiguration = TransportConfiguration(
+            localHost: "0.0.0.0", localPort: 0, peer: nil, rtcpMux: true, security: nil)
+        transportConfiguration.holdMediaUntilSecured = true
+        transportConfiguration.receivePacketInfo = true
+        let transport = try await UDPTransport.bind(configuration: transportConfiguration, eventLoop: loop)
+        let boundPort = try await loop.submit { transport.value.localPort }.get()
+        guard let port = UInt16(exactly: boundPort), port > 0 else {
+            try? await loop.submit { transport.value.close() }.get()
+            throw WHIPError.connectionFailed(url: client.endpoint.description, reason: "no local port to offer")
+        }
+        let hostIPs = Self.hostCandidateIPs(routeIP: routeIP, includeLoopback: client.endpoint.isLoopback)
+        let locals = hostIPs.compactMap { TransportAddress(ipString: $0, port: port) }
+        let local = locals[0]  // the routed one
+        let candidates = locals.enumerated().map { index, address in
+            ICECandidate.host(address, foundation: String(index + 1),
+                              localPreference: ICECandidate.defaultLocalPreference - UInt32(index))
+        }
+
+        // The offer.
+        let certificate = try DTLSCertificate.generate()
+        let credentials = ICECredentials.random()
+        var video = VideoSendConfiguration(
+            profileLevelID: configuration.encoder.profileLevelID,
+            packetizationMode: configuration.packetizationMode == .singleNALUnit ? 0 : 1,
+            ssrc: ssrc.rawValue, rtxSSRC: configuration.rtx?.ssrc?.rawValue, cname: configuration.cname)
+        video.offerPayloadType = configuration.payloadType.rawValue
+        if let rtx = configuration.rtx { video.offerRTXPayloadType = rtx.payloadType.rawValue }
+        video.feedback = (configuration.nack ? ["nack"] : []) + ["nack pli", "ccm fir", "goog-remb", "ccm tmmbr"]
+        let offer = VideoOfferer.offer(
+            video: video,
+            transport: LocalTransportDescription(credentials: credentials, candidates: candidates, iceLite: false,
+                                                 fingerprint: certificate.fingerprint))
+
+        // POST, then read the answer; from here on a failure deletes the session again.
+        let session: WHIPSession
+        do {
+            session = try await client.publish(offer: offer.sdp)
+        } catch {
+            try? await loop.submit { transport.value.close() }.get()
+            throw error
+        }
+        let answeredAt = ContinuousClock.now
+        func abandon(_ error: any Error) async -> any Error {
+            try? await loop.submit { transport.value.close() }.get()
+            try? await client.terminate(session)
+            return error
+        }
+        let negotiated: NegotiatedVideo
+        do {
+            negotiated = try VideoOfferer.accept(try JSEPSessionDescription(parsing: session.answer), video: video)
+        } catch {
+            throw await abandon(WHIPError.badAnswer("\(error)"))
+        }
+        if negotiated.rtxPayloadType == nil { configuration.rtx = nil }
+        if !negotiated.feedback.contains("nack") {
+            configuration.nack = false
+            configuration.rtx = nil
+        }
+        let usable = negotiated.remoteCandidates.filter {
+            $0.transport == "udp" && $0.component == ICECandidate.rtpComponent
+                && $0.transportAddress.map { $0.ip.isIPv6 == local.ip.isIPv6 } == true
+        }
+        guard !usable.isEmpty else {
+            throw await abandon(WHIPError.badAnswer(
+                "no UDP candidate of our address family (\(local.ip.isIPv6 ? "IPv6" : "IPv4")) in the answer"))
+        }
+
+        // ICE (full, controlling) and DTLS on the loop; wait for the keys.
+        let connected = loop.makePromise(of: TransportAddress.self)
+        let senderBox = Mutex<H264Sender?>(nil)
+        let allowRepeat = configuration.nack && configuration.rtx == nil
+        let link: NIOLoopBound<WebRTCLink>
+        do {
+            link = try await loop.submit {
+                let now = WebRTCLink.monotonicNow()
+                var agent = ICEFullAgent(
+                    local: credentials, remote: negotiated.remoteCredentials,
+                    localCandidates: candidates.compactMap { candidate in
+                        candidate.transportAddress.map { .init(address: $0, priority: candidate.priority) }
+                    }, now: now)
+                for remote in usable { agent.addRemoteCandidate(remote) }
+                let dtls = try DTLSEndpoint(
+                    context: try DTLSContext(certificate: certificate), role: negotiated.dtlsRole,
+                    remoteFingerprint: negotiated.remoteFingerprint)
+                let peer = PeerTransport(agent: .full(agent), dtls: dtls)
+                let link = WebRTCLink(
+                    transport: transport.value, peer: peer, allowRepeatTransmission: allowRepeat, local: local
+                ) { event in
+                    switch event {
+                    case .connected(let remote): connected.succeed(remote)
+                    case .pathChanged: break
+                    case .closed(let reason):
+                        let error = WHIPError.transportClosed(Self.describe(reason))
+                        connected.fail(error)
+                        senderBox.withLock { $0 }?.end(with: .transportClosed(Self.describe(reason)))
+                    case .securityFailed(let reason):
+                        connected.fail(WHIPError.transportClosed("SRTP keys: \(reason)"))
+                        senderBox.withLock { $0 }?.end(with: .transportClosed("SRTP keys: \(reason)"))
+                    }
+                }
+                link.start()
+                return NIOLoopBound(link, eventLoop: loop)
+            }.get()
+        } catch {
+            throw await abandon(error)
+        }
+        let timeout = loop.scheduleTask(in: .nanoseconds(whip.connectTimeout.clampedNanoseconds)) {
+            connected.fail(WHIPError.transportClosed("ICE and DTLS did not connect within \(whip.connectTimeout)"))
+        }
+        let remote: TransportAddress
+        do {
+            remote = try await connected.futureResult.get()
+            timeout.cancel()
+        } catch {
+            timeout.cancel()
+            try? await loop.submit { link.value.close() }.get()
+            throw await abandon(error)
+        }
+        let connectDuration = ContinuousClock.now - answeredAt
+        let (suite, selectedLocal) = try await loop.submit {
+            (link.value.peer.keys?.suite.sdpName ?? "?", link.value.peer.path?.local)
+        }.get()
+
+        // The sender, over the secured transport.
+        let origin = ContinuousClock.now
+        let sender: H264Sender
+        do {
+            sender = try await H264Sender(
+                configuration: configuration, clock: .system(origin: origin), origin: origin, ioLoop: loop,
+                makeEncoder: { [preference = configuration.degradationPreference] in
+                    try AdaptiveH264Encoder(configuration: $0, preference: preference)
+                }, transport: transport)
+        } catch {
+            try? await loop.submit { link.value.close() }.get()
+            throw await abandon(error)
+        }
+        senderBox.withLock { $0 = sender }
+        // Closed between connecting and now: end the sender at once.
+        let closedEarly = try await loop.submit { link.value.peer.isClosed }.get()
+        if closedEarly { sender.end(with: .transportClosed("the WebRTC transport closed while the sender started")) }
+
+        self.sender = sender
+        self.session = session
+        self.client = client
+        self.link = link
+        self.localAddress = (selectedLocal ?? local).description
+        self.localCandidates = locals.map(\.description)
+        self.remoteAddress = remote.description
+        self.suite = suite
+        self.connectDuration = connectDuration
+    }
+
+    /// Ends the stream: the last frame, an RTCP BYE, the socket closed, then DELETE of the session resource. Safe to
+    /// call more than once (the DELETE is sent once).
+    ///
+    /// No DTLS close_notify is sent: RFC 9725 ends a session with the DELETE, and an endpoint that tears the session
+    /// down on close_notify (simple-whip-server in front of Janus does) would answer that DELETE with 404.
+    /// - Returns: The final statistics.
+    /// - Throws: The error that ended the stream early (`SenderError.transportClosed` when ICE consent expired or
+    ///   DTLS failed); otherwise a `WHIPError` when the DELETE failed.
+    @discardableResult
+    public func finish() async throws -> SenderStats {
+        let first = !finished.exchange(true, ordering: .acquiringAndReleasing)
+        let result: Result<SenderStats, any Error>
+        do {
+            result = .success(try await sender.finish())
+        } catch {
+            result = .failure(error)
+        }
+        if first {
+            let link = self.link
+            try? await link.eventLoop.submit { link.value.close() }.get()
+            do {
+                try await client.terminate(session)
+            } catch {
+                if case .success = result { throw error }
+                deleteResult.withLock { $0 = error }
+            }
+        }
+        return try result.get()
+    }
+
+    /// The WebRTC counters: ICE checks, DTLS refusals.
+    public func transportStatistics() async -> PeerTransport.Statistics? {
+        let link = self.link
+        return try? await link.eventLoop.submit { link.value.peer.statistics }.get()
+    }
+
+    // MARK: - Helpers
+
+    /// The local IP the system sends from toward the endpoint's host (a connected UDP socket's own address; nothing is
+    /// sent).
+    static func routeSource(toward url: HTTPURL) async throws(WHIPError) -> String {
+        do {
+            let channel = try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(host: url.host, port: url.port).get()
+            defer { channel.close(promise: nil) }
+            guard let ip = channel.localAddress?.ipAddress else {
+                throw WHIPError.connectionFailed(url: url.description, reason: "no local address routes to it")
+            }
+            return ip
+        } catch let error as WHIPError {
+            throw error
+        } catch {
+            throw .connectionFailed(url: url.description, reason: "no route to its host (\(HTTPExchange.reason(error)))")
+        }
+    }
+
+    /// The IPv4 addresses to offer host candidates for: the routed one first, then every other up interface's,
+    /// loopback only when the endpoint itself is on loopback (RFC 8445 section 5.1.1.1 leaves loopback out).
+    static func hostCandidateIPs(routeIP: String, includeLoopback: Bool) -> [String] {
+        var addresses = [routeIP]
+        let devices = (try? System.enumerateDevices()) ?? []
+        for device in devices {
+            guard let ip = device.address?.ipAddress, case .v4? = device.address else { continue }
+            let loopback = ip.hasPrefix("127.")
+            guard !loopback || includeLoopback, !addresses.contains(ip) else { continue }
+            addresses.append(ip)
+        }
+        return Array(addresses.prefix(Self.maximumHostCandidates))
+    }
+
+    /// The most host candidates offered (a host with many addresses must not flood the checklist).
+    static let maximumHostCandidates = 8
+
+    static func describe(_ reason: PeerTransport.CloseReason) -> String {
+        switch reason {
+        case .consentExpired: "ICE consent expired (no answer to consent checks for 30 s, RFC 7675)"
+        case .iceFailed: "ICE found no working candidate pair"
+        case .dtlsFailed(let error): "DTLS failed: \(error)"
+        case .dtlsTimeout: "the DTLS handshake timed out"
+        case .closedByPeer: "the endpoint closed DTLS (close_notify)"
+        case .closedLocally: "closed locally"
+        }
+    }
+}
+
+extension SenderConfiguration {
+    /// A configuration for publishing over WebRTC (WHIP, WHEP): the peer address and SRTP come from ICE and DTLS, so
+    /// only the encoder is given; everything else has the usual defaults.
+    /// - Parameters:
+    ///   - encoder: The encoder's settings.
+    public init(publishing encoder: EncoderConfiguration) {
+        // A placeholder peer (the discard port of an unspecified address): never used with a prepared transport.
+        self.init(peerHost: "0.0.0.0", peerPort: 9, encoder: encoder)
+    }
+}

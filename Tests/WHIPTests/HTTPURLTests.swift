@@ -1,0 +1,102 @@
+import Testing
+@testable import WHIP
+
+/// The endpoint URL parser and RFC 3986 section 5 resolution of `Location` headers.
+@Suite struct HTTPURLTests {
+    @Test func parsesEndpoints() throws {
+        let plain = try HTTPURL(parsing: "http://127.0.0.1:8080/whip/endpoint?room=1#frag")
+        #expect(plain.host == "127.0.0.1")
+        #expect(plain.port == 8080)
+        #expect(plain.requestTarget == "/whip/endpoint?room=1")
+        #expect(plain.authority == "127.0.0.1:8080")
+        let defaults = try HTTPURL(parsing: "HTTP://SFU.Example")
+        #expect(defaults.host == "sfu.example")
+        #expect(defaults.port == 80)
+        #expect(defaults.requestTarget == "/")
+        #expect(defaults.authority == "sfu.example")
+        let v6 = try HTTPURL(parsing: "http://[::1]:7080/whip")
+        #expect(v6.host == "::1")
+        #expect(v6.authority == "[::1]:7080")
+        #expect(v6.description == "http://[::1]:7080/whip")
+    }
+
+    @Test(arguments: [
+        ("https://sfu.example/whip", "unsupported"),
+        ("ftp://sfu.example/whip", "unsupported"),
+        ("", "invalid"),
+        ("sfu.example/whip", "invalid"),
+        ("http:/sfu.example", "invalid"),
+        ("http://", "invalid"),
+        ("http://sfu.example:0/whip", "invalid"),
+        ("http://sfu.example:65536/whip", "invalid"),
+        ("http://sfu.example:80a/whip", "invalid"),
+        ("http://user:secret@sfu.example/whip", "invalid"),
+        ("http://[::1/whip", "invalid"),
+        ("http://sfu example/whip", "invalid"),
+        ("http://sfu.example/wh\u{7}ip", "invalid"),
+        ("http://sfü.example/whip", "invalid"),
+    ])
+    func refusesBadURLs(text: String, kind: String) {
+        do {
+            _ = try HTTPURL(parsing: text)
+            Issue.record("accepted \(text)")
+        } catch {
+            switch (error, kind) {
+            case (.unsupportedScheme, "unsupported"), (.invalidURL, "invalid"): break
+            default: Issue.record("\(text): \(error), expected \(kind)")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("resource/abc", "http://sfu.example:8080/whip/endpoint/resource/abc"),
+        ("/sessions/1", "http://sfu.example:8080/sessions/1"),
+        ("../sessions/1?x=2", "http://sfu.example:8080/whip/sessions/1?x=2"),
+        ("./a/./b/../c", "http://sfu.example:8080/whip/endpoint/a/c"),
+        ("../../../../up", "http://sfu.example:8080/up"),
+        ("?id=9", "http://sfu.example:8080/whip/endpoint/room?id=9"),
+        ("http://other.example:9000/r/1", "http://other.example:9000/r/1"),
+        ("//other.example/r/2", "http://other.example/r/2"),
+        ("  /padded  ", "http://sfu.example:8080/padded"),
+    ])
+    func resolvesLocations(reference: String, expected: String) throws {
+        let base = try HTTPURL(parsing: "http://sfu.example:8080/whip/endpoint/room?key=1")
+        #expect(try base.resolving(reference).description == expected)
+    }
+
+    @Test func refusesUnusableLocations() throws {
+        let base = try HTTPURL(parsing: "http://sfu.example/whip")
+        #expect(throws: WHIPError.badLocation("empty")) { try base.resolving("") }
+        #expect(throws: WHIPError.unsupportedScheme("https")) { try base.resolving("https://sfu.example/r") }
+        #expect(throws: WHIPError.self) { try base.resolving("http://[::1/r") }
+        #expect(throws: WHIPError.self) { try base.resolving("/a b") }
+    }
+
+    @Test func aConfigurationNeverPrintsItsToken() {
+        let configuration = WHIPConfiguration(url: "http://sfu.example/whip", token: "very-secret-token")
+        for text in ["\(configuration)", String(describing: configuration), String(reflecting: configuration),
+                     "\([configuration])"] {
+            #expect(!text.contains("very-secret-token"), "\(text)")
+            #expect(text.contains("<redacted>"))
+        }
+    }
+
+    @Test func configurationChecksTokenAndBounds() {
+        #expect(throws: WHIPError.unsupportedScheme("https")) {
+            try WHIPConfiguration(url: "https://sfu.example/whip").validate()
+        }
+        #expect(throws: WHIPError.self) { try WHIPConfiguration(url: "http://sfu.example/whip", token: "a b").validate() }
+        #expect(throws: WHIPError.self) { try WHIPConfiguration(url: "http://sfu.example/whip", token: "").validate() }
+        #expect(throws: WHIPError.self) {
+            try WHIPConfiguration(url: "http://sfu.example/whip", token: "line\r\nX-Injected: 1").validate()
+        }
+        var configuration = WHIPConfiguration(url: "http://sfu.example/whip", token: "abc")
+        configuration.maximumRedirects = 21
+        #expect(throws: WHIPError.self) { try configuration.validate() }
+        configuration.maximumRedirects = 5
+        configuration.requestTimeout = .zero
+        #expect(throws: WHIPError.self) { try configuration.validate() }
+        configuration.requestTimeout = .seconds(1)
+        #expect(throws: Never.self) { try configuration.validate() }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// `rtc-h264 send --whip` as a user meets it: a real process, its options checked before anything starts, and the
+/// errors of a refused token or an unreachable endpoint (against a real HTTP server on loopback).
+@Suite(.serialized) struct WHIPCommandLineTests {
+    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("rtc-h264")
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path),
+                     "rtc-h264 not found at \(binary.path): build it first (swift build --build-tests, as Tests/run.sh does)")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test(arguments: [
+        (["send", "--whip", "http://127.0.0.1:9/whip", "--to", "127.0.0.1:5004"], "--whip cannot be used with --to"),
+        (["send", "--whip", "http://127.0.0.1:9/whip", "--no-srtp", "--no-rtcp-mux", "--local-port", "5000"],
+         "--whip cannot be used with --no-srtp, --no-rtcp-mux, --local-port"),
+        (["send", "--whip", "http://127.0.0.1:9/whip", "--key", "AAAA", "--sdp", "/tmp/x.sdp"],
+         "--whip cannot be used with --key, --sdp"),
+        (["send", "--whip", "https://sfu.example/whip"], "scheme 'https' is not supported: use http://"),
+        (["send", "--whip", "http://user:pw@sfu.example/whip"], "user information in a URL is not supported"),
+        (["send", "--whip", "http://sfu.example:70000/whip"], "port '70000' must be 1-65535"),
+        (["send", "--whip", "http://sfu.example/whip", "--token", "a", "--token-file", "/tmp/t"],
+         "give --token or --token-file, not both"),
+        (["send", "--to", "127.0.0.1:5004", "--token", "abc"], "--token needs --whip"),
+        (["send", "--frames", "3"], "--to HOST:PORT is required"),
+        (["sdp", "--no-srtp"], "--to HOST:PORT is required"),
+        (["send", "--whip", "http://[::1]:9/whip", "--frames", "3"], "only IPv4 is supported, and the route to it is ::1"),
+    ])
+    func badWHIPArgumentsAreClearErrors(arguments: [String], message: String) throws {
+        let result = try Self.run(arguments)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
+    }
+
+    @Test func helpDocumentsWHIP() throws {
+        let help = try Self.run(["send", "--help"])
+        #expect(help.status == 0)
+        for option in ["--whip <whip>", "--token <token>", "--token-file <token-file>"] {
+            #expect(help.stdout.contains(option), "send --help lacks \(option)")
+        }
+        #expect(help.stdout.contains("RFC 9725"))
+    }
+
+    @Test func aRefusedTokenEndsSendWithTheStatusAndWithoutTheToken() async throws {
+        let server = try await ScriptedHTTPServer { _ in .init(status: 401, body: "token rejected") }
+        let result = try Self.run(["send", "--whip", server.base + "/whip", "--token", "cli-s3cret", "--frames", "3",
+                                   "--size", "320x240"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("refused the credentials (HTTP 401): token rejected"), "stderr: \(result.stderr)")
+        #expect(!result.stderr.contains("cli-s3cret"))
+        #expect(!result.stdout.contains("cli-s3cret"))
+        #expect(server.requests.count == 1)
+        await server.close()
+    }
+
+    @Test func anUnreachableEndpointIsNamed() async throws {
+        let closed = try await ScriptedHTTPServer { _ in .init(status: 500) }
+        let url = closed.base + "/whip"
+        await closed.close()
+        let result = try Self.run(["send", "--whip", url, "--frames", "3", "--size", "320x240"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("cannot reach the WHIP endpoint \(url)"), "stderr: \(result.stderr)")
+    }
+}

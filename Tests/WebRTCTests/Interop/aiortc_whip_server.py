@@ -1,0 +1,160 @@
+"""A WHIP endpoint (RFC 9725) over HTTP/1.1 built on aiortc: `rtc-h264 send --whip` publishes to it.
+
+  POST   /whip                  an SDP offer (Content-Type: application/sdp) -> 201, Location (relative), the answer
+                                (with --redirect the first POST gets 307 to /whip/endpoint; with --token a missing or
+                                wrong `Authorization: Bearer` gets 401)
+  DELETE /whip/resource/<id>    ends the session -> 200; the server then writes its report and exits
+  (with --close-after N the endpoint closes its PeerConnection after N decoded frames: DTLS close_notify mid-stream)
+
+Every decoded frame is hashed (MD5 of its yuv420p planes, as PyAV hands them out) so that the caller can compare
+them with a decode of the bitstream the sender wrote (`--save-annexb`). The report (--report, JSON):
+  {"frames": N, "md5": [...], "width": W, "height": H, "deleted": bool, "ice": "...", "unauthorized": K,
+   "redirected": K, "posts": K, "offer_sendonly": bool, "offer_actpass": bool, "offer_candidates": [addresses]}
+Exits after the DELETE, or after --timeout seconds.
+"""
+import argparse
+import asyncio
+import hashlib
+import json
+import uuid
+
+from aiortc import RTCPeerConnection, RTCSessionDescription
+
+
+def frame_md5(frame):
+    """MD5 of a frame's yuv420p planes, row by row without the line padding (as ffmpeg's framemd5 hashes them)."""
+    if frame.format.name != "yuv420p":
+        frame = frame.reformat(format="yuv420p")
+    digest = hashlib.md5()
+    for plane in frame.planes:
+        data = bytes(plane)
+        for row in range(plane.height):
+            digest.update(data[row * plane.line_size: row * plane.line_size + plane.width])
+    return digest.hexdigest()
+
+
+class Endpoint:
+    def __init__(self, args):
+        self.args = args
+        self.pc = None
+        self.resource = None
+        self.stats = {"frames": 0, "md5": [], "width": 0, "height": 0, "deleted": False, "ice": "new",
+                      "unauthorized": 0, "redirected": 0, "posts": 0, "offer_sendonly": False,
+                      "offer_actpass": False, "offer_candidates": []}
+        self.done = asyncio.Event()
+
+    async def consume(self, track):
+        while True:
+            try:
+                frame = await track.recv()
+            except Exception:
+                return
+            self.stats["md5"].append(frame_md5(frame))
+            self.stats["frames"] += 1
+            self.stats["width"], self.stats["height"] = frame.width, frame.height
+            if self.args.close_after and self.stats["frames"] == self.args.close_after:
+                # The endpoint goes away mid-stream (DTLS close_notify): the publisher must stop with a clear error.
+                self.stats["closed_by_endpoint"] = True
+                asyncio.ensure_future(self.pc.close())
+
+    async def post(self, target, headers, body):
+        self.stats["posts"] += 1
+        if self.args.token is not None and headers.get("authorization") != "Bearer " + self.args.token:
+            self.stats["unauthorized"] += 1
+            return 401, {"Content-Type": "text/plain", "WWW-Authenticate": "Bearer"}, b"unauthorized: bad or missing token"
+        if headers.get("content-type", "").split(";")[0].strip() != "application/sdp":
+            return 415, {"Content-Type": "text/plain"}, b"offers must be application/sdp"
+        if self.pc is not None:
+            return 409, {"Content-Type": "text/plain"}, b"one session at a time"
+        offer = body.decode()
+        self.stats["offer_sendonly"] = "a=sendonly" in offer
+        self.stats["offer_actpass"] = "a=setup:actpass" in offer
+        self.stats["offer_candidates"] = sorted(line.split()[4] for line in offer.split("\r\n")
+                                                if line.startswith("a=candidate:"))
+        self.pc = RTCPeerConnection()
+
+        @self.pc.on("track")
+        def on_track(track):
+            asyncio.ensure_future(self.consume(track))
+
+        @self.pc.on("iceconnectionstatechange")
+        def on_ice():
+            self.stats["ice"] = self.pc.iceConnectionState
+
+        await self.pc.setRemoteDescription(RTCSessionDescription(sdp=offer, type="offer"))
+        await self.pc.setLocalDescription(await self.pc.createAnswer())
+        self.resource = uuid.uuid4().hex
+        # A relative Location (RFC 3986 section 5.2): /whip/resource/<id> seen from the URL that was POSTed to.
+        location = ("resource/" if target == "/whip/endpoint" else "whip/resource/") + self.resource
+        return 201, {"Content-Type": "application/sdp", "Location": location,
+                     "ETag": '"' + self.resource + '"'}, self.pc.localDescription.sdp.encode()
+
+    async def handle(self, reader, writer):
+        try:
+            request = await reader.readuntil(b"\r\n\r\n")
+            lines = request.decode("latin-1").split("\r\n")
+            method, target, _ = lines[0].split(" ", 2)
+            headers = {}
+            for line in lines[1:]:
+                if ":" in line:
+                    name, value = line.split(":", 1)
+                    headers[name.strip().lower()] = value.strip()
+            length = int(headers.get("content-length", "0"))
+            body = await reader.readexactly(length) if length else b""
+            status, reply_headers, reply = 404, {"Content-Type": "text/plain"}, b"not found"
+            if method == "POST" and target == "/whip" and self.args.redirect and self.stats["redirected"] == 0:
+                self.stats["redirected"] += 1
+                status, reply_headers, reply = 307, {"Location": "/whip/endpoint"}, b""
+            elif method == "POST" and target in ("/whip", "/whip/endpoint"):
+                status, reply_headers, reply = await self.post(target, headers, body)
+            elif method == "DELETE" and self.resource and target == "/whip/resource/" + self.resource:
+                if self.args.token is not None and headers.get("authorization") != "Bearer " + self.args.token:
+                    self.stats["unauthorized"] += 1
+                    status, reply_headers, reply = 401, {"Content-Type": "text/plain"}, b"unauthorized"
+                else:
+                    self.stats["deleted"] = True
+                    status, reply_headers, reply = 200, {}, b""
+                    self.done.set()
+            reasons = {200: "OK", 201: "Created", 307: "Temporary Redirect", 401: "Unauthorized", 404: "Not Found",
+                       409: "Conflict", 415: "Unsupported Media Type"}
+            head = "HTTP/1.1 %d %s\r\n" % (status, reasons.get(status, "Status"))
+            for name, value in reply_headers.items():
+                head += "%s: %s\r\n" % (name, value)
+            head += "Content-Length: %d\r\nConnection: close\r\n\r\n" % len(reply)
+            writer.write(head.encode("latin-1") + reply)
+            await writer.drain()
+        except Exception as error:  # a bad request ends only its connection
+            print(json.dumps({"error": str(error)}), flush=True)
+        finally:
+            writer.close()
+
+
+async def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--listen", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--token")
+    parser.add_argument("--redirect", action="store_true")
+    parser.add_argument("--close-after", type=int, default=0, help="close the PeerConnection after N frames")
+    parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--report", required=True)
+    args = parser.parse_args()
+    endpoint = Endpoint(args)
+    server = await asyncio.start_server(endpoint.handle, args.listen, args.port)
+    port = server.sockets[0].getsockname()[1]
+    print(json.dumps({"listening": "http://%s:%d/whip" % (args.listen, port)}), flush=True)
+    try:
+        await asyncio.wait_for(endpoint.done.wait(), args.timeout)
+    except asyncio.TimeoutError:
+        pass
+    await asyncio.sleep(0.2)
+    if endpoint.pc is not None:
+        endpoint.stats["ice"] = endpoint.pc.iceConnectionState
+        await endpoint.pc.close()
+    server.close()
+    with open(args.report, "w") as out:
+        json.dump(endpoint.stats, out)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

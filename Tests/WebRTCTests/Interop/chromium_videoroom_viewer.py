@@ -1,0 +1,142 @@
+"""Headless Chromium watches a Janus VideoRoom publisher: serves a page that subscribes through Janus's HTTP API
+(session, attach janus.plugin.videoroom, wait for a publisher, join as subscriber, answer Janus's offer, start) and
+reports the page's getStats() once the stream stops (no new frame for --idle seconds) or after --timeout.
+
+Prints one JSON line: {"frames": framesDecoded, "received": framesReceived, "dropped": ..., "packetsLost": ...,
+"keyFrames": ..., "firstFrameMs": ms from the answer, "width": W, "height": H, "codec": "...", "decoder": "...",
+"ice": "...", "srtp": "..."} or {"error": "..."}. Uses only the Python standard library and /usr/bin/chromium.
+"""
+import argparse
+import http.server
+import json
+import shutil
+import subprocess
+import tempfile
+import threading
+
+PAGE = """<!doctype html>
+<html><body><video id="v" autoplay muted playsinline></video>
+<script>
+const janus = %(janus)s, room = %(room)d, timeoutMs = %(timeout_ms)d, idleMs = %(idle_ms)d;
+const tx = () => Math.random().toString(36).slice(2);
+async function call(path, body) {
+  const response = await fetch(janus + path, body === undefined ? {} :
+    {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(Object.assign({transaction: tx()}, body))});
+  return response.json();
+}
+async function main() {
+  const started = performance.now();
+  const session = (await call("", {janus: "create"})).data.id;
+  const handle = (await call("/" + session, {janus: "attach", plugin: "janus.plugin.videoroom"})).data.id;
+  const base = "/" + session + "/" + handle;
+  let feed = null;
+  while (feed === null) {
+    if (performance.now() - started > timeoutMs) throw new Error("no publisher in room " + room);
+    const reply = await call(base, {janus: "message", body: {request: "listparticipants", room: room}});
+    const publishers = (reply.plugindata.data.participants || []).filter((p) => p.publisher);
+    if (publishers.length > 0) feed = publishers[0].id; else await new Promise((r) => setTimeout(r, 200));
+  }
+  await call(base, {janus: "message", body: {request: "join", ptype: "subscriber", room: room, streams: [{feed: feed}]}});
+  let offer = null;
+  while (offer === null) {
+    const events = await call("/" + session + "?maxev=5");
+    for (const event of (Array.isArray(events) ? events : [events])) {
+      if (event.jsep && event.jsep.type === "offer") offer = event.jsep.sdp;
+    }
+  }
+  const pc = new RTCPeerConnection();
+  pc.ontrack = (event) => { document.getElementById("v").srcObject = new MediaStream([event.track]); };
+  await pc.setRemoteDescription({type: "offer", sdp: offer});
+  await pc.setLocalDescription(await pc.createAnswer());
+  const answered = performance.now();
+  await call(base, {janus: "message", body: {request: "start", room: room}, jsep: {type: "answer", sdp: pc.localDescription.sdp}});
+  const keepalive = setInterval(() => call("/" + session, {janus: "keepalive"}), 10000);
+  let report = {frames: 0}, firstFrameMs = null, lastFrames = 0, lastChange = performance.now();
+  while (performance.now() - started < timeoutMs) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const stats = await pc.getStats();
+    report = {frames: report.frames || 0, ice: pc.iceConnectionState};
+    stats.forEach((s) => {
+      if (s.type === "inbound-rtp" && s.kind === "video") {
+        report.frames = s.framesDecoded || 0; report.received = s.framesReceived || 0; report.dropped = s.framesDropped || 0;
+        report.packetsLost = s.packetsLost; report.keyFrames = s.keyFramesDecoded; report.nackCount = s.nackCount;
+        report.pliCount = s.pliCount; report.width = s.frameWidth || 0; report.height = s.frameHeight || 0;
+        report.decoder = s.decoderImplementation; report.freezes = s.freezeCount;
+        if (s.codecId && stats.get(s.codecId)) {
+          const codec = stats.get(s.codecId); report.codec = codec.mimeType + " " + (codec.sdpFmtpLine || "");
+        }
+      }
+      if (s.type === "transport") { report.srtp = s.srtpCipher; report.dtlsRole = s.dtlsRole; }
+    });
+    if (firstFrameMs === null && report.frames > 0) firstFrameMs = performance.now() - answered;
+    if (report.frames !== lastFrames) { lastFrames = report.frames; lastChange = performance.now(); }
+    if (report.frames > 0 && performance.now() - lastChange > idleMs) break;
+  }
+  clearInterval(keepalive);
+  report.firstFrameMs = firstFrameMs === null ? null : Math.round(firstFrameMs);
+  pc.close();
+  await call("/" + session, {janus: "destroy"});
+  await fetch("/result", {method: "POST", body: JSON.stringify(report)});
+}
+main().catch((error) => fetch("/result", {method: "POST", body: JSON.stringify({error: String(error)})}));
+</script></body></html>
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--janus", required=True)
+    parser.add_argument("--room", type=int, default=1234)
+    parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--idle", type=float, default=3.0)
+    args = parser.parse_args()
+    done = threading.Event()
+    result = {}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *_):
+            pass
+
+        def reply(self, body: bytes, content_type: str) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self):
+            page = PAGE % {"janus": json.dumps(args.janus), "room": args.room, "timeout_ms": int(args.timeout * 1000),
+                           "idle_ms": int(args.idle * 1000)}
+            self.reply(page.encode(), "text/html")
+
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0"))).decode()
+            if self.path == "/result":
+                result["line"] = body
+                done.set()
+            self.reply(b"ok", "text/plain")
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    profile = tempfile.mkdtemp(prefix="chromium-videoroom-")
+    browser = subprocess.Popen(
+        ["/usr/bin/chromium", "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         "--autoplay-policy=no-user-gesture-required", "--disable-features=WebRtcHideLocalIpsWithMdns",
+         f"--user-data-dir={profile}", f"http://127.0.0.1:{server.server_address[1]}/"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        if not done.wait(args.timeout + 15):
+            result["line"] = json.dumps({"error": "no result from the page"})
+        print(result["line"], flush=True)
+    finally:
+        browser.terminate()
+        try:
+            browser.wait(5)
+        except subprocess.TimeoutExpired:
+            browser.kill()
+        server.shutdown()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

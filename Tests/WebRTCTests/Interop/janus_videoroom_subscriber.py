@@ -1,0 +1,125 @@
+"""Watches a Janus VideoRoom publisher with aiortc over Janus's HTTP API, and hashes every decoded frame.
+
+  create session -> attach janus.plugin.videoroom -> wait for a publisher (listparticipants) -> join as subscriber
+  -> Janus's offer (long poll) -> aiortc's answer -> start -> decode (PyAV) until the stream stops
+
+The report (--report, JSON): {"feed": id, "display": "...", "frames": N, "md5": [...], "width": W, "height": H,
+"ice": "...", "codec": "..."}. Frames are hashed as aiortc_whip_server.frame_md5 does, so that whip_compare.py can
+compare them with our bitstream. Stops --idle seconds after the last frame, or after --timeout seconds.
+"""
+import argparse
+import asyncio
+import json
+import random
+import string
+import time
+import urllib.request
+
+from aiortc import RTCPeerConnection, RTCSessionDescription
+
+from aiortc_whip_server import frame_md5
+
+
+def transaction():
+    return "".join(random.choice(string.ascii_letters) for _ in range(12))
+
+
+def call(url, body=None, timeout=35):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"},
+                                     method="GET" if body is None else "POST")
+    with urllib.request.urlopen(request, timeout=timeout) as reply:
+        return json.loads(reply.read())
+
+
+async def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--janus", required=True)
+    parser.add_argument("--room", type=int, default=1234)
+    parser.add_argument("--report", required=True)
+    parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--idle", type=float, default=3.0)
+    args = parser.parse_args()
+    loop = asyncio.get_running_loop()
+
+    async def janus(path, body=None):
+        if body is not None:
+            body = dict(body, transaction=transaction())
+        return await loop.run_in_executor(None, call, args.janus + path, body)
+
+    started = time.monotonic()
+    session = (await janus("", {"janus": "create"}))["data"]["id"]
+    handle = (await janus("/%d" % session, {"janus": "attach", "plugin": "janus.plugin.videoroom"}))["data"]["id"]
+    base = "/%d/%d" % (session, handle)
+    feed = None
+    while feed is None:
+        if time.monotonic() - started > args.timeout:
+            raise SystemExit("no publisher joined room %d" % args.room)
+        reply = await janus(base, {"janus": "message", "body": {"request": "listparticipants", "room": args.room}})
+        participants = reply["plugindata"]["data"].get("participants", [])
+        publishers = [p for p in participants if p.get("publisher")]
+        if publishers:
+            feed = publishers[0]
+        else:
+            await asyncio.sleep(0.2)
+    print(json.dumps({"feed": feed["id"]}), flush=True)
+    await janus(base, {"janus": "message",
+                       "body": {"request": "join", "ptype": "subscriber", "room": args.room,
+                                "streams": [{"feed": feed["id"]}]}})
+    offer = None
+    while offer is None:
+        events = await janus("/%d?maxev=5" % session)
+        for event in events if isinstance(events, list) else [events]:
+            if event.get("jsep", {}).get("type") == "offer":
+                offer = event["jsep"]["sdp"]
+    stats = {"feed": feed["id"], "display": feed.get("display", ""), "frames": 0, "md5": [], "width": 0,
+             "height": 0, "ice": "new", "codec": ""}
+    last_frame = [time.monotonic()]
+    pc = RTCPeerConnection()
+
+    @pc.on("track")
+    def on_track(track):
+        async def consume():
+            while True:
+                try:
+                    frame = await track.recv()
+                except Exception:
+                    return
+                stats["md5"].append(frame_md5(frame))
+                stats["frames"] += 1
+                stats["width"], stats["height"] = frame.width, frame.height
+                last_frame[0] = time.monotonic()
+        asyncio.ensure_future(consume())
+
+    await pc.setRemoteDescription(RTCSessionDescription(sdp=offer, type="offer"))
+    await pc.setLocalDescription(await pc.createAnswer())
+    stats["codec"] = ",".join(sorted({line.split(" ", 1)[1] for line in pc.localDescription.sdp.split("\r\n")
+                                      if line.startswith("a=rtpmap:") and "rtx" not in line}))
+    await janus(base, {"janus": "message", "body": {"request": "start", "room": args.room},
+                       "jsep": {"type": "answer", "sdp": pc.localDescription.sdp}})
+
+    async def keepalive():
+        while True:
+            await asyncio.sleep(10)
+            await janus("/%d" % session, {"janus": "keepalive"})
+    pinger = asyncio.ensure_future(keepalive())
+    last_frame[0] = time.monotonic()
+    while time.monotonic() - started < args.timeout:
+        await asyncio.sleep(0.2)
+        if stats["frames"] > 0 and time.monotonic() - last_frame[0] > args.idle:
+            break
+        if stats["frames"] == 0 and time.monotonic() - last_frame[0] > 15:
+            break
+    pinger.cancel()
+    stats["ice"] = pc.iceConnectionState
+    await pc.close()
+    try:
+        await janus("/%d" % session, {"janus": "destroy"})
+    except Exception:
+        pass
+    with open(args.report, "w") as out:
+        json.dump(stats, out)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# `rtc-h264 send --whip` publishes to Janus 1.1 (Debian `janus`, VideoRoom plugin) through Debian's
+# `simple-whip-server` (Meetecho's WHIP front end for Janus); an aiortc subscriber and headless Chromium watch the room
+# through Janus's HTTP API: the frames aiortc decodes are MD5-compared with a decode of the bitstream we sent
+# (--save-annexb), Chromium's getStats() counts what it decoded.
+#
+# Network: one namespace of our own with a veth pair, 10.82.0.1 <-> 10.82.0.2 (Janus gathers no loopback candidates;
+# this kernel has no dummy interfaces); Janus's ICE on 10.82.0.1. Removed on exit, success or not.
+#
+#   1. POST /whip/create makes endpoint "rtch264" (room 1234, a bearer token); `send --whip` publishes 300 frames of
+#      640x360 Constrained Baseline; the subscriber joins while it runs. Passes when the subscriber decodes at least
+#      99 % of the frames sent from the first one it decoded on, each bit-exact and in order, and `send` exits 0 (the
+#      DELETE answered 200). Chromium (chromium_videoroom_viewer.py) decodes at least 99 % of the frames it received,
+#      at least 150, with no packet lost. Janus's REMB (the room's 800 kbit/s) caps the sender's 1.5 Mbit/s target.
+#   2. A wrong token: simple-whip-server answers 403; `send` fails naming it, the token never printed.
+#
+# simple-whip-server is unpacked, not installed (fetch-simple-whip-server.sh says why) into .build/simple-whip-server.
+# Usage: Tests/WebRTCTests/Interop/whip-janus.sh   (as root; after `swift build`; RTC_H264 = the binary)
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+HERE=Tests/WebRTCTests/Interop
+RTC="${RTC_H264:-$(swift build --show-bin-path)/rtc-h264}"
+[ -x "$RTC" ] || { echo "whip-janus: $RTC is missing: run swift build" >&2; exit 1; }
+for tool in janus:janus node:nodejs ip:iproute2 curl:curl chromium:chromium; do
+    command -v "${tool%%:*}" >/dev/null || { echo "${tool%%:*} is missing: apt-get install ${tool#*:} (Tests/install-deps.sh)" >&2; exit 1; }
+done
+[ "$(id -u)" = 0 ] || { echo "whip-janus: needs root (ip netns add)" >&2; exit 1; }
+JLIB=""
+for candidate in /usr/lib/x86_64-linux-gnu/janus /usr/lib/aarch64-linux-gnu/janus /usr/lib/janus; do
+    [ -f "$candidate/plugins/libjanus_videoroom.so" ] && { JLIB="$candidate"; break; }
+done
+[ -n "$JLIB" ] || { echo "Janus's VideoRoom plugin is missing: apt-get install janus" >&2; exit 1; }
+
+SWS="$PWD/.build/simple-whip-server"
+bash "$HERE/janus-whip/fetch-simple-whip-server.sh" "$SWS" 2> >(grep -v "unsandboxed" >&2)
+VENV=.build/aiortc-venv
+if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c "import aiortc, av" 2>/dev/null; then
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install -q aiortc || { echo "pip install aiortc failed (Tests/install-deps.sh)" >&2; exit 1; }
+fi
+PY="$PWD/$VENV/bin/python"
+
+ADDR=10.82.0.1
+WHIP_PORT=7080
+HTTP_PORT=8088
+WORK=$(mktemp -d /tmp/whip-janus.XXXXXX)
+NS="rtch264-wjanus-$$"
+PIDS=()
+cleanup() {
+    local status=$?
+    for pid in "${PIDS[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done
+    sleep 0.3
+    for pid in $(ip netns pids "$NS" 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
+    ip netns delete "$NS" 2>/dev/null || true
+    if [ "$status" != 0 ]; then
+        for log in janus.out sws.out sws.err subscriber.err chromium.out send.err; do
+            [ -f "$WORK/$log" ] && { echo "--- $log (tail)" >&2; tail -n 15 "$WORK/$log" >&2; }
+        done
+    fi
+    [ "${KEEP:-0}" = 1 ] && echo "whip-janus: kept $WORK" >&2 || rm -rf "$WORK"
+    exit "$status"
+}
+trap cleanup EXIT
+in_ns() { ip netns exec "$NS" "$@"; }
+
+ip netns add "$NS"
+ip -n "$NS" link set lo up
+ip -n "$NS" link add wjan0 type veth peer name wjan1
+ip -n "$NS" addr add "$ADDR/24" dev wjan0
+ip -n "$NS" addr add 10.82.0.2/24 dev wjan1
+ip -n "$NS" link set wjan0 up
+ip -n "$NS" link set wjan1 up
+# Chromium gathers candidates only on the interface of its default route: one through the veth (nothing leaves the
+# namespace: both ends are in it).
+ip -n "$NS" route add default dev wjan1
+
+# Janus: a private configuration with the VideoRoom plugin, the WebSocket and HTTP transports only.
+JDIR="$WORK/janus"
+mkdir -p "$JDIR/etc" "$JDIR/plugins" "$JDIR/transports" "$JDIR/events" "$JDIR/loggers"
+ln -s "$JLIB/plugins/libjanus_videoroom.so" "$JDIR/plugins/"
+ln -s "$JLIB/transports/libjanus_websockets.so" "$JDIR/transports/"
+ln -s "$JLIB/transports/libjanus_http.so" "$JDIR/transports/"
+sed -e "s|@DIR@|$JDIR|g" -e "s|@ADDR@|$ADDR|g" "$HERE/janus-whip/janus.jcfg.in" >"$JDIR/etc/janus.jcfg"
+sed -e "s|@HTTP_PORT@|$HTTP_PORT|" "$HERE/janus-whip/janus.transport.http.jcfg.in" >"$JDIR/etc/janus.transport.http.jcfg"
+cp "$HERE/janus-whip/janus.transport.websockets.jcfg" "$HERE/janus-whip/janus.plugin.videoroom.jcfg" "$JDIR/etc/"
+in_ns janus -C "$JDIR/etc/janus.jcfg" -F "$JDIR/etc" >"$WORK/janus.out" 2>&1 &
+PIDS+=($!)
+for i in $(seq 100); do
+    in_ns curl -sf "http://$ADDR:$HTTP_PORT/janus/info" >"$WORK/janus-info.json" 2>/dev/null && break
+    [ "$i" = 100 ] && { echo "FAIL: Janus's HTTP API did not answer within 10 s" >&2; exit 1; }
+    sleep 0.1
+done
+JANUS_VERSION=$(python3 -c 'import json,sys; print(json.load(sys.stdin).get("version_string","?"))' <"$WORK/janus-info.json")
+
+# simple-whip-server, configured for this Janus.
+mkdir -p "$WORK/sws/src"
+cp "$SWS/usr/share/simple-whip-server/src/server.js" "$SWS/usr/share/simple-whip-server/src/whip-janus.js" "$WORK/sws/src/"
+sed -e "s|@WHIP_PORT@|$WHIP_PORT|" "$HERE/janus-whip/config.js.in" >"$WORK/sws/src/config.js"
+(cd "$WORK/sws" && exec ip netns exec "$NS" env \
+    NODE_PATH="$SWS/usr/share/nodejs:$SWS/usr/lib/nodejs:$SWS/usr/lib/x86_64-linux-gnu/nodejs" \
+    DEBUG="whip:error,whip:warn,whip:info" node src/server.js >"$WORK/sws.out" 2>"$WORK/sws.err") &
+PIDS+=($!)
+for i in $(seq 100); do
+    in_ns curl -sf "http://$ADDR:$WHIP_PORT/whip/endpoints" >/dev/null 2>&1 && break
+    [ "$i" = 100 ] && { echo "FAIL: simple-whip-server did not answer within 10 s" >&2; exit 1; }
+    sleep 0.1
+done
+TOKEN="whip-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+printf '%s\n' "$TOKEN" >"$WORK/token"
+printf '%s\n' "wrong-$TOKEN" >"$WORK/wrong-token"
+in_ns curl -sf -X POST -H "Content-Type: application/json" \
+    -d "{\"id\":\"rtch264\",\"room\":1234,\"token\":\"$TOKEN\",\"label\":\"rtc-h264\"}" \
+    "http://$ADDR:$WHIP_PORT/whip/create" >/dev/null || { echo "FAIL: could not create the WHIP endpoint" >&2; exit 1; }
+
+# 1. Publish, and watch through Janus.
+(cd "$HERE" && exec ip netns exec "$NS" "$PY" janus_videoroom_subscriber.py --janus "http://$ADDR:$HTTP_PORT/janus" \
+    --room 1234 --report "$WORK/subscriber.json" --timeout 60 >"$WORK/subscriber.out" 2>"$WORK/subscriber.err") &
+SUBSCRIBER=$!
+PIDS+=($SUBSCRIBER)
+(cd "$HERE" && exec ip netns exec "$NS" python3 chromium_videoroom_viewer.py --janus "http://$ADDR:$HTTP_PORT/janus" \
+    --room 1234 --timeout 60 >"$WORK/chromium.out" 2>"$WORK/chromium.err") &
+VIEWER=$!
+PIDS+=($VIEWER)
+in_ns "$RTC" send --whip "http://$ADDR:$WHIP_PORT/whip/endpoint/rtch264" --token-file "$WORK/token" --frames 300 \
+    --size 640x360 --fps 30 --profile baseline --save-annexb "$WORK/sent.h264" --stats "$WORK/stats.jsonl" 2>"$WORK/send.err" \
+    || { echo "FAIL: rtc-h264 send --whip to Janus exited $?: $(tail -c 800 "$WORK/send.err")" >&2; exit 1; }
+wait "$SUBSCRIBER" || { echo "FAIL: the subscriber failed: $(tail -c 800 "$WORK/subscriber.err")" >&2; exit 1; }
+if grep -q "$TOKEN" "$WORK/send.err"; then echo "FAIL: the token was printed" >&2; exit 1; fi
+# Janus's REMB (the room's 800 kbit/s) reached the sender over SRTCP and capped its 1.5 Mbit/s target.
+TARGET=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).read().splitlines()[-1])["targetBitrate"])' "$WORK/stats.jsonl")
+[ "$TARGET" -le 800000 ] || { echo "FAIL: the target is $TARGET bit/s: Janus's 800 kbit/s REMB did not reach the sender" >&2; exit 1; }
+RESULT=$(cd "$HERE" && "$PY" whip_compare.py "$WORK/subscriber.json" "$WORK/sent.h264" --joined --last-frame-pending) \
+    || { echo "FAIL: frame comparison: $RESULT" >&2; exit 1; }
+echo "whip-janus ($JANUS_VERSION, simple-whip-server): $RESULT; target $TARGET bit/s after Janus's REMB; $(grep -o 'ICE .*' "$WORK/send.err" | head -1)"
+wait "$VIEWER" || { echo "FAIL: the Chromium viewer failed: $(tail -c 800 "$WORK/chromium.err")" >&2; exit 1; }
+# Chromium: at least 99 % of the frames it received decoded, no packet lost, and at least 150 of the 300 sent
+# (it joins a second or two into the 10 s stream).
+python3 - "$WORK/chromium.out" <<'EOF' || exit 1
+import json, sys
+lines = [line for line in open(sys.argv[1]) if line.strip()]
+report = json.loads(lines[-1]) if lines else {"error": "no report"}
+problems = []
+if "error" in report:
+    problems.append(report["error"])
+else:
+    if report["frames"] < 150:
+        problems.append("Chromium decoded only %d frames" % report["frames"])
+    if report["frames"] < 0.99 * report.get("received", 0):
+        problems.append("Chromium decoded %d of %d frames received" % (report["frames"], report["received"]))
+    if report.get("packetsLost", 0) > 0:
+        problems.append("Chromium lost %d packets" % report["packetsLost"])
+    if not report.get("codec", "").startswith("video/H264"):
+        problems.append("codec %s" % report.get("codec"))
+if problems:
+    print("FAIL: Chromium: " + "; ".join(problems), file=sys.stderr)
+    sys.exit(1)
+print("whip-janus Chromium: %d frames decoded of %d received, %dx%d, first frame %s ms after its answer, %s, %s"
+      % (report["frames"], report.get("received", 0), report.get("width", 0), report.get("height", 0),
+         report.get("firstFrameMs"), report.get("codec", "?"), report.get("srtp", "?")))
+EOF
+
+# 2. A wrong token: 403 named, the token not printed.
+if in_ns "$RTC" send --whip "http://$ADDR:$WHIP_PORT/whip/endpoint/rtch264" --token-file "$WORK/wrong-token" \
+    --frames 30 --size 320x240 --quiet 2>"$WORK/send-403.err"; then
+    echo "FAIL: send --whip with a wrong token succeeded" >&2
+    exit 1
+fi
+grep -q "HTTP 403" "$WORK/send-403.err" || { echo "FAIL: the 403 is not named: $(cat "$WORK/send-403.err")" >&2; exit 1; }
+if grep -q "$TOKEN" "$WORK/send-403.err"; then echo "FAIL: the token was printed" >&2; exit 1; fi
+echo "whip-janus wrong token: $(head -c 300 "$WORK/send-403.err" | tr '\n' ' ')"
+echo "whip-janus: PASS"
