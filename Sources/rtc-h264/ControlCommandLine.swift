@@ -12,7 +12,7 @@ struct ControlCLI: AsyncParsableCommand {
             The sender must run with --control 127.0.0.1:PORT. Examples:
               rtc-h264 control --to 127.0.0.1:8090 bitrate 800k
               rtc-h264 control --to 127.0.0.1:8090 framerate 15
-              rtc-h264 control --to 127.0.0.1:8090 degradation-preference maintain-resolution
+              rtc-h264 control --to 127.0.0.1:8090 degradation-preference balanced
               rtc-h264 control --to 127.0.0.1:8090 keyframe
               rtc-h264 control --to 127.0.0.1:8090 stats
             The same API answers curl: curl -s -XPOST -d 800k http://127.0.0.1:8090/bitrate
