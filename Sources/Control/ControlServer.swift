@@ -15,6 +15,7 @@ import NIOPosix
 /// |---|---|---|
 /// | `POST /bitrate` | `{"bitrate":"800k"}`, `{"bitrate":800000}` or `800k` | sets the application's bitrate |
 /// | `POST /framerate` | `{"fps":15}` or `15` | sets the frame rate |
+/// | `POST /degradation-preference` | `{"preference":"balanced"}` or `balanced` | sets what the encoder gives up first: `maintain-framerate`, `maintain-resolution` or `balanced` |
 /// | `POST /keyframe` | none | asks for a keyframe |
 /// | `GET /stats` | none | the sender's statistics (WebRTC `outbound-rtp` names) |
 ///
@@ -84,6 +85,9 @@ public final class ControlServer: Sendable {
             case .setFrameRate(let fps):
                 try await sender.setFrameRate(fps)
                 return .ok(["\"framesPerSecond\":\(fps)"])
+            case .setDegradationPreference(let preference):
+                try await sender.setDegradationPreference(preference)
+                return .ok(["\"degradationPreference\":\(JSONString.quote(preference.rawValue))"])
             case .requestKeyframe:
                 sender.requestKeyframe()
                 return .ok()
@@ -110,9 +114,11 @@ public final class ControlServer: Sendable {
     /// - Returns: the command, or the reply explaining why there is none.
     public static func command(method: String, path: String, body: [UInt8]) -> Result<ControlCommand, ControlReplyError> {
         let route = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
-        let routes: [String: String] = ["/bitrate": "POST", "/framerate": "POST", "/keyframe": "POST", "/stats": "GET"]
+        let routes: [String: String] = ["/bitrate": "POST", "/framerate": "POST", "/degradation-preference": "POST",
+                                        "/keyframe": "POST", "/stats": "GET"]
         guard let expectedMethod = routes[route] else {
-            return .failure(ControlReplyError(.error(404, "unknown path \(route); use /bitrate, /framerate, /keyframe or /stats")))
+            return .failure(ControlReplyError(.error(
+                404, "unknown path \(route); use /bitrate, /framerate, /degradation-preference, /keyframe or /stats")))
         }
         guard method == expectedMethod else {
             return .failure(ControlReplyError(.error(405, "\(route) takes \(expectedMethod)")))
@@ -125,6 +131,12 @@ public final class ControlServer: Sendable {
                 Result { try RateParser.bitrate(text) }
                     .map { ControlCommand.setBitrate($0) }
                     .mapError { ControlReplyError(.error(400, "bitrate: \($0)")) }
+            }
+        case "/degradation-preference":
+            return value(in: body, key: "preference").flatMap { text in
+                DegradationPreference.parse(text)
+                    .map { ControlCommand.setDegradationPreference($0) }
+                    .mapError { ControlReplyError(.error(400, "degradation-preference: \($0)")) }
             }
         default:
             return value(in: body, key: "fps").flatMap { text in

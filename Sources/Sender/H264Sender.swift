@@ -303,6 +303,26 @@ public final class H264Sender: Sendable {
         frameRateBits.store(framesPerSecond.bitPattern, ordering: .relaxed)
     }
 
+    /// Changes what the encoder gives up first when the bitrate cannot carry the input at full quality (the
+    /// configuration's `degradationPreference` is the one the sender started with). Applied on the encoder's thread
+    /// before the next frame: no IDR unless the size in use is one the new preference does not allow, in which case
+    /// the next frame is an IDR at the size it allows (a `resolutionChanged` event with reason
+    /// `preference-changed`).
+    /// - Parameter preference: the new preference.
+    /// - Throws: `SenderError.finished` once the sender has finished; `SenderError.invalidConfiguration` when the
+    ///   encoder does not adapt its size.
+    public func setDegradationPreference(_ preference: DegradationPreference) async throws {
+        guard !finished.load(ordering: .acquiring) else { throw SenderError.finished }
+        let encoder = self.encoder
+        do {
+            try await encoderLoop.submit { try encoder.value.setDegradationPreference(preference) }.get()
+        } catch let error as SenderError {
+            throw error
+        } catch {
+            throw SenderError.finished  // the encoder's loop is gone: the sender finished meanwhile
+        }
+    }
+
     /// Asks for a keyframe (served within the keyframe throttle's window, like a PLI).
     public func requestKeyframe() {
         let core = self.core
