@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "STUN", targets: ["STUN"]),
         .library(name: "DTLS", targets: ["DTLS"]),
         .library(name: "WebRTC", targets: ["WebRTC"]),
+        .library(name: "WHEP", targets: ["WHEP"]),
         .library(name: "WHIP", targets: ["WHIP"]),
         .executable(name: "rtc-h264", targets: ["rtc-h264"]),
     ],
@@ -110,11 +111,19 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
 
+        // The WHEP server: HTTP (NIOHTTP1), one encoder shared by every viewer, a WebRTCLink + SenderCore per viewer.
+        .target(name: "WHEP", dependencies: [
+            "Codec", "DTLS", "H264", "RTP", "SRTP", "STUN", "Sender", "Transport", "Video", "WebRTC", "WebRTCTransport",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+
         // MARK: Tool
         .executableTarget(
             name: "rtc-h264",
             dependencies: [
-                "H264", "RTP", "SRTP", "Video", "Codec", "SDP", "Sender", "Receiver", "Control", "WHIP",
+                "H264", "RTP", "SRTP", "Video", "Codec", "SDP", "Sender", "Receiver", "Control", "WHEP", "WHIP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -142,6 +151,12 @@ let package = Package(
         ]),
         .testTarget(name: "WebRTCTransportTests", dependencies: [
             "WebRTCTransport", "Transport", "WebRTC", "STUN", "DTLS", "RTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+        // The WHEP server: routing (pure), HTTP over loopback, and real viewers (our full ICE agent + DTLS client).
+        .testTarget(name: "WHEPTests", dependencies: [
+            "WHEP", "Sender", "Transport", "WebRTC", "WebRTCTransport", "DTLS", "STUN", "RTP", "H264", "Codec", "Video",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),

@@ -25,8 +25,13 @@
 # SIGINT one second after the sender ends.
 # Cases (CASES selects): ffmpeg-plain, gstreamer-plain, ffmpeg-srtp (AES_CM_128_HMAC_SHA1_80, key from our
 # SDP), all three at 100k (the sender goes straight to 320x180); gstreamer-270, plain RTP at 200k (480x270:
-# cropped SPS, odd chroma height 135; a frame at 480x270 is required). About 55 s in all.
-# RTCP on port+1 (--no-rtcp-mux). Ports: 47000-47032 (RTP 470x0, RTCP 470x1, control endpoint TCP 470x2).
+# cropped SPS, odd chroma height 135; a frame at 480x270 is required); and issue 13's live step at 1280x720,
+# 2.5M -> 300k -> 2.5M (down to 640x360 and back): ffmpeg-720p (ffmpeg, MD5s as above) and rtc-720p (our
+# receiver, `rtc-h264 receive --json`: it decoded as many frames as the saved bitstream has access units, with no
+# decode error, no frame dropped and no packet lost; it cannot write per-frame MD5s across sizes). The timings
+# of the 720p step (down within 2 s, up within 15 s, no freeze over 100 ms) are the benchmark's:
+# Tests/Benchmarks/live_step.py. About 85 s in all.
+# RTCP on port+1 (--no-rtcp-mux). Ports: 47000-47052 (RTP 470x0, RTCP 470x1, control endpoint TCP 470x2).
 source "$(dirname "$0")/lib.sh"
 iop_init resolution-switch
 iop_require ffmpeg:ffmpeg ffprobe:ffmpeg gst-launch-1.0:gstreamer1.0-tools ss:iproute2
@@ -38,12 +43,14 @@ done
 SIZE=640x360
 FULL_W=640; FULL_H=360
 BITRATE="${BITRATE:-800k}"
-LOW="${LOW:-100k}"           # below the 480x270 floor (136k at 30 fps): straight to 320x180
-LOW_270="${LOW_270:-200k}"   # between the 480x270 and 640x360 floors (136k, 242k): 480x270 (chroma 240x135)
+HD_BITRATE="${HD_BITRATE:-2.5M}"   # the 1280x720 cases (issue 13's live step)
+HD_LOW="${HD_LOW:-300k}"           # between the 640x360 and 960x540 floors (207k, 467k): 640x360
+LOW="${LOW:-100k}"           # below the 480x270 floor (116.6k at 30 fps): straight to 320x180
+LOW_270="${LOW_270:-200k}"   # between the 480x270 and 640x360 floors (116.6k, 207.4k): 480x270 (chroma 240x135)
 DURATION="${DURATION:-12}"   # seconds of media at 30 fps (the step up comes about 4 s after the command)
 LOW_AT="${LOW_AT:-60}"       # frames sent before the bitrate is lowered (2 s)
 HIGH_AT="${HIGH_AT:-180}"    # frames sent before it is raised again (6 s)
-CASES="${CASES:-ffmpeg-plain gstreamer-plain ffmpeg-srtp gstreamer-270}"
+CASES="${CASES:-ffmpeg-plain gstreamer-plain ffmpeg-srtp gstreamer-270 ffmpeg-720p rtc-720p}"
 
 # Fails if a TCP port is already listening on this machine (the control endpoint's).
 port_free_tcp() {
@@ -108,7 +115,7 @@ check_sent() {
     # SPS sizes and profile-level-id.
     local plid sps_sizes last_sps smaller
     plid=$(grep -o 'profile-level-id=[0-9a-fA-F]*' "$sdp" | head -1 | cut -d= -f2)
-    sps_sizes=$(sed -n 's/^SPS .*, \([0-9]*x[0-9]*\) (coded .*/\1/p' "$dir/inspect.txt")
+    sps_sizes=$(sed -n 's/^SPS [^,]*, level [^,]*, \([0-9]*x[0-9]*\).*/\1/p' "$dir/inspect.txt")
     [ -n "$sps_sizes" ] || iop_fail "$label: no SPS in the saved bitstream"
     grep '^SPS ' "$dir/inspect.txt" | grep -v "profile-level-id $plid," >/dev/null \
         && iop_fail "$label: an SPS does not keep the SDP's profile-level-id $plid: $(grep '^SPS ' "$dir/inspect.txt" | grep -v "profile-level-id $plid," | head -1)"
@@ -146,10 +153,12 @@ check_sent() {
     iop_log "$label: sent $aus frames; SPS sizes: $(echo $sps_sizes) (profile-level-id $plid); per-frame sizes: $(runs <"$dir/ref.sizes"); each size starts with SPS+PPS+IDR at frames [${switches% }]; stepped down $((first_small - low_frame)) frame(s) after the command; stats: resolutionChanges=${changes:-?}"
 }
 
-# Runs one case. - Parameters: $1 label (PEER-plain, PEER-srtp, PEER-270 = plain RTP to the 480x270 rung),
-# $2 RTP port, $3 the low bitrate, $4 a size some frame must have (optional).
+# Runs one case. - Parameters: $1 label (PEER-plain, PEER-srtp, PEER-270 = plain RTP to the 480x270 rung,
+# PEER-720p = plain RTP at 1280x720), $2 RTP port, $3 the low bitrate, $4 the size, $5 the high bitrate,
+# $6 a size some frame must have (optional). SIZE, FULL_W, FULL_H and BITRATE are the case's for check_sent.
 run_case() {
-    local label="$1" port="$2" low="$3" rung="${4:-}"
+    local label="$1" port="$2" low="$3" SIZE="$4" BITRATE="$5" rung="${6:-}"
+    local FULL_W="${SIZE%x*}" FULL_H="${SIZE#*x}"
     local peer="${label%%-*}" security="${label#*-}" transport
     local ctl=$((port + 2))
     local dir="$IOP_DIR/$label"
@@ -171,7 +180,9 @@ run_case() {
     "$RTC" sdp "${common[@]}" >"$dir/stream.sdp" || iop_fail "$label: rtc-h264 sdp failed"
 
     local peerpid
-    if [ "$peer" = ffmpeg ]; then
+    if [ "$peer" = rtc ]; then
+        iop_bg "$label-peer" "$RTC" receive --listen "127.0.0.1:$port" --sdp "$dir/stream.sdp" --json --idle-timeout 10
+    elif [ "$peer" = ffmpeg ]; then
         iop_bg "$label-peer" timeout 60 ffmpeg -nostdin -hide_banner -loglevel warning \
             -protocol_whitelist file,udp,rtp,srtp,crypto -i "$dir/stream.sdp" \
             -autoscale 0 -fps_mode passthrough -f framemd5 "$dir/peer.framemd5"
@@ -200,7 +211,10 @@ run_case() {
     local send_s=$((SECONDS - start))
 
     local rc=0 interrupted=0
-    if [ "$peer" = ffmpeg ]; then
+    if [ "$peer" = rtc ]; then
+        # Our receiver ends at the sender's RTCP BYE (or after 10 s without packets).
+        iop_wait "$peerpid" 20 && rc=0 || rc=$?
+    elif [ "$peer" = ffmpeg ]; then
         # ffmpeg's RTP demuxer ends at our RTCP BYE; give it 5 s, then stop it with SIGINT (it then
         # flushes its decoder and output, and exits with 255).
         local waited=0
@@ -223,6 +237,20 @@ run_case() {
     check_sent "$dir" "$label" "$low_frame" "$dir/stream.sdp" "$rung"
 
     local peer_sizes
+    if [ "$peer" = rtc ]; then
+        local summary aus decoded
+        summary=$(tail -1 "$IOP_DIR/$label-peer.out")
+        aus=$(wc -l <"$dir/ref.md5")
+        decoded=$(printf '%s' "$summary" | grep -o '"framesDecoded":[0-9]*' | cut -d: -f2)
+        for field in decodeErrors framesDropped packetsLost; do
+            printf '%s' "$summary" | grep -q "\"$field\":0[,}]" \
+                || iop_fail "$label: our receiver's $field is not 0: $summary"
+        done
+        [ -n "$decoded" ] && [ "$decoded" -eq "$aus" ] \
+            || iop_fail "$label: our receiver decoded ${decoded:-no} frames, the saved bitstream has $aus access units: $summary"
+        iop_log "$label: PASS: rtc-h264 receive decoded all $aus frames sent ($transport, Constrained Baseline, $SIZE, $BITRATE -> $low -> $BITRATE; sender ran ${send_s} s); longest freeze (browser definition) $(printf '%s' "$summary" | grep -o '"longestFreeze":[0-9.e-]*' | cut -d: -f2) s"
+        return 0
+    fi
     if [ "$peer" = ffmpeg ]; then
         awk -F', *' '!/^#/ && NF >= 6 { print $6 }' "$dir/peer.framemd5" >"$dir/peer.md5"
         # Decoded sizes in bytes (w*h*3/2), named after the reference's sizes.
@@ -243,14 +271,17 @@ run_case() {
         "$label ($transport, Constrained Baseline, $SIZE, $BITRATE -> $low -> $BITRATE, $peer decoded every frame sent at its own size; sender ran ${send_s} s)"
 }
 
-# Case table: label, RTP port, the low bitrate, the size a frame must have at that bitrate ("" = any smaller).
+# Case table: label, RTP port, the low bitrate, the size, the high bitrate, the size a frame must have at the low
+# bitrate ("" = any smaller).
 case_args() {
     case "$1" in
-        ffmpeg-plain)    echo "47000 $LOW" ;;
-        gstreamer-plain) echo "47010 $LOW" ;;
-        ffmpeg-srtp)     echo "47020 $LOW" ;;
-        gstreamer-270)   echo "47030 $LOW_270 480x270" ;;
-        *) iop_fail "unknown case $1 (known: ffmpeg-plain gstreamer-plain ffmpeg-srtp gstreamer-270)" ;;
+        ffmpeg-plain)    echo "47000 $LOW $SIZE $BITRATE" ;;
+        gstreamer-plain) echo "47010 $LOW $SIZE $BITRATE" ;;
+        ffmpeg-srtp)     echo "47020 $LOW $SIZE $BITRATE" ;;
+        gstreamer-270)   echo "47030 $LOW_270 $SIZE $BITRATE 480x270" ;;
+        ffmpeg-720p)     echo "47040 $HD_LOW 1280x720 $HD_BITRATE 640x360" ;;
+        rtc-720p)        echo "47050 $HD_LOW 1280x720 $HD_BITRATE 640x360" ;;
+        *) iop_fail "unknown case $1 (known: ffmpeg-plain gstreamer-plain ffmpeg-srtp gstreamer-270 ffmpeg-720p rtc-720p)" ;;
     esac
 }
 n=0
@@ -259,4 +290,4 @@ for c in $CASES; do
     run_case "$c" $(case_args "$c")
     n=$((n + 1))
 done
-iop_log "PASS: $n streams switched $SIZE -> smaller -> $SIZE on the bitrate steps; every frame decoded by the peer, MD5-identical to our bitstream"
+iop_log "PASS: $n streams switched to a smaller size and back on the bitrate steps; every frame decoded by the peer (ffmpeg and GStreamer MD5-identical to our bitstream)"

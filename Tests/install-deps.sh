@@ -19,6 +19,7 @@ PACKAGES=(
     janus             # Interop janus-chromium: the Janus WebRTC server (streaming plugin, HTTP transport)
     chromium          # Interop janus-chromium: headless browser viewers
     iproute2 curl python3   # Interop janus-chromium: network namespaces, HTTP probes, the relay/driver scripts
+    iptables          # WebRTC interop (serve --whep): loss and a blackout inside the test's network namespace (no netem here)
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -15,6 +15,8 @@ public struct AdaptiveEncoderStatistics: Sendable, Equatable {
     public var switchesForHighQP = 0
     /// Switches up because the target left room for a larger size.
     public var switchesForBitrateAllowingLarger = 0
+    /// Switches because the degradation preference changed at run time.
+    public var switchesForPreferenceChange = 0
     /// The last change (the initial choice until the first switch).
     public var lastResolutionChange: ResolutionChange?
 
@@ -29,7 +31,8 @@ public struct AdaptiveEncoderStatistics: Sendable, Equatable {
     /// Switches after the initial choice by reason (reasons with no switch left out).
     public var resolutionSwitches: [ResolutionSwitchReason: Int] {
         [.bitrateBelowFloor: switchesForBitrateBelowFloor, .frameSkipping: switchesForFrameSkipping,
-         .highQP: switchesForHighQP, .bitrateAllowsLarger: switchesForBitrateAllowingLarger].filter { $0.value > 0 }
+         .highQP: switchesForHighQP, .bitrateAllowsLarger: switchesForBitrateAllowingLarger,
+         .preferenceChanged: switchesForPreferenceChange].filter { $0.value > 0 }
     }
 
     /// All skipped frames, whatever the reason.
@@ -37,6 +40,7 @@ public struct AdaptiveEncoderStatistics: Sendable, Equatable {
     /// All switches, whatever the reason.
     public var totalResolutionSwitches: Int {
         switchesForBitrateBelowFloor + switchesForFrameSkipping + switchesForHighQP + switchesForBitrateAllowingLarger
+            + switchesForPreferenceChange
     }
 
     mutating func countSkip(_ reason: FrameSkipReason) {
@@ -53,6 +57,7 @@ public struct AdaptiveEncoderStatistics: Sendable, Equatable {
         case .frameSkipping: switchesForFrameSkipping += 1
         case .highQP: switchesForHighQP += 1
         case .bitrateAllowsLarger: switchesForBitrateAllowingLarger += 1
+        case .preferenceChanged: switchesForPreferenceChange += 1
         }
     }
 }

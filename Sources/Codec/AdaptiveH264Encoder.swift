@@ -110,6 +110,18 @@ public final class AdaptiveH264Encoder {
         configuration.maxBitrate = maxBitrate
     }
 
+    /// What the encoder gives up first when the bitrate cannot carry the input at full quality.
+    public var preference: DegradationPreference { scaler.preference }
+
+    /// Changes the degradation preference at run time. No IDR follows unless the size in use is outside what the new
+    /// preference allows: then the next frame is encoded at the size it allows (an IDR with new SPS and PPS,
+    /// reported with reason `preferenceChanged`); otherwise the stream goes on as it was and later decisions follow the
+    /// new preference.
+    /// - Parameter preference: the new preference.
+    public func setDegradationPreference(_ preference: DegradationPreference) {
+        scaler.setPreference(preference)
+    }
+
     /// Changes the nominal frame rate (see `H264Encoder.setFrameRate(_:)`); the floors scale with it.
     /// - Parameter frameRate: frames per second.
     /// - Throws: `EncoderConfigurationError` or `OpenH264Error`; nothing changes then.

@@ -14,4 +14,16 @@ public enum DegradationPreference: String, Sendable, CaseIterable, CustomStringC
 
     /// The name used on the command line and in the control API.
     public var description: String { rawValue }
+
+    /// Reads a preference by its name (`maintain-framerate`, `maintain-resolution`, `balanced`), ignoring
+    /// surrounding whitespace and case.
+    /// - Parameter text: the name.
+    /// - Returns: the preference, or the error naming the valid names.
+    public static func parse(_ text: String) -> Result<DegradationPreference, UnknownDegradationPreferenceError> {
+        let trimmed = text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
+        guard let preference = DegradationPreference(rawValue: String(trimmed).lowercased()) else {
+            return .failure(UnknownDegradationPreferenceError(text: text))
+        }
+        return .success(preference)
+    }
 }

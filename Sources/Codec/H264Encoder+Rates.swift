@@ -81,6 +81,13 @@ extension H264Encoder {
         return Int(parameters.iMinQp)...Int(max(parameters.iMinQp, parameters.iMaxQp))
     }
 
+    /// Whether OpenH264's denoiser is on (`GetOption(ENCODER_OPTION_SVC_ENCODE_PARAM_EXT)`), for tests.
+    var openH264Denoise: Bool {
+        var parameters = SEncParamExt()
+        _ = encoder.pointee!.pointee.GetOption(encoder, ENCODER_OPTION_SVC_ENCODE_PARAM_EXT, &parameters)
+        return parameters.bEnableDenoise
+    }
+
     /// The frame rate OpenH264 holds now (`GetOption(ENCODER_OPTION_FRAME_RATE)`), for tests.
     var openH264FrameRate: Double {
         var value: Float = 0

@@ -50,7 +50,7 @@ public struct QualityScaler: Sendable {
         public var balancedLowestHeightFraction: Double
 
         /// The measured defaults (Docs/Encoder.md).
-        public init(minimumBitsPerPixel: Double = 0.035, upHysteresis: Double = 1.15, upHoldTime: Duration = .seconds(4),
+        public init(minimumBitsPerPixel: Double = 0.030, upHysteresis: Double = 1.15, upHoldTime: Duration = .seconds(4),
                     minimumSwitchInterval: Duration = .seconds(3), skipWindowFrames: Int = 30, settleFrames: Int = 30,
                     skipRatioToStepDown: Double = 0.2, highQP: Int = 45, skipBackoff: Duration = .seconds(10),
                     maximumSkipBackoff: Duration = .seconds(80), balancedFloorFactor: Double = 0.6,
@@ -80,8 +80,8 @@ public struct QualityScaler: Sendable {
 
     /// The sizes available.
     public let ladder: ResolutionLadder
-    /// What to give up first.
-    public let preference: DegradationPreference
+    /// What to give up first (changed at run time with `setPreference(_:)`).
+    public private(set) var preference: DegradationPreference
     /// The tunables.
     public let settings: Settings
     /// The rung in use.
@@ -90,6 +90,8 @@ public struct QualityScaler: Sendable {
     public var rung: ResolutionRung { ladder.rungs[rungIndex] }
 
     private var lastSwitch: MonotonicTime?
+    /// Set by `setPreference(_:)` until the next `decide`: a switch it asks for is reported as `preferenceChanged`.
+    private var preferenceJustChanged = false
     private var upCandidateSince: MonotonicTime?
     /// Ring of the last `skipWindowFrames` outcomes (true: skipped).
     private var skipRing: [Bool]
@@ -145,7 +147,7 @@ public struct QualityScaler: Sendable {
     ///   - frameRate: frames per second.
     public func floor(ofRung index: Int, frameRate: Double) -> Double {
         let factor = preference == .balanced ? settings.balancedFloorFactor : 1
-        // Rounded up to whole bit/s (less a rounding error of the product, so 0.035 x 921600 x 30 is 967680).
+        // Rounded up to whole bit/s (less a rounding error of the product, so 0.030 x 921600 x 30 is 829440).
         let exact = settings.minimumBitsPerPixel * factor * Double(ladder.rungs[index].pixels) * frameRate
         return (exact - 1e-6).rounded(.up)
     }
@@ -161,6 +163,18 @@ public struct QualityScaler: Sendable {
             return index
         }
         return lowest
+    }
+
+    /// Changes what to give up first. Nothing else changes now: the next `decide` moves into the rungs the new
+    /// preference allows if the current one is outside them (`maintainResolution`: back to the input size;
+    /// `balanced`: not below its lowest rung; `maintainFramerate`: not above the current floor), with reason
+    /// `preferenceChanged`; otherwise the size stays and later decisions follow the new preference.
+    /// - Parameter preference: the new preference (the same one again changes nothing).
+    public mutating func setPreference(_ preference: DegradationPreference) {
+        guard preference != self.preference else { return }
+        self.preference = preference
+        preferenceJustChanged = true
+        upCandidateSince = nil
     }
 
     /// Records the outcome of one input frame at the current rung.
@@ -212,11 +226,22 @@ public struct QualityScaler: Sendable {
     ///   - now: the current time.
     /// - Returns: the decision, or nil to stay.
     public mutating func decide(targetBitrate: Int, frameRate: Double, now: MonotonicTime) -> Decision? {
-        guard preference != .maintainResolution else { return nil }
-        // 1. Below the floor: straight to the rung the target allows, at once.
+        let afterPreferenceChange = preferenceJustChanged
+        preferenceJustChanged = false
+        // 0. The preference changed to one that does not allow the size in use: into its range, at once.
+        if preference == .maintainResolution {
+            return rungIndex == 0 ? nil : Decision(rungIndex: 0, reason: .preferenceChanged)
+        }
+        // 1. Below the floor: straight to the rung the target allows, at once (after a change of preference, also a
+        // larger rung than `maintainFramerate` or `balanced` allows at this target).
         let allowed = bestRungIndex(targetBitrate: targetBitrate, frameRate: frameRate, hysteresis: 1)
         if allowed > rungIndex {
-            return Decision(rungIndex: allowed, reason: .bitrateBelowFloor)
+            return Decision(rungIndex: allowed, reason: afterPreferenceChange ? .preferenceChanged : .bitrateBelowFloor)
+        }
+        // A smaller rung than the preference allows at all (`maintainFramerate` -> `balanced` at 320x180): up to the
+        // rung the target allows, at once.
+        if rungIndex > lowestAllowedIndex {
+            return Decision(rungIndex: allowed, reason: .preferenceChanged)
         }
         let settled = lastSwitch.map { now - $0 >= settings.minimumSwitchInterval } ?? true
         // 2. Rate control keeps skipping at this size: one rung down.

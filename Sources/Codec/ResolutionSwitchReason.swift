@@ -10,6 +10,10 @@ public enum ResolutionSwitchReason: String, Sendable, Hashable, CustomStringConv
     case highQP = "high-qp"
     /// The target left room for a larger rung for `QualityScaler.Settings.upHoldTime`.
     case bitrateAllowsLarger = "bitrate-allows-larger"
+    /// The degradation preference changed at run time and the size in use is outside what the new one allows
+    /// (`maintain-resolution` goes back to the input size; `balanced` never stays below half the input height; a
+    /// switch to `maintain-framerate` below the current floor steps down).
+    case preferenceChanged = "preference-changed"
 
     /// The name used in statistics and logs.
     public var description: String { rawValue }

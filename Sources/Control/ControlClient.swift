@@ -25,6 +25,7 @@ public enum ControlClient {
         let (method, path, body): (HTTPMethod, String, String) = switch command {
         case .setBitrate(let bps): (.POST, "/bitrate", "{\"bitrate\":\(bps)}")
         case .setFrameRate(let fps): (.POST, "/framerate", "{\"fps\":\(fps)}")
+        case .setDegradationPreference(let preference): (.POST, "/degradation-preference", "{\"preference\":\"\(preference)\"}")
         case .requestKeyframe: (.POST, "/keyframe", "")
         case .stats: (.GET, "/stats", "")
         }

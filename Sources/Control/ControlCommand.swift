@@ -1,9 +1,13 @@
+import Codec
+
 /// A command from the operator, through the control endpoint (`rtc-h264 control`, curl, a script).
 public enum ControlCommand: Sendable, Equatable {
     /// Sets the operator's target bitrate in bit/s (the ceiling follows at 1.5x).
     case setBitrate(Int)
     /// Sets the frame rate in frames per second.
     case setFrameRate(Double)
+    /// Sets what the encoder gives up first (`maintain-framerate`, `maintain-resolution` or `balanced`).
+    case setDegradationPreference(DegradationPreference)
     /// Asks for a keyframe (subject to the keyframe throttle).
     case requestKeyframe
     /// Asks for the current statistics.

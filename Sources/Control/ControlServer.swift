@@ -15,6 +15,7 @@ import NIOPosix
 /// |---|---|---|
 /// | `POST /bitrate` | `{"bitrate":"800k"}`, `{"bitrate":800000}` or `800k` | sets the application's bitrate |
 /// | `POST /framerate` | `{"fps":15}` or `15` | sets the frame rate |
+/// | `POST /degradation-preference` | `{"preference":"balanced"}` or `balanced` | sets what the encoder gives up first: `maintain-framerate`, `maintain-resolution` or `balanced` |
 /// | `POST /keyframe` | none | asks for a keyframe |
 /// | `GET /stats` | none | the sender's statistics (WebRTC `outbound-rtp` names) |
 ///
@@ -84,6 +85,9 @@ public final class ControlServer: Sendable {
             case .setFrameRate(let fps):
                 try await sender.setFrameRate(fps)
                 return .ok(["\"framesPerSecond\":\(fps)"])
+            case .setDegradationPreference(let preference):
+                try await sender.setDegradationPreference(preference)
+                return .ok(["\"degradationPreference\":\(JSONString.quote(preference.rawValue))"])
             case .requestKeyframe:
                 sender.requestKeyframe()
                 return .ok()
@@ -102,78 +106,14 @@ public final class ControlServer: Sendable {
         }
     }
 
-    /// Turns an HTTP request into a command, or into the error reply it deserves. Pure, for tests.
+    /// Turns an HTTP request into a command, or into the error reply it deserves (`ControlRequestParser`).
     /// - Parameters:
     ///   - method: the HTTP method.
     ///   - path: the request path (query ignored).
     ///   - body: the request body.
     /// - Returns: the command, or the reply explaining why there is none.
     public static func command(method: String, path: String, body: [UInt8]) -> Result<ControlCommand, ControlReplyError> {
-        let route = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
-        let routes: [String: String] = ["/bitrate": "POST", "/framerate": "POST", "/keyframe": "POST", "/stats": "GET"]
-        guard let expectedMethod = routes[route] else {
-            return .failure(ControlReplyError(.error(404, "unknown path \(route); use /bitrate, /framerate, /keyframe or /stats")))
-        }
-        guard method == expectedMethod else {
-            return .failure(ControlReplyError(.error(405, "\(route) takes \(expectedMethod)")))
-        }
-        switch route {
-        case "/keyframe": return .success(.requestKeyframe)
-        case "/stats": return .success(.stats)
-        case "/bitrate":
-            return value(in: body, key: "bitrate").flatMap { text in
-                Result { try RateParser.bitrate(text) }
-                    .map { ControlCommand.setBitrate($0) }
-                    .mapError { ControlReplyError(.error(400, "bitrate: \($0)")) }
-            }
-        default:
-            return value(in: body, key: "fps").flatMap { text in
-                Result { try RateParser.frameRate(text) }
-                    .map { ControlCommand.setFrameRate($0) }
-                    .mapError { ControlReplyError(.error(400, "framerate: \($0)")) }
-            }
-        }
-    }
-
-    private static func value(in body: [UInt8], key: String) -> Result<String, ControlReplyError> {
-        let text = String(decoding: body, as: UTF8.self).trimmingWhitespace()
-        guard !text.isEmpty else { return .failure(ControlReplyError(.error(400, "missing body: send {\"\(key)\": ...}"))) }
-        guard text.first == "{" else { return .success(text) }
-        guard let object = try? JSONDecoder().decode([String: JSONScalar].self, from: Data(body)) else {
-            return .failure(ControlReplyError(.error(400, "body is not a JSON object of strings and numbers")))
-        }
-        guard let value = object[key] else {
-            return .failure(ControlReplyError(.error(400, "missing \"\(key)\" in the JSON body")))
-        }
-        return .success(value.text)
-    }
-}
-
-/// A reply that ends a control request early (unknown path, bad value).
-public struct ControlReplyError: Error, Sendable, Equatable {
-    /// The reply to send.
-    public var reply: ControlReply
-    init(_ reply: ControlReply) { self.reply = reply }
-}
-
-/// A JSON string or number, kept as text for `RateParser`.
-struct JSONScalar: Decodable {
-    var text: String
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let string = try? container.decode(String.self) {
-            text = string
-        } else if let integer = try? container.decode(Int.self) {
-            text = String(integer)
-        } else {
-            text = String(try container.decode(Double.self))
-        }
-    }
-}
-
-extension String {
-    func trimmingWhitespace() -> String {
-        String(self.drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed())
+        ControlRequestParser.command(method: method, path: path, body: body)
     }
 }
 

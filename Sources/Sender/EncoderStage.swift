@@ -77,6 +77,17 @@ final class EncoderStage {
         try encoder.setFrameRate(frameRate)
     }
 
+    /// Changes what the encoder gives up first; the size changes (with an IDR) at the next frame only if the new
+    /// preference does not allow the size in use.
+    /// - Parameter preference: the new preference.
+    /// - Throws: `SenderError.invalidConfiguration` when the encoder does not adapt its size (a plain encoder).
+    func setDegradationPreference(_ preference: DegradationPreference) throws {
+        guard let adaptive = encoder as? AdaptiveH264Encoder else {
+            throw SenderError.invalidConfiguration("this sender's encoder does not adapt its resolution")
+        }
+        adaptive.setDegradationPreference(preference)
+    }
+
     private func encode(_ slot: FrameMailbox.Slot) {
         let origin = self.origin ?? slot.captureTime
         self.origin = origin

@@ -17,7 +17,7 @@ public final class FramePump: Sendable {
         case asFastAsPossible
     }
 
-    private let sender: H264Sender
+    private let sender: any FramePumpTarget
     private let pacing: Pacing
     private let frameLimit: Int?
     private let durationLimit: Duration?
@@ -35,6 +35,22 @@ public final class FramePump: Sendable {
     public init(source: sending FrameSource, sender: H264Sender, pacing: Pacing, frameLimit: Int? = nil, durationLimit: Duration? = nil) {
         self.source = source
         self.sender = sender
+        self.pacing = pacing
+        self.frameLimit = frameLimit
+        self.durationLimit = durationLimit
+    }
+
+    /// Creates a pump into any frame target (the WHEP server's shared encoder).
+    /// - Parameters:
+    ///   - source: the frames.
+    ///   - target: where they go.
+    ///   - pacing: real time or as fast as possible.
+    ///   - frameLimit: stop after this many frames.
+    ///   - durationLimit: stop after this much media time.
+    package init(source: sending FrameSource, target: any FramePumpTarget, pacing: Pacing, frameLimit: Int? = nil,
+                 durationLimit: Duration? = nil) {
+        self.source = source
+        self.sender = target
         self.pacing = pacing
         self.frameLimit = frameLimit
         self.durationLimit = durationLimit
@@ -98,3 +114,16 @@ public final class FramePump: Sendable {
 
     private struct EndOfSource: Error {}
 }
+
+/// What a `FramePump` pushes frames into: an `H264Sender`, or the encoder a WHEP server shares among its viewers.
+package protocol FramePumpTarget: Sendable {
+    /// The frame rate frames are paced at.
+    var frameRate: Double { get }
+    /// Blocks until the encoder has taken the last frame pushed.
+    func waitForEncoderBlocking()
+    /// Pushes a frame written into the encoder's buffer.
+    func send(captureTime: ContinuousClock.Instant, fill: (inout I420Frame) throws -> Void) throws
+}
+
+extension H264Sender: FramePumpTarget {}
+extension FanOutEncoder: FramePumpTarget {}

@@ -160,7 +160,8 @@ public final class H264Sender: Sendable {
             core = try await ioLoop.submit {
                 let core = try SenderCore(
                     configuration: configuration, ssrc: ssrc, packetizer: packetizer, timestampOffset: timestampOffset,
-                    transport: transport.value, clock: clock, encoderLoop: encoderLoop, encoder: encoder,
+                    transport: transport.value, clock: clock,
+                    encoder: LocalEncoderControl(loop: encoderLoop, stage: encoder),
                     mailbox: mailbox, events: eventsContinuation, reports: reportsContinuation)
                 coreBox.value = core
                 core.start()
@@ -250,7 +251,7 @@ public final class H264Sender: Sendable {
     }
 
     /// Blocks the calling thread until the encoder has taken the last frame pushed (for a producer thread of its own).
-    func waitForEncoderBlocking() {
+    package func waitForEncoderBlocking() {
         mailbox.waitForSpaceBlocking()
     }
 
@@ -300,6 +301,26 @@ public final class H264Sender: Sendable {
             throw SenderError.invalidRate("\(error)")
         }
         frameRateBits.store(framesPerSecond.bitPattern, ordering: .relaxed)
+    }
+
+    /// Changes what the encoder gives up first when the bitrate cannot carry the input at full quality (the
+    /// configuration's `degradationPreference` is the one the sender started with). Applied on the encoder's thread
+    /// before the next frame: no IDR unless the size in use is one the new preference does not allow, in which case
+    /// the next frame is an IDR at the size it allows (a `resolutionChanged` event with reason
+    /// `preference-changed`).
+    /// - Parameter preference: the new preference.
+    /// - Throws: `SenderError.finished` once the sender has finished; `SenderError.invalidConfiguration` when the
+    ///   encoder does not adapt its size.
+    public func setDegradationPreference(_ preference: DegradationPreference) async throws {
+        guard !finished.load(ordering: .acquiring) else { throw SenderError.finished }
+        let encoder = self.encoder
+        do {
+            try await encoderLoop.submit { try encoder.value.setDegradationPreference(preference) }.get()
+        } catch let error as SenderError {
+            throw error
+        } catch {
+            throw SenderError.finished  // the encoder's loop is gone: the sender finished meanwhile
+        }
     }
 
     /// Asks for a keyframe (served within the keyframe throttle's window, like a PLI).

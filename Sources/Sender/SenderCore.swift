@@ -22,8 +22,8 @@ final class SenderCore {
     let eventLoop: EventLoop
     let transport: UDPTransport
     private let clock: SenderClock
-    private let encoderLoop: EventLoop
-    private let encoder: NIOLoopBound<EncoderStage>
+    /// The encoder this core drives: its own (`H264Sender`) or one shared with other cores (`FanOutEncoder`, WHEP).
+    private let encoder: any EncoderControl
     private let mailbox: FrameMailbox
     private let events: AsyncStream<SenderEvent>.Continuation
     private let reports: AsyncStream<SenderStats>.Continuation
@@ -78,7 +78,7 @@ final class SenderCore {
 
     init(
         configuration: SenderConfiguration, ssrc: SSRC, packetizer: H264Packetizer, timestampOffset: UInt32,
-        transport: UDPTransport, clock: SenderClock, encoderLoop: EventLoop, encoder: NIOLoopBound<EncoderStage>,
+        transport: UDPTransport, clock: SenderClock, encoder: any EncoderControl,
         mailbox: FrameMailbox, events: AsyncStream<SenderEvent>.Continuation,
         reports: AsyncStream<SenderStats>.Continuation
     ) throws {
@@ -87,7 +87,6 @@ final class SenderCore {
         self.eventLoop = transport.eventLoop
         self.transport = transport
         self.clock = clock
-        self.encoderLoop = encoderLoop
         self.encoder = encoder
         self.mailbox = mailbox
         self.events = events
@@ -166,7 +165,7 @@ final class SenderCore {
                 stats.frameFailures += 1
                 events.yield(.frameDropped(.failure("\(error)")))
                 let now = clock.monotonic()
-                encoderLoop.execute { [encoder] in encoder.value.requestKeyframe(at: now) }
+                encoder.requestKeyframe(at: now)
                 return
             }
             if frame.isKeyframe {
@@ -372,7 +371,7 @@ final class SenderCore {
     func requestKeyframe(_ reason: SenderEvent.KeyframeReason) {
         if reason == .application { stats.keyframeRequests += 1 }
         let now = clock.monotonic()
-        encoderLoop.execute { [encoder] in encoder.value.requestKeyframe(at: now) }
+        encoder.requestKeyframe(at: now)
         events.yield(.keyframeRequested(reason))
     }
 
@@ -399,10 +398,7 @@ final class SenderCore {
     /// Asks the encoder stage for new rates; the future completes on this loop once applied (stats updated) or
     /// refused (nothing changed).
     func setEncoderRates(target: Int, ceiling: Int) -> EventLoopFuture<Void> {
-        let encoder = self.encoder
-        return encoderLoop.submit { () throws -> Void in
-            try encoder.value.setRates(target: target, ceiling: ceiling)
-        }.hop(to: eventLoop).assumeIsolated().map { [weak self] in
+        encoder.setRates(target: target, ceiling: ceiling).hop(to: eventLoop).assumeIsolated().map { [weak self] in
             guard let self else { return }
             self.pacer?.setTargetBitrate(target)
             self.responder?.setTargetBitrate(target)
@@ -615,10 +611,13 @@ final class SenderCore {
     // MARK: Lifecycle
 
     /// Ends the stream: BYE, sockets closed, streams finished. Idempotent.
-    /// - Parameter error: why, when the stream failed.
+    /// - Parameters:
+    ///   - error: why, when the stream failed.
+    ///   - closingTransport: false leaves the transport open for its owner (a WHEP viewer's DTLS close_notify
+    ///     follows the BYE, then the owner closes it).
     /// - Returns: the final statistics.
     @discardableResult
-    func finish(error: SenderError?) -> SenderStats {
+    func finish(error: SenderError?, closingTransport: Bool = true) -> SenderStats {
         if finished { return snapshot() }
         finished = true
         failure = error
@@ -649,7 +648,7 @@ final class SenderCore {
         }
         sendRTCP([.goodbye(Goodbye(sources: [ssrc], reason: error == nil ? "stream ended" : "stream failed"))])
         let final = snapshot()
-        transport.close()
+        if closingTransport { transport.close() }
         transport.onRTCP = nil
         reports.yield(final)
         reports.finish()

@@ -12,6 +12,7 @@ struct ControlCLI: AsyncParsableCommand {
             The sender must run with --control 127.0.0.1:PORT. Examples:
               rtc-h264 control --to 127.0.0.1:8090 bitrate 800k
               rtc-h264 control --to 127.0.0.1:8090 framerate 15
+              rtc-h264 control --to 127.0.0.1:8090 degradation-preference balanced
               rtc-h264 control --to 127.0.0.1:8090 keyframe
               rtc-h264 control --to 127.0.0.1:8090 stats
             The same API answers curl: curl -s -XPOST -d 800k http://127.0.0.1:8090/bitrate
@@ -24,7 +25,7 @@ struct ControlCLI: AsyncParsableCommand {
     @Option(name: .customLong("token-file"), help: "A file holding the endpoint's bearer token (sent, never printed).")
     var tokenFile: String?
 
-    @Argument(help: "bitrate RATE | framerate FPS | keyframe | stats")
+    @Argument(help: "bitrate RATE | framerate FPS | degradation-preference maintain-framerate|maintain-resolution|balanced | keyframe | stats")
     var words: [String]
 
     func run() async throws {
@@ -48,9 +49,16 @@ struct ControlCLI: AsyncParsableCommand {
             do { return .setBitrate(try RateParser.bitrate(words[1])) } catch { throw ValidationError("bitrate: \(error)") }
         case ("framerate", 2):
             do { return .setFrameRate(try RateParser.frameRate(words[1])) } catch { throw ValidationError("framerate: \(error)") }
+        case ("degradation-preference", 2):
+            switch DegradationPreference.parse(words[1]) {
+            case .success(let preference): return .setDegradationPreference(preference)
+            case .failure(let error): throw ValidationError("degradation-preference: \(error)")
+            }
         case ("keyframe", 1): return .requestKeyframe
         case ("stats", 1): return .stats
-        default: throw ValidationError("expected: bitrate RATE | framerate FPS | keyframe | stats")
+        default:
+            throw ValidationError(
+                "expected: bitrate RATE | framerate FPS | degradation-preference maintain-framerate|maintain-resolution|balanced | keyframe | stats")
         }
     }
 }

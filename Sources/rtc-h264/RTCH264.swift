@@ -15,7 +15,7 @@ struct RTCH264: AsyncParsableCommand {
             See Docs/Guide.md for examples.
             """,
         version: "0.1.0",
-        subcommands: [SendCommand.self, ReceiveCommand.self, SDPCommand.self, ControlCLI.self, EncodeCommand.self, InspectCommand.self, DemoCommand.self]
+        subcommands: [SendCommand.self, ServeCommand.self, ReceiveCommand.self, SDPCommand.self, ControlCLI.self, EncodeCommand.self, InspectCommand.self, DemoCommand.self]
     )
 
     /// Ignores SIGPIPE before running the command: an output FIFO whose reader goes away must end the command with an

@@ -7,8 +7,9 @@ frames delivered, longest freeze (largest gap between delivered frames), 10 s av
 and delivered PSNR-Y: each decoded picture is shown until the next (ffmpeg's fps filter repeats it), compared with
 the source frame by frame (ffmpeg psnr filter), the per-frame PSNR-Y averaged (capped at 100 dB, as QualityBench).
 
-Usage: quality_reference.py SOURCE.y4m LABEL openh264enc|x264|x264-WxH TARGET_BPS [TARGET_BPS...]
-(x264-WxH scales the source down first, with the box filter our encoder uses, and back up for the comparison.)
+Usage: quality_reference.py SOURCE.y4m LABEL openh264enc|openh264enc-denoise|x264|x264-WxH TARGET_BPS [TARGET_BPS...]
+(x264-WxH scales the source down first, with the box filter our encoder uses, and back up for the comparison;
+openh264enc-denoise is openh264enc with its enable-denoise property on, as our encoder runs by default.)
 """
 import os
 import subprocess
@@ -20,11 +21,13 @@ FRAMES = 300
 
 
 def encode(kind, source, target, output):
-    if kind == "openh264enc":
+    if kind.startswith("openh264enc"):
+        denoise = "true" if kind == "openh264enc-denoise" else "false"
         subprocess.run([
             "gst-launch-1.0", "-q", "filesrc", f"location={source}", "!", "y4mdec", "!",
             "openh264enc", "rate-control=bitrate", f"bitrate={target}", f"max-bitrate={target * 3 // 2}",
-            "enable-frame-skip=true", "gop-size=100000", "multi-thread=1", "usage-type=camera", "!",
+            "enable-frame-skip=true", "gop-size=100000", "multi-thread=1", "usage-type=camera",
+            f"enable-denoise={denoise}", "!",
             "h264parse", "!", "matroskamux", "!", "filesink", f"location={output}"], check=True)
     else:
         size = kind.split("-", 1)[1].replace("x", ":") if "-" in kind else "1280:720"
@@ -80,7 +83,7 @@ def main():
         for target in targets:
             output = os.path.join(directory, f"{kind}-{target}.mkv")
             encode(kind, source, target, output)
-            name = kind if "-" in kind else f"{kind} 1280x720"
+            name = kind if kind.startswith("x264-") else f"{kind} 1280x720"
             print(f"{label} | {name} | {target} | {measure(source, output, target)}", flush=True)
 
 

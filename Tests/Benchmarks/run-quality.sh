@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Quality benchmark (issue 13 item 5): frames delivered, longest freeze, achieved bitrate, busiest 1 s window and
 # delivered PSNR-Y against the 1280x720 source, at 250k..2.5M on three contents of different difficulty, for our
-# encoder (AdaptiveH264Encoder with each degradation preference) beside GStreamer's openh264enc and ffmpeg/libx264
+# encoder (AdaptiveH264Encoder with each degradation preference) beside GStreamer's openh264enc (as WebRTC configures
+# it, and again with its denoiser on, as ours runs) and ffmpeg/libx264
 # (720p, and at 960x540 and 640x360 scaled back up), on the same frames. Single thread, 300 frames at 30 fps.
+# Then the live step 2.5M -> 300k -> 2.5M through a running sender's control endpoint, timed by live_step.py
+# (LIVE_RUNS runs, default 3; 0 skips it).
 # Usage: Tests/Benchmarks/run-quality.sh [targets]   (default 250k,400k,600k,900k,1.5M,2.5M)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -32,6 +35,7 @@ for name in testsrc2 mandelbrot noisy; do
     y4m="out/$name-720p-$FRAMES.y4m"
     "$BENCH" --y4m "$y4m" --label "$name" --targets "$TARGETS" --adaptive maintain-framerate,balanced,maintain-resolution
     python3 quality_reference.py "$y4m" "$name" openh264enc $NUMERIC
+    python3 quality_reference.py "$y4m" "$name" openh264enc-denoise $NUMERIC
     python3 quality_reference.py "$y4m" "$name" x264 $NUMERIC
     python3 quality_reference.py "$y4m" "$name" x264-960x540 $NUMERIC
     python3 quality_reference.py "$y4m" "$name" x264-640x360 $NUMERIC
@@ -42,3 +46,14 @@ for name in testsrc2 mandelbrot noisy; do
     "$BENCH" --y4m "out/$name-720p-$FRAMES.y4m" --label "$name" --targets 2.5M --adaptive maintain-framerate \
         --steps 90:300k,150:2.5M
 done
+echo
+LIVE_RUNS=${LIVE_RUNS:-3}
+if [ "$LIVE_RUNS" -gt 0 ]; then
+    echo "live step through the control endpoint (live_step.py: rtc-h264 send in real time, 1280x720 test pattern):"
+    swift build -c release --product rtc-h264 >/dev/null
+    RTC_RELEASE=$(swift build -c release --show-bin-path)/rtc-h264
+    for run in $(seq 1 "$LIVE_RUNS"); do
+        echo "run $run:"
+        python3 live_step.py "$RTC_RELEASE"
+    done
+fi

@@ -90,6 +90,43 @@ import Video
         }
     }
 
+    /// A preference change with no size change adds no IDR; one that changes the size starts it with an IDR and
+    /// its SPS, counted and reported as `preferenceChanged`.
+    @Test func aPreferenceChangeSwitchesOnlyWhenTheSizeMustChange() throws {
+        var configuration = EncoderConfiguration(width: 1280, height: 720, frameRate: Self.fps, targetBitrate: 300_000)
+        configuration.keyframeInterval = 100_000
+        let encoder = try AdaptiveH264Encoder(configuration: configuration)
+        #expect(encoder.currentSize == ResolutionRung(width: 640, height: 360))
+        let pattern = try TestPattern(width: 1280, height: 720)
+        var picture = I420Frame(width: 1280, height: 720)
+        let decoder = try H264Decoder()
+        var decoded = I420Frame(width: 16, height: 16)
+        var keyframes: [Int] = []
+        var changes: [(Int, ResolutionChange)] = []
+        let changeAt: [Int: DegradationPreference] = [30: .balanced, 60: .maintainResolution, 90: .maintainFramerate]
+        for index in 0..<120 {
+            if let preference = changeAt[index] {
+                encoder.setDegradationPreference(preference)
+                #expect(encoder.preference == preference)
+            }
+            pattern.render(frameIndex: index, into: &picture)
+            let now = MonotonicTime(nanoseconds: Int64(index) * 1_000_000_000 / 30)
+            let result = try picture.withView {
+                try encoder.encode($0, timestamp: EncoderTestSupport.ticks(frame: index, fps: Self.fps), now: now)
+            }
+            if let change = result.resolutionChange { changes.append((index, change)) }
+            guard case .frame(let frame, _) = result.output else { continue }
+            if frame.isKeyframe { keyframes.append(index) }
+            if try decoder.decode(frame.bytes, into: &decoded) {
+                #expect(decoded.width == encoder.currentSize.width, "frame \(index)")
+            }
+        }
+        let summary = changes.map { "\($0.0) \($0.1.to) \($0.1.reason)" }
+        #expect(summary == ["0 640x360 initial", "60 1280x720 preference-changed", "90 640x360 preference-changed"])
+        #expect(keyframes == [0, 60, 90], "IDRs at \(keyframes): balanced at frame 30 kept the size and added none")
+        #expect(encoder.statistics.resolutionSwitches == [.preferenceChanged: 2])
+    }
+
     @Test func maintainResolutionKeepsTheSizeAndReportsEverySkip() throws {
         let configuration = EncoderConfiguration(width: 1280, height: 720, frameRate: Self.fps, targetBitrate: 100_000)
         let encoder = try AdaptiveH264Encoder(configuration: configuration, preference: .maintainResolution)

@@ -102,6 +102,15 @@ import Video
         #expect(try H264Encoder(configuration: c).openH264QPRange == range)
     }
 
+    /// Issue 13: the denoiser is on by default and the configuration reaches OpenH264 either way.
+    @Test func theDenoiserIsOnByDefaultAndCanBeTurnedOff() throws {
+        var c = EncoderConfiguration(width: 320, height: 240)
+        #expect(c.denoise)
+        #expect(try H264Encoder(configuration: c).openH264Denoise)
+        c.denoise = false
+        #expect(try H264Encoder(configuration: c).openH264Denoise == false)
+    }
+
     @Test func openH264ErrorKeepsTheRawStatus() {
         let error = OpenH264Error(operation: "InitializeExt", status: 1)
         #expect(error.description == "OpenH264 InitializeExt failed: cmInitParaError (1)")

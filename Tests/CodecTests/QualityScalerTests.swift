@@ -23,8 +23,8 @@ import RTP
         }
     }
 
-    @Test(arguments: [(2_500_000, "1280x720"), (1_200_000, "1280x720"), (967_680, "1280x720"), (967_679, "960x540"),
-                      (600_000, "960x540"), (400_000, "640x360"), (250_000, "640x360"), (200_000, "480x270"),
+    @Test(arguments: [(2_500_000, "1280x720"), (1_200_000, "1280x720"), (829_440, "1280x720"), (829_439, "960x540"),
+                      (600_000, "960x540"), (400_000, "640x360"), (250_000, "640x360"), (207_360, "640x360"), (207_359, "480x270"),
                       (100_000, "320x180"), (10_000, "320x180")])
     func theInitialRungFollowsTheStartBitrate(target: Int, size: String) {
         let scaler = QualityScaler(ladder: Self.ladder720, preference: .maintainFramerate, targetBitrate: target,
@@ -35,8 +35,8 @@ import RTP
     @Test func floorsScaleWithPixelsAndFrameRate() {
         let scaler = QualityScaler(ladder: Self.ladder720, preference: .maintainFramerate, targetBitrate: 2_500_000,
                                    frameRate: 30)
-        #expect(abs(scaler.floor(ofRung: 0, frameRate: 30) - 967_680) < 0.01)
-        #expect(abs(scaler.floor(ofRung: 2, frameRate: 15) - 120_960) < 0.01)
+        #expect(abs(scaler.floor(ofRung: 0, frameRate: 30) - 829_440) < 0.01)
+        #expect(abs(scaler.floor(ofRung: 2, frameRate: 15) - 103_680) < 0.01)
         // At 15 fps 600k leaves room for 720p.
         #expect(scaler.bestRungIndex(targetBitrate: 600_000, frameRate: 15, hysteresis: 1) == 0)
     }
@@ -80,8 +80,8 @@ import RTP
         #expect(scaler.rungIndex == 0)
         var switches = 0
         for frame in 0..<(120 * 30) {
-            // 950k and 1.05M alternating every second: 720p's floor is 967.7k, its step-up threshold 1.113M.
-            let target = (frame / 30) % 2 == 0 ? 950_000 : 1_050_000
+            // 800k and 900k alternating every second: 720p's floor is 829.4k, its step-up threshold 953.9k.
+            let target = (frame / 30) % 2 == 0 ? 800_000 : 900_000
             let now = Self.at(Double(frame) / 30)
             if let decision = scaler.decide(targetBitrate: target, frameRate: 30, now: now) {
                 scaler.apply(decision, now: now)
@@ -129,6 +129,62 @@ import RTP
         }
     }
 
+    @Test func aPreferenceChangeMovesIntoTheRungsTheNewPreferenceAllowsAndNothingElse() {
+        var scaler = QualityScaler(ladder: Self.ladder720, preference: .maintainFramerate, targetBitrate: 300_000,
+                                   frameRate: 30)
+        #expect(scaler.rung.description == "640x360")
+        // The same preference again: nothing.
+        scaler.setPreference(.maintainFramerate)
+        #expect(scaler.decide(targetBitrate: 300_000, frameRate: 30, now: Self.at(1)) == nil)
+        // maintain-resolution: back to the input size at once, whatever the target.
+        scaler.setPreference(.maintainResolution)
+        #expect(scaler.preference == .maintainResolution)
+        #expect(scaler.rungIndex == 2, "setPreference does not switch by itself")
+        let back = scaler.decide(targetBitrate: 300_000, frameRate: 30, now: Self.at(1.1))
+        #expect(back == QualityScaler.Decision(rungIndex: 0, reason: .preferenceChanged))
+        scaler.apply(back!, now: Self.at(1.1))
+        #expect(scaler.decide(targetBitrate: 300_000, frameRate: 30, now: Self.at(1.2)) == nil)
+        // maintain-framerate again: down at once to the rung the target allows, reported as the preference's doing.
+        scaler.setPreference(.maintainFramerate)
+        let down = scaler.decide(targetBitrate: 300_000, frameRate: 30, now: Self.at(1.3))
+        #expect(down == QualityScaler.Decision(rungIndex: 2, reason: .preferenceChanged))
+        scaler.apply(down!, now: Self.at(1.3))
+        // A later drop is the bitrate's.
+        #expect(scaler.decide(targetBitrate: 100_000, frameRate: 30, now: Self.at(1.4))
+                == QualityScaler.Decision(rungIndex: 4, reason: .bitrateBelowFloor))
+        scaler.apply(QualityScaler.Decision(rungIndex: 4, reason: .bitrateBelowFloor), now: Self.at(1.4))
+        // balanced never goes below half the input height: from 320x180 up to 640x360 at once.
+        scaler.setPreference(.balanced)
+        #expect(scaler.decide(targetBitrate: 100_000, frameRate: 30, now: Self.at(1.5))
+                == QualityScaler.Decision(rungIndex: 2, reason: .preferenceChanged))
+        // A change that leaves the size allowed decides nothing.
+        var steady = QualityScaler(ladder: Self.ladder720, preference: .maintainFramerate, targetBitrate: 2_500_000,
+                                   frameRate: 30)
+        for (index, preference) in [DegradationPreference.balanced, .maintainResolution, .maintainFramerate].enumerated() {
+            steady.setPreference(preference)
+            #expect(steady.decide(targetBitrate: 2_500_000, frameRate: 30, now: Self.at(Double(index))) == nil,
+                    "\(preference)")
+        }
+    }
+
+    @Test(arguments: [("maintain-framerate", DegradationPreference.maintainFramerate),
+                      (" Balanced\n", .balanced), ("MAINTAIN-RESOLUTION", .maintainResolution)])
+    func preferenceNamesParse(text: String, preference: DegradationPreference) {
+        #expect(DegradationPreference.parse(text) == .success(preference))
+    }
+
+    @Test(arguments: ["", "fast", "maintain_framerate", "maintain-framerate-", "balanced balanced",
+                      String(repeating: "y", count: 100_000)])
+    func badPreferenceNamesAreRefusedWithTheValidNames(text: String) {
+        guard case .failure(let error) = DegradationPreference.parse(text) else {
+            Issue.record("'\(text.prefix(20))' parsed")
+            return
+        }
+        #expect(error.text == text)
+        let shown = text.count > 40 ? String(text.prefix(40)) + "..." : text
+        #expect(error.description == "unknown preference '\(shown)'; use maintain-framerate, maintain-resolution or balanced")
+    }
+
     @Test func maintainResolutionNeverSwitches() {
         var scaler = QualityScaler(ladder: Self.ladder720, preference: .maintainResolution, targetBitrate: 100_000,
                                    frameRate: 30)
@@ -141,7 +197,7 @@ import RTP
 
     @Test func balancedKeepsLargerPicturesAndStopsAtHalfHeight() {
         let scaler = QualityScaler(ladder: Self.ladder720, preference: .balanced, targetBitrate: 400_000, frameRate: 30)
-        #expect(scaler.rung.description == "960x540")  // 0.6 x 544k = 327k
+        #expect(scaler.rung.description == "960x540")  // 0.6 x 466.6k = 280k
         #expect(scaler.lowestAllowedIndex == 2)
         var low = QualityScaler(ladder: Self.ladder720, preference: .balanced, targetBitrate: 50_000, frameRate: 30)
         #expect(low.rung.description == "640x360")

@@ -37,7 +37,8 @@ build_module() {
 stamp="$OUT/build.stamp"
 sources=("$ROOT"/Sources/H264/*.swift "$ROOT"/Sources/RTP/*.swift "$ROOT"/Sources/SDP/*.swift
          "$ROOT"/Sources/Video/{Y4MHeader,Y4MError,Y4MReader,FileDescriptorIO,I420Frame,VideoError}.swift
-         "$ROOT"/Sources/{STUN,SRTP,DTLS,WebRTC}/*.swift "$FUZZ"/Harness/*.swift "$0")
+         "$ROOT"/Sources/{STUN,SRTP,DTLS,WebRTC}/*.swift "$ROOT"/Sources/Codec/{RateParser,DegradationPreference,UnknownDegradationPreferenceError}.swift
+         "$ROOT"/Sources/Control/{ControlCommand,ControlRequestParser}.swift "$FUZZ"/Harness/*.swift "$0")
 if [ ! -x "$OUT/rtc-fuzz" ] || [ -n "$(find "${sources[@]}" -newer "$stamp" 2>/dev/null | head -1)" ]; then
     echo "building the fuzz harness in $OUT"
     build_module H264 "$ROOT"/Sources/H264/*.swift
@@ -50,8 +51,12 @@ if [ ! -x "$OUT/rtc-fuzz" ] || [ -n "$(find "${sources[@]}" -newer "$stamp" 2>/d
     build_module SRTP -I "$ROOT/Sources/CSRTP" "$ROOT"/Sources/SRTP/*.swift
     build_module DTLS -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" "$ROOT"/Sources/DTLS/*.swift
     build_module WebRTC -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" "$ROOT"/Sources/WebRTC/*.swift
+    # The control endpoint's request parser as it ships (its NIO server is not an input parser), and the Codec files
+    # it uses (the rate parser and the degradation preference names; the rest of Codec needs OpenH264).
+    build_module Codec "$ROOT"/Sources/Codec/{RateParser,DegradationPreference,UnknownDegradationPreferenceError}.swift
+    build_module Control "$ROOT"/Sources/Control/{ControlCommand,ControlRequestParser}.swift
     swiftc "${FLAGS[@]}" -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" -module-name RTCFuzz \
-        "$FUZZ"/Harness/*.swift -lH264 -lRTP -lSDP -lVideo -lWebRTC -lDTLS -lSRTP -lSTUN -lssl -lcrypto -lsrtp2 \
+        "$FUZZ"/Harness/*.swift -lH264 -lRTP -lSDP -lVideo -lWebRTC -lDTLS -lSRTP -lSTUN -lControl -lCodec -lssl -lcrypto -lsrtp2 \
         -o "$OUT/rtc-fuzz" 2> >(grep -v "ld.gold: warning" >&2)
     touch "$stamp"
 fi

@@ -12,6 +12,9 @@ import Sender
         ("POST", "/framerate", "{\"fps\":15}", ControlCommand.setFrameRate(15)),
         ("POST", "/framerate", "29.97", ControlCommand.setFrameRate(29.97)),
         ("POST", "/keyframe", "", ControlCommand.requestKeyframe),
+        ("POST", "/degradation-preference", "{\"preference\":\"balanced\"}", ControlCommand.setDegradationPreference(.balanced)),
+        ("POST", "/degradation-preference", "maintain-resolution", ControlCommand.setDegradationPreference(.maintainResolution)),
+        ("POST", "/degradation-preference", " Maintain-Framerate\n", ControlCommand.setDegradationPreference(.maintainFramerate)),
         ("GET", "/stats", "", ControlCommand.stats),
         ("GET", "/stats?pretty", "", ControlCommand.stats),
     ])
@@ -20,7 +23,7 @@ import Sender
     }
 
     @Test(arguments: [
-        ("POST", "/nope", "", 404, "unknown path /nope; use /bitrate, /framerate, /keyframe or /stats"),
+        ("POST", "/nope", "", 404, "unknown path /nope; use /bitrate, /framerate, /degradation-preference, /keyframe or /stats"),
         ("GET", "/bitrate", "", 405, "/bitrate takes POST"),
         ("POST", "/stats", "", 405, "/stats takes GET"),
         ("POST", "/bitrate", "", 400, "missing body: send {\"bitrate\": ...}"),
@@ -29,6 +32,15 @@ import Sender
         ("POST", "/bitrate", "fast", 400, "bitrate: 'fast' is not a rate (examples: 1.5M, 800k, 1500000)"),
         ("POST", "/bitrate", "{\"bitrate\":0}", 400, "bitrate: '0' must be greater than zero"),
         ("POST", "/framerate", "{\"fps\":-3}", 400, "framerate: '-3' must be greater than zero"),
+        ("GET", "/degradation-preference", "", 405, "/degradation-preference takes POST"),
+        ("POST", "/degradation-preference", "", 400, "missing body: send {\"preference\": ...}"),
+        ("POST", "/degradation-preference", "{\"mode\":\"balanced\"}", 400, "missing \"preference\" in the JSON body"),
+        ("POST", "/degradation-preference", "fastest", 400,
+         "degradation-preference: unknown preference 'fastest'; use maintain-framerate, maintain-resolution or balanced"),
+        ("POST", "/degradation-preference", "{\"preference\":3}", 400,
+         "degradation-preference: unknown preference '3'; use maintain-framerate, maintain-resolution or balanced"),
+        ("POST", "/degradation-preference", String(repeating: "x", count: 5000), 400,
+         "degradation-preference: unknown preference '\(String(repeating: "x", count: 40))...'; use maintain-framerate, maintain-resolution or balanced"),
     ])
     func badRequestsGetASpecificError(method: String, path: String, body: String, status: Int, message: String) {
         let result = ControlServer.command(method: method, path: path, body: Array(body.utf8))

@@ -95,6 +95,24 @@ import Testing
         #expect(size > 1000)
     }
 
+    /// Issue 13: `--no-denoise` reaches the encoder (the pattern's noise band makes the two bitstreams differ).
+    @Test func noDenoiseChangesTheBitstream() throws {
+        var sizes: [Int] = []
+        var bytes: [Data] = []
+        for flags in [[], ["--no-denoise"]] {
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent("denoise-\(UUID().uuidString).h264").path
+            defer { try? FileManager.default.removeItem(atPath: output) }
+            let result = try Self.run(["encode", "--pattern", "--size", "320x240", "--frames", "10", "--output", output]
+                                      + flags)
+            #expect(result.status == 0, "\(flags): \(result.stderr)")
+            let data = try Data(contentsOf: URL(fileURLWithPath: output))
+            sizes.append(data.count)
+            bytes.append(data)
+        }
+        #expect(sizes.allSatisfy { $0 > 1000 }, "\(sizes)")
+        #expect(bytes[0] != bytes[1], "--no-denoise produced the same bitstream")
+    }
+
     /// Issue 13: `encode` adapts the resolution by default; a bitrate step down and back up gives three SPS (720p,
     /// 360p, 720p), all with the configured profile-level-id, every frame in the file, the switches in the summary.
     @Test func encodeAdaptsTheResolutionByDefault() throws {

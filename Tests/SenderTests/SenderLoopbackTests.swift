@@ -48,7 +48,9 @@ import Video
     }
 
     @Test func pliIsAnsweredByAnIDRWithinAFrameAndTheEncodeTime() async throws {
-        let stats = try await withSender(frames: 60) { sender, peer in
+        // 150 frames (5 s): on a loaded machine the test task may see the tenth frame seconds late; with 60 frames the
+        // stream had sometimes ended before the PLI left, and no frame was left to be the IDR.
+        let stats = try await withSender(frames: 150) { sender, peer in
             try await peer.waitUntil { $0.frames.count >= 10 }
             try await peer.send([Self.pli(peer, sender)])
             try await waitUntil(sender) { $0.pliCount == 1 && $0.keyFramesEncoded == 2 }

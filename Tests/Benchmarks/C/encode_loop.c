@@ -84,7 +84,7 @@ int main(int argc, char **argv) {
         p.iEntropyCodingModeFlag = 0;
         p.iMultipleThreadIdc = 1;
         p.bEnableLongTermReference = false;
-        p.bEnableDenoise = false;
+        p.bEnableDenoise = true;
         p.bEnableSceneChangeDetect = false;
         p.bEnableBackgroundDetection = true;   /* as H264Encoder (Docs/Encoder.md) */
         p.iMinQp = 12;                       /* EncoderConfiguration.defaultQPRange */

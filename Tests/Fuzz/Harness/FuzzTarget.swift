@@ -8,6 +8,8 @@ import Glibc
 #endif
 import H264
 import RTP
+import Codec
+import Control
 import SDP
 import STUN
 import Video
@@ -253,14 +255,31 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         }
     }
 
+    /// The body of an error reply: `{"ok":false,"error":"..."}`.
+    private struct ErrorReply: Decodable {
+        var ok: Bool
+        var error: String
+    }
+
+    /// The control endpoint's request parser, as it ships, on every route that takes a body: a command within range
+    /// or a 400 reply that is a JSON object; never a trap.
     private static func json(_ bytes: [UInt8]) {
-        let data = Data(bytes)
-        if let request = try? JSONDecoder().decode(ControlRequest.self, from: data) {
-            for value in [request.bitrate, request.fps].compactMap({ $0 }) {
-                // The range check every caller must make before converting (issue 11): never Int(Double) unchecked.
-                if value.isFinite, value >= 0, value < 1e15 { _ = Int(value) }
+        for path in ["/bitrate", "/framerate", "/degradation-preference"] {
+            switch ControlRequestParser.command(method: "POST", path: path, body: bytes) {
+            case .success(.setBitrate(let bps)):
+                guard bps >= 1, bps <= RateParser.maximumBitrate else { fatalError("fuzz property broken: bitrate \(bps)") }
+            case .success(.setFrameRate(let fps)):
+                guard fps.isFinite, fps > 0 else { fatalError("fuzz property broken: frame rate \(fps)") }
+            case .success(.setDegradationPreference):
+                break
+            case .success(let command):
+                fatalError("fuzz property broken: \(path) gave \(command)")
+            case .failure(let error):
+                guard error.reply.status == 400,
+                      let reply = try? JSONDecoder().decode(ErrorReply.self, from: Data(error.reply.body.utf8)),
+                      !reply.ok, !reply.error.isEmpty
+                else { fatalError("fuzz property broken: \(error.reply)") }
             }
         }
-        _ = try? JSONDecoder().decode([String: ControlRequest.Scalar].self, from: data)
     }
 }

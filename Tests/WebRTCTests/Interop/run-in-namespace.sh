@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../../.."
 command -v chromium >/dev/null || { echo "chromium is missing: apt-get install chromium (Tests/install-deps.sh)" >&2; exit 1; }
 command -v ip >/dev/null || { echo "ip is missing: apt-get install iproute2 (Tests/install-deps.sh)" >&2; exit 1; }
+command -v iptables >/dev/null || { echo "iptables is missing: apt-get install iptables (Tests/install-deps.sh)" >&2; exit 1; }
 
 VENV=.build/aiortc-venv
 if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c "import aiortc" 2>/dev/null; then
@@ -32,3 +33,13 @@ ip -n "$NS" link set wrtc1 up
 
 ip netns exec "$NS" env RTC_H264_CHROMIUM=1 RTC_H264_AIORTC_PYTHON="$PWD/$VENV/bin/python" \
     swift test --skip-build --filter "ChromiumInteropTests|AiortcInteropTests"
+
+# `rtc-h264 serve --whep` end to end (about 35 s): headless Chromium opens the page the server serves (two viewers at
+# once; one under 5 % loss, answered with NACK/RTX; one through a 3 s blackout, answered with PLI -> IDR), and aiortc
+# as a WHEP client (POST, decode from a keyframe, DELETE, 404 after).
+RTC_H264="$(swift build --show-bin-path)/rtc-h264"
+INTEROP=Tests/WebRTCTests/Interop
+ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 150 --viewers 2
+ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 150 --loss 0.05
+ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 240 --blackout-ms 3000
+ip netns exec "$NS" "$PWD/$VENV/bin/python" "$INTEROP/serve_aiortc_viewer.py" --rtc-h264 "$RTC_H264"

@@ -5,8 +5,9 @@
 //
 // Usage: QualityBench --y4m FILE [--frames N] --targets 250k,400k,... [--sizes 1280x720,960x540,...]
 //                     [--qp MIN-MAX[,MIN-MAX...]] [--no-frame-skip] [--adaptive PREFERENCE[,...]]
-//                     [--steps FRAME:RATE,...] [--label NAME]
-// (--steps: live bitrate changes during adaptive runs, e.g. 150:300k,300:2.5M.)
+//                     [--steps FRAME:RATE,...] [--bits-per-pixel B] [--label NAME]
+// (--steps: live bitrate changes during adaptive runs, e.g. 150:300k,300:2.5M; --bits-per-pixel: the scaler's
+// floor for adaptive runs, default QualityScaler.Settings().minimumBitsPerPixel, to measure other thresholds.)
 // Prints one line per run: label, mode, target, frames delivered, longest freeze, achieved bitrate (10 s average),
 // busiest 1 s window / target, delivered PSNR-Y, and for adaptive runs the switches.
 import Codec
@@ -25,6 +26,7 @@ struct Options {
     var adaptive: [DegradationPreference] = []
     var label = ""
     var steps: [Int: Int] = [:]
+    var settings = QualityScaler.Settings()
 }
 
 func fail(_ message: String) -> Never {
@@ -63,6 +65,10 @@ while let argument = arguments.popFirst() {
             need(DegradationPreference(rawValue: String($0)), "bad preference \($0)")
         }
     case "--label": options.label = value()
+    case "--bits-per-pixel":
+        let bits = need(Double(value()), "bad --bits-per-pixel")
+        guard bits.isFinite, bits > 0, bits < 10 else { fail("--bits-per-pixel must be in (0, 10)") }
+        options.settings.minimumBitsPerPixel = bits
     case "--steps":
         for step in value().split(separator: ",") {
             let parts = step.split(separator: ":")
@@ -176,7 +182,8 @@ for target in options.targets {
         var configuration = EncoderConfiguration(width: first.width, height: first.height, frameRate: frameRate,
                                                  targetBitrate: target)
         configuration.keyframeInterval = 100_000
-        let encoder = try AdaptiveH264Encoder(configuration: configuration, preference: preference)
+        let encoder = try AdaptiveH264Encoder(configuration: configuration, preference: preference,
+                                              settings: options.settings)
         var switches: [String] = []
         var skips: [String: Int] = [:]
         var m = try measure(source: source) { index, frame in

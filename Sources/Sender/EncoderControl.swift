@@ -1,0 +1,36 @@
+import NIOCore
+import RTP
+
+/// How a `SenderCore` reaches the encoder it sends from: keyframe requests and rate changes.
+///
+/// An `H264Sender` has an encoder of its own (`LocalEncoderControl`); the viewers of a WHEP server share one
+/// (`FanOutEncoder.ViewerControl`), whose keyframe requests meet in one throttle and whose rates follow the weakest
+/// viewer (`RateArbiter`). The core does not know which: it only moves its wishes here.
+protocol EncoderControl: Sendable {
+    /// Records a keyframe request (served within the keyframe throttle's window).
+    /// - Parameter now: when the request arrived.
+    func requestKeyframe(at now: MonotonicTime)
+
+    /// Asks for a new target and ceiling; the future succeeds once the encoder applied what it will apply.
+    /// - Parameters:
+    ///   - target: the target this core wants, in bit/s.
+    ///   - ceiling: the ceiling this core wants, in bit/s.
+    /// - Returns: a future on any loop; failed when the encoder refused (nothing changed then).
+    func setRates(target: Int, ceiling: Int) -> EventLoopFuture<Void>
+}
+
+/// The encoder stage of one sender, on its own thread.
+struct LocalEncoderControl: EncoderControl {
+    /// The encoder's thread.
+    let loop: EventLoop
+    /// The stage, confined to `loop`.
+    let stage: NIOLoopBound<EncoderStage>
+
+    func requestKeyframe(at now: MonotonicTime) {
+        loop.execute { [stage] in stage.value.requestKeyframe(at: now) }
+    }
+
+    func setRates(target: Int, ceiling: Int) -> EventLoopFuture<Void> {
+        loop.submit { [stage] () throws -> Void in try stage.value.setRates(target: target, ceiling: ceiling) }
+    }
+}

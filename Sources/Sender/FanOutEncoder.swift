@@ -1,0 +1,286 @@
+import Codec
+import H264
+import NIOCore
+import NIOPosix
+import RTP
+import SRTP
+import Synchronization
+import Transport
+import Video
+
+/// One encoder for many viewers (the WHEP server): frames are pushed once, encoded once on the encoder's own thread,
+/// and each access unit goes to every attached viewer's `SenderCore` on that viewer's loop.
+///
+/// ```
+/// send(frame) -> FrameMailbox -> EncoderStage (one thread, one KeyframeRequestThrottle)
+///                                    |-- EncoderOutput --> viewer 1: SenderCore -> its UDPTransport (own SRTP keys)
+///                                    |-- EncoderOutput --> viewer 2: SenderCore -> ...
+/// viewer n's PLI/FIR  -> the one throttle;  viewer n's rates -> RateArbiter (the weakest viewer) -> the encoder
+/// ```
+/// Each viewer's core owns its packetizer (its own SSRC and sequence numbers), packet history, NACK responder, RTX
+/// stream, pacer and bitrate controller, so a NACK is answered for that viewer only. A viewer that attaches gets its
+/// first frame at a keyframe: it waits (no packet sent) until the IDR it asked for comes out of the encoder.
+package final class FanOutEncoder: Sendable {
+    /// The stream's description (peer fields unused: each viewer's transport has its own peer).
+    package let configuration: SenderConfiguration
+
+    private let clock: SenderClock
+    private let origin: ContinuousClock.Instant
+    private let encoderGroup: MultiThreadedEventLoopGroup
+    private let encoderLoop: EventLoop
+    private let stage: NIOLoopBound<EncoderStage>
+    private let mailbox: FrameMailbox
+    private let registry: Registry
+    private let finished = Atomic<Bool>(false)
+
+    /// The viewers, their keyframe gates and the rate arbiter, shared by the encoder's thread and the viewers' loops.
+    final class Registry: Sendable {
+        struct Viewer {
+            let loop: EventLoop
+            let core: NIOLoopBound<SenderCore>
+            /// No frame goes out until a keyframe: a decoder cannot start on a delta frame.
+            var waitingForKeyframe = true
+        }
+
+        struct State {
+            var viewers: [UInt64: Viewer] = [:]
+            var arbiter: RateArbiter
+            var nextID: UInt64 = 1
+            /// Frames the encoder produced.
+            var framesEncoded = 0
+        }
+
+        let state: Mutex<State>
+        /// The configuration's `frameObserver`, called once per encoded frame (not once per viewer).
+        let observer: (@Sendable (EncodedFrame, RTPTimestamp) -> Void)?
+
+        init(operatorRates: RateArbiter.Rates, observer: (@Sendable (EncodedFrame, RTPTimestamp) -> Void)?) {
+            state = Mutex(State(arbiter: RateArbiter(operatorRates: operatorRates)))
+            self.observer = observer
+        }
+
+        /// Hands one output to every viewer (a frame only to those past their first keyframe).
+        func deliver(_ output: EncoderOutput) {
+            if let observer, case .frame(let frame, _, _, _) = output {
+                // The stream's own media time (90 kHz from the first frame): each viewer has its own RTP offset.
+                observer(frame, RTPTimestamp(UInt32(truncatingIfNeeded: frame.timestamp)))
+            }
+            let targets: [Viewer] = state.withLock { state in
+                var targets: [Viewer] = []
+                targets.reserveCapacity(state.viewers.count)
+                let keyframe: Bool?
+                if case .frame(let frame, _, _, _) = output {
+                    keyframe = frame.isKeyframe
+                    state.framesEncoded += 1
+                } else {
+                    keyframe = nil
+                }
+                for (id, viewer) in state.viewers {
+                    if let keyframe, viewer.waitingForKeyframe {
+                        guard keyframe else { continue }
+                        state.viewers[id]?.waitingForKeyframe = false
+                    }
+                    targets.append(viewer)
+                }
+                return targets
+            }
+            for viewer in targets {
+                viewer.loop.execute { [core = viewer.core] in core.value.handle(output) }
+            }
+        }
+    }
+
+    /// How one viewer's core reaches the shared encoder.
+    struct ViewerControl: EncoderControl {
+        let id: UInt64
+        let loop: EventLoop
+        let stage: NIOLoopBound<EncoderStage>
+        let registry: Registry
+
+        func requestKeyframe(at now: MonotonicTime) {
+            loop.execute { [stage] in stage.value.requestKeyframe(at: now) }
+        }
+
+        func setRates(target: Int, ceiling: Int) -> EventLoopFuture<Void> {
+            let applied = registry.state.withLock {
+                $0.arbiter.set(RateArbiter.Rates(target: target, ceiling: ceiling), for: id)
+            }
+            return loop.submit { [stage] () throws -> Void in
+                try stage.value.setRates(target: applied.target, ceiling: applied.ceiling)
+            }
+        }
+    }
+
+    /// Validates the configuration, creates the encoder and its thread. Frames pushed before any viewer attaches are
+    /// encoded and dropped (the stream is live; a viewer joins at the next keyframe). The configuration's
+    /// `frameObserver` sees every encoded frame once, on the encoder's thread, with the stream's media time (90 kHz
+    /// from its first frame) as the timestamp.
+    /// - Parameters:
+    ///   - configuration: the stream (encoder, MTU, NACK, RTX, pacing, congestion control, CNAME).
+    ///   - clock: the clocks (default: the system's, from `origin`).
+    ///   - origin: the instant `clock.monotonic` counts from.
+    ///   - makeEncoder: creates the encoder, on the encoder's thread (default: OpenH264 with the configured
+    ///     degradation preference).
+    /// - Throws: `SenderError` for an invalid configuration, encoder errors.
+    package init(
+        configuration: SenderConfiguration, clock: SenderClock? = nil, origin: ContinuousClock.Instant = .now,
+        makeEncoder: (@Sendable (EncoderConfiguration) throws -> any FrameEncoder)? = nil
+    ) async throws {
+        try configuration.validate()
+        let clock = clock ?? .system(origin: origin)
+        let preference = configuration.degradationPreference
+        let makeEncoder = makeEncoder ?? { try AdaptiveH264Encoder(configuration: $0, preference: preference) }
+        let enc = configuration.encoder
+        let registry = Registry(
+            operatorRates: RateArbiter.Rates(target: enc.targetBitrate, ceiling: enc.effectiveMaxBitrate),
+            observer: configuration.frameObserver)
+        let encoderGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let encoderLoop = encoderGroup.next()
+        let mailbox = FrameMailbox()
+        let encoderConfiguration = configuration.sendingEncoderConfiguration
+        let maximumFailures = configuration.maximumConsecutiveFrameFailures
+        let throttle = KeyframeRequestThrottle(minimumInterval: configuration.keyframeThrottle)
+        do {
+            stage = try await encoderLoop.submit {
+                let stage = EncoderStage(
+                    encoder: try makeEncoder(encoderConfiguration), throttle: throttle, mailbox: mailbox, clock: clock,
+                    maximumConsecutiveFailures: maximumFailures
+                ) { output in registry.deliver(output) }
+                let weakStage = NIOLoopBound(WeakReference(stage), eventLoop: encoderLoop)
+                stage.reschedule = { encoderLoop.execute { weakStage.value.object?.drain() } }
+                return NIOLoopBound(stage, eventLoop: encoderLoop)
+            }.get()
+        } catch {
+            try? await encoderGroup.shutdownGracefully()
+            throw error
+        }
+        self.configuration = configuration
+        self.clock = clock
+        self.origin = origin
+        self.encoderGroup = encoderGroup
+        self.encoderLoop = encoderLoop
+        self.mailbox = mailbox
+        self.registry = registry
+    }
+
+    deinit {
+        guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        mailbox.close()
+        encoderGroup.shutdownGracefully { _ in }
+    }
+
+    // MARK: Frames
+
+    /// The frame rate the encoder plans for.
+    package var frameRate: Double { configuration.encoder.frameRate }
+
+    /// Pushes a frame written into the encoder's reused buffer (newest wins when the encoder is busy).
+    /// - Parameters:
+    ///   - captureTime: when it was captured, on `ContinuousClock`.
+    ///   - fill: writes the picture.
+    /// - Throws: what `fill` throws, `SenderError.finished`.
+    package func send(captureTime: ContinuousClock.Instant = .now, fill: (inout I420Frame) throws -> Void) throws {
+        let time = MonotonicTime(nanoseconds: (captureTime - origin).saturatingNanoseconds)
+        let (wake, _) = try mailbox.put(captureTime: time, fill: fill)
+        if wake {
+            let stage = self.stage
+            encoderLoop.execute { stage.value.drain() }
+        }
+    }
+
+    /// Pushes a borrowed I420 picture (copied before this returns).
+    /// - Parameters:
+    ///   - view: the picture.
+    ///   - captureTime: when it was captured.
+    /// - Throws: `SenderError.finished`.
+    package func send(_ view: I420FrameView, captureTime: ContinuousClock.Instant = .now) throws {
+        try send(captureTime: captureTime) { view.copy(into: &$0) }
+    }
+
+    /// Waits until the encoder has taken the last frame pushed.
+    package func waitForEncoder() async { await mailbox.waitForSpace() }
+
+    /// Blocks until the encoder has taken the last frame pushed.
+    package func waitForEncoderBlocking() { mailbox.waitForSpaceBlocking() }
+
+    /// Frames encoded so far, and frames replaced in the mailbox before the encoder took them.
+    package var frameCounts: (encoded: Int, dropped: Int) {
+        (registry.state.withLock { $0.framesEncoded }, mailbox.droppedFrames)
+    }
+
+    /// The rates the encoder follows now (the weakest viewer's, at most the operator's).
+    package var appliedRates: (target: Int, ceiling: Int) {
+        let rates = registry.state.withLock { $0.arbiter.applied }
+        return (rates.target, rates.ceiling)
+    }
+
+    // MARK: Viewers
+
+    /// Attaches a viewer: a `SenderCore` of its own over `transport` (already on its loop, already holding or later
+    /// given the viewer's SRTP keys), sending from the next keyframe, which is requested now. Call on
+    /// `transport.eventLoop`.
+    /// - Parameters:
+    ///   - transport: the viewer's transport (its peer set, SRTP installed or to be installed before media leaves).
+    ///   - payloadType: the negotiated H.264 payload type.
+    ///   - rtxPayloadType: the negotiated RTX payload type, or nil for no RTX.
+    ///   - ssrc: the viewer's media SSRC (the one written in its answer).
+    ///   - rtxSSRC: the viewer's RTX SSRC (the one written in its answer).
+    ///   - events: the viewer's events.
+    ///   - reports: the viewer's statistics, once per report interval.
+    /// - Returns: the viewer.
+    /// - Throws: `SenderError.finished`, packetizer or controller errors for a configuration that cannot work.
+    package func attach(
+        transport: UDPTransport, payloadType: PayloadType, rtxPayloadType: PayloadType?, ssrc: SSRC, rtxSSRC: SSRC?,
+        events: AsyncStream<SenderEvent>.Continuation, reports: AsyncStream<SenderStats>.Continuation
+    ) throws -> FanOutViewer {
+        guard !finished.load(ordering: .acquiring) else { throw SenderError.finished }
+        var configuration = self.configuration
+        configuration.payloadType = payloadType
+        configuration.ssrc = ssrc
+        configuration.security = nil  // the viewer's transport holds the DTLS-derived keys
+        configuration.frameObserver = nil  // called once per frame by the registry, not once per viewer
+        configuration.rtx = configuration.nack ? rtxPayloadType.map { SenderConfiguration.RTX(payloadType: $0, ssrc: rtxSSRC) } : nil
+        var rng = SystemRandomNumberGenerator()
+        let limit = RTPPayloadLimit(
+            mtu: configuration.mtu, ipVersion: (transport.localAddress?.protocol == .inet6) ? .v6 : .v4,
+            srtpTrailerSize: SRTPSuite.maxRTPTrailer)
+        let packetizer = try H264Packetizer(
+            ssrc: ssrc, payloadType: payloadType, firstSequenceNumber: SequenceNumber.randomInitial(using: &rng),
+            mode: configuration.packetizationMode, mtu: limit.mtu, ipVersion: limit.ipVersion,
+            srtpTrailerSize: limit.srtpTrailerSize)
+        let id = registry.state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        let control = ViewerControl(id: id, loop: encoderLoop, stage: stage, registry: registry)
+        // A mailbox of the viewer's own that never holds a frame: finishing the viewer closes only that one.
+        let core = try SenderCore(
+            configuration: configuration, ssrc: ssrc, packetizer: packetizer,
+            timestampOffset: UInt32.random(in: .min ... .max, using: &rng), transport: transport, clock: clock,
+            encoder: control, mailbox: FrameMailbox(), events: events, reports: reports)
+        core.start()
+        let bound = NIOLoopBound(core, eventLoop: transport.eventLoop)
+        registry.state.withLock { $0.viewers[id] = Registry.Viewer(loop: transport.eventLoop, core: bound) }
+        core.requestKeyframe(.application)
+        return FanOutViewer(id: id, core: bound, eventLoop: transport.eventLoop, fanOut: self)
+    }
+
+    /// Detaches a viewer: no more frames for it; the encoder's rates follow the remaining viewers.
+    func detach(_ id: UInt64) {
+        let (rates, wasAttached) = registry.state.withLock { state in
+            (state.arbiter.remove(id), state.viewers.removeValue(forKey: id) != nil)
+        }
+        guard wasAttached, !finished.load(ordering: .relaxed) else { return }
+        let stage = self.stage
+        encoderLoop.execute { try? stage.value.setRates(target: rates.target, ceiling: rates.ceiling) }
+    }
+
+    /// Stops the encoder (the frame waiting is encoded and delivered first). Viewers are not finished here.
+    package func finish() async {
+        guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let stage = self.stage
+        try? await encoderLoop.submit { stage.value.drain() }.get()
+        mailbox.close()
+        try? await encoderGroup.shutdownGracefully()
+    }
+}

@@ -1,0 +1,56 @@
+/// The rates of an encoder shared by several viewers: each viewer's core wants a target and a ceiling (its own
+/// `BitrateController`: the operator's bitrate capped by that viewer's REMB, TMMBR and loss estimate); the encoder
+/// gets the lowest wish, so that it follows the weakest viewer.
+///
+/// Policy (documented in Docs/Architecture.md): one stream serves every viewer, so a viewer on a poor path lowers the
+/// quality for all; the alternative (the strongest, letting the weak viewer lose packets) breaks that viewer's
+/// picture for good, and simulcast is out of scope. The result never exceeds the operator's rates (each wish is
+/// already capped by them) and with no viewer the operator's rates apply. Pure: no clock, no I/O.
+struct RateArbiter: Sendable, Equatable {
+    /// A target and a ceiling, in bit/s.
+    struct Rates: Sendable, Equatable {
+        var target: Int
+        var ceiling: Int
+    }
+
+    /// The operator's rates: the cap, and what applies with no viewer.
+    private(set) var operatorRates: Rates
+    /// Each viewer's latest wish.
+    private var wishes: [UInt64: Rates] = [:]
+
+    /// Creates an arbiter.
+    /// - Parameter operatorRates: the operator's target and ceiling.
+    init(operatorRates: Rates) {
+        self.operatorRates = operatorRates
+    }
+
+    /// The rates the encoder must use now: the lowest target and the lowest ceiling over the viewers (the ceiling at
+    /// least the target), at most the operator's.
+    var applied: Rates {
+        guard !wishes.isEmpty else { return operatorRates }
+        let target = min(operatorRates.target, wishes.values.map(\.target).min()!)
+        let ceiling = min(operatorRates.ceiling, wishes.values.map(\.ceiling).min()!)
+        return Rates(target: target, ceiling: max(target, ceiling))
+    }
+
+    /// How many viewers have a wish.
+    var viewerCount: Int { wishes.count }
+
+    /// Records a viewer's wish.
+    /// - Parameters:
+    ///   - rates: what the viewer's controller wants.
+    ///   - viewer: the viewer.
+    /// - Returns: the rates to apply now.
+    mutating func set(_ rates: Rates, for viewer: UInt64) -> Rates {
+        wishes[viewer] = rates
+        return applied
+    }
+
+    /// Forgets a viewer (it left).
+    /// - Parameter viewer: the viewer.
+    /// - Returns: the rates to apply now.
+    mutating func remove(_ viewer: UInt64) -> Rates {
+        wishes[viewer] = nil
+        return applied
+    }
+}

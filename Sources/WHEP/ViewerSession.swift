@@ -1,0 +1,122 @@
+import DTLS
+import NIOCore
+import RTP
+import STUN
+import Sender
+import Synchronization
+import Transport
+import WebRTC
+import WebRTCTransport
+
+/// One viewer: its UDP socket (`UDPTransport`, media held until DTLS keys exist), its ICE-lite agent and DTLS endpoint
+/// (`WebRTCLink`), and once connected its `SenderCore` on the shared encoder (`FanOutViewer`). Confined to the
+/// transport's loop.
+///
+/// Lifecycle: answered -> (ICE + DTLS within the connect timeout) -> connected: attached to the encoder, which sends
+/// it an IDR first -> ended by DELETE, consent expiry, a DTLS failure or close_notify, the connect timeout, or the
+/// server finishing. Ending closes the socket and frees the viewer's slot.
+final class ViewerSession {
+    let id: String
+    let transport: UDPTransport
+    private(set) var link: WebRTCLink?
+    private let negotiated: NegotiatedVideo
+    private let ssrc: SSRC
+    private let rtxSSRC: SSRC?
+    private let encoder: FanOutEncoder
+    private let table: ViewerTable
+    private let events: AsyncStream<WHEPEvent>.Continuation
+    private var viewer: FanOutViewer?
+    private(set) var remote: TransportAddress?
+    private var timeout: Scheduled<Void>?
+    private(set) var ended = false
+    private let reports: AsyncStream<SenderStats>.Continuation
+    private let senderEvents: AsyncStream<SenderEvent>.Continuation
+
+    init(id: String, transport: UDPTransport, negotiated: NegotiatedVideo, ssrc: SSRC, rtxSSRC: SSRC?,
+         encoder: FanOutEncoder, table: ViewerTable, events: AsyncStream<WHEPEvent>.Continuation) {
+        self.id = id
+        self.transport = transport
+        self.negotiated = negotiated
+        self.ssrc = ssrc
+        self.rtxSSRC = rtxSSRC
+        self.encoder = encoder
+        self.table = table
+        self.events = events
+        // Nobody reads a viewer's own streams: its statistics are polled (`statistics()`); keep only the newest.
+        reports = AsyncStream.makeStream(of: SenderStats.self, bufferingPolicy: .bufferingNewest(1)).continuation
+        senderEvents = AsyncStream.makeStream(of: SenderEvent.self, bufferingPolicy: .bufferingNewest(1)).continuation
+    }
+
+    /// Starts ICE and DTLS over the socket and the connect timer.
+    func start(peer: PeerTransport, connectTimeout: Duration) {
+        let configuration = encoder.configuration
+        let link = WebRTCLink(
+            transport: transport, peer: peer,
+            allowRepeatTransmission: configuration.nack && negotiated.rtxPayloadType == nil
+        ) { [weak self] event in self?.handle(event) }
+        self.link = link
+        let weakSelf = NIOLoopBound(WeakReference(self), eventLoop: transport.eventLoop)
+        timeout = transport.eventLoop.scheduleTask(in: .nanoseconds(connectTimeout.saturatingNanoseconds)) {
+            guard let session = weakSelf.value.object, session.viewer == nil else { return }
+            session.end(.connectTimeout)
+        }
+        link.start()
+    }
+
+    private func handle(_ event: WebRTCLink.Event) {
+        switch event {
+        case .connected(let remote):
+            self.remote = remote
+            timeout?.cancel()
+            timeout = nil
+            do {
+                viewer = try encoder.attach(
+                    transport: transport, payloadType: PayloadType(negotiated.format.payloadType),
+                    rtxPayloadType: negotiated.rtxPayloadType.map { PayloadType($0) }, ssrc: ssrc,
+                    rtxSSRC: negotiated.rtxPayloadType == nil ? nil : rtxSSRC, events: senderEvents, reports: reports)
+                events.yield(.viewerJoined(id: id, remote: "\(remote)"))
+            } catch {
+                end(.securityFailed("\(error)"))
+            }
+        case .pathChanged(let remote):
+            self.remote = remote
+        case .closed(let reason):
+            end(Self.leaveReason(reason))
+        case .securityFailed(let why):
+            end(.securityFailed(why))
+        }
+    }
+
+    static func leaveReason(_ reason: PeerTransport.CloseReason) -> WHEPViewerLeaveReason {
+        switch reason {
+        case .consentExpired: .consentExpired
+        case .iceFailed: .iceFailed
+        case .dtlsFailed(let error): .dtlsFailed("\(error)")
+        case .dtlsTimeout: .dtlsFailed("handshake timeout")
+        case .closedByPeer: .closedByViewer
+        case .closedLocally: .deleted
+        }
+    }
+
+    /// Tears the viewer down: its stream's RTCP BYE, DTLS close_notify, the socket closed, its slot freed. Idempotent.
+    func end(_ reason: WHEPViewerLeaveReason) {
+        guard !ended else { return }
+        ended = true
+        timeout?.cancel()
+        timeout = nil
+        viewer?.finishOnLoop()  // the RTCP BYE first, while the viewer still reads SRTCP
+        link?.close()           // then DTLS close_notify
+        transport.close()
+        reports.finish()
+        senderEvents.finish()
+        table.remove(id)
+        events.yield(.viewerLeft(id: id, reason: reason))
+    }
+
+    /// The viewer's statistics now.
+    func statistics() -> WHEPViewerStatistics {
+        WHEPViewerStatistics(
+            id: id, remote: remote.map { "\($0)" }, connected: viewer != nil,
+            sender: viewer?.snapshotOnLoop() ?? SenderStats())
+    }
+}

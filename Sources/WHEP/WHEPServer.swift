@@ -1,0 +1,389 @@
+public import Codec
+import DTLS
+import H264
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import RTP
+import SRTP
+import STUN
+import Synchronization
+public import Sender
+import Transport
+public import Video
+import WebRTC
+import WebRTCTransport
+
+/// A WHEP endpoint (WebRTC-HTTP Egress Protocol) that browsers play directly: one H.264 encoder shared by every
+/// viewer, each viewer with its own ICE-lite agent, DTLS-SRTP context and UDP socket.
+///
+/// ```swift
+/// var options = WHEPServer.Options(host: "127.0.0.1", port: 8080)
+/// options.maximumViewers = 8
+/// let server = try await WHEPServer(configuration: configuration, options: options)
+/// try server.send(frame, captureTime: .now)         // frames in, as with H264Sender
+/// for await event in server.events { print(event) }  // viewers joined and left
+/// await server.finish()
+/// ```
+///
+/// | method and path | reply |
+/// |---|---|
+/// | `GET /` | a viewer page: open it in a browser to watch |
+/// | `POST /whep`, `Content-Type: application/sdp` | 201 + `Location: /whep/<id>` + `ETag` + the SDP answer; 400 with the SDP error for an offer we cannot answer, 415 for another content type, 413 over 64 KiB, 503 when the viewer limit is reached |
+/// | `DELETE /whep/<id>` | 200, the viewer torn down and its socket closed; 404 for an unknown id |
+/// | `OPTIONS` | 204 with CORS headers and `Accept-Post: application/sdp` |
+/// | `PATCH /whep/<id>` | 405: no trickle ICE or ICE restart; offers carry their candidates |
+///
+/// Policies: a viewer's PLI/FIR reaches the one encoder through one keyframe throttle; NACKs are answered from that
+/// viewer's own history (its own SSRC and sequence numbers); the encoder's bitrate follows the weakest viewer (the
+/// lowest of the viewers' REMB-, TMMBR- and loss-limited targets, never above the configured bitrate). A joining
+/// viewer gets an IDR and its first packet is that IDR's. A viewer that does not finish ICE and DTLS within
+/// `connectTimeout`, stops answering consent checks (RFC 7675), fails DTLS, or is DELETEd, is torn down.
+///
+/// Security: the endpoint binds to loopback unless told otherwise, and then refuses to start without a bearer token
+/// (compared in constant time, never printed); bodies over 64 KiB get 413; a slot is reserved before a socket is
+/// opened, so offers beyond the viewer limit open nothing.
+public final class WHEPServer: Sendable {
+    /// Where and how to serve.
+    public struct Options: Sendable {
+        /// The address to bind the HTTP endpoint and the viewers' sockets to (an IP literal); a non-loopback address
+        /// requires `token`.
+        public var host: String
+        /// The HTTP port (0: any free port).
+        public var port: Int
+        /// The bearer token POST/DELETE must carry, or nil (loopback only).
+        public var token: String?
+        /// The most viewers at once (connected or connecting).
+        public var maximumViewers: Int = 8
+        /// The `Access-Control-Allow-Origin` value.
+        public var allowedOrigin: String = "*"
+        /// The IP written in the answer's candidate (default: `host`; required when `host` is a wildcard).
+        public var advertisedHost: String?
+        /// How long a viewer may take from its answer to ICE + DTLS done.
+        public var connectTimeout: Duration = .seconds(15)
+        /// How long a connected viewer may send no consent check before it is torn down (RFC 7675: 30 s).
+        public var consentTimeout: Duration = .seconds(30)
+        /// The DTLS-SRTP profiles offered, in order.
+        public var srtpSuites: [SRTPSuiteName] = [.aeadAES128GCM, .aesCM128HMACSHA1_80]
+
+        /// The largest viewer limit accepted.
+        public static let maximumViewerLimit = 1000
+
+        /// Creates options.
+        /// - Parameters:
+        ///   - host: the address to bind (IP literal).
+        ///   - port: the HTTP port.
+        ///   - token: the bearer token, or nil.
+        public init(host: String = "127.0.0.1", port: Int = 8080, token: String? = nil) {
+            self.host = host
+            self.port = port
+            self.token = token
+        }
+    }
+
+    /// The DTLS-SRTP profiles (RFC 5764, RFC 7714).
+    public enum SRTPSuiteName: String, Sendable, CaseIterable {
+        /// SRTP_AEAD_AES_128_GCM.
+        case aeadAES128GCM
+        /// SRTP_AES128_CM_SHA1_80.
+        case aesCM128HMACSHA1_80
+    }
+
+    /// The options in force.
+    public let options: Options
+    /// Viewers joining and leaving. Newest kept when not read.
+    public let events: AsyncStream<WHEPEvent>
+
+    /// The shared encoder (a `FramePumpTarget` for the command-line tool).
+    package let encoder: FanOutEncoder
+    private let channel: Channel
+    private let table: ViewerTable
+    private let context: DTLSContext
+    private let advertisedIP: IPAddress
+    private let eventsContinuation: AsyncStream<WHEPEvent>.Continuation
+
+    /// The HTTP port the server listens on.
+    public var localPort: Int { channel.localAddress?.port ?? 0 }
+
+    /// The viewer page's URL.
+    public var url: String {
+        let host = options.host.contains(":") ? "[\(options.host)]" : options.host
+        return "http://\(host):\(localPort)/"
+    }
+
+    /// Validates the options, creates the shared encoder (its own thread), a fresh ECDSA P-256 certificate, and
+    /// starts listening.
+    /// - Parameters:
+    ///   - configuration: the stream: encoder settings, MTU, NACK, RTX, pacing, congestion control, CNAME (peer and
+    ///     SRTP key fields are unused: every viewer has its own address and DTLS-derived keys).
+    ///   - options: where and how to serve.
+    /// - Throws: `WHEPServerError` for bad options, `SenderError` for a bad configuration, DTLS, encoder and bind
+    ///   errors (nothing is left running then).
+    public init(configuration: SenderConfiguration, options: Options) async throws {
+        if let token = options.token {
+            guard !token.isEmpty, token.utf8.count <= 1024, token.unicodeScalars.allSatisfy({ (0x21...0x7e).contains($0.value) })
+            else { throw WHEPServerError.invalidToken }
+        }
+        guard options.token != nil || Self.isLoopback(options.host) else { throw WHEPServerError.tokenRequired(options.host) }
+        guard (1...Options.maximumViewerLimit).contains(options.maximumViewers) else {
+            throw WHEPServerError.invalidViewerLimit(options.maximumViewers)
+        }
+        guard (0...65535).contains(options.port) else { throw WHEPServerError.invalidPort(options.port) }
+        guard options.connectTimeout >= .seconds(1), options.connectTimeout <= .seconds(300),
+              options.consentTimeout >= .seconds(1), options.consentTimeout <= .seconds(300)
+        else {
+            throw WHEPServerError.invalidConnectTimeout
+        }
+        let bindHost = options.host == "localhost" ? "127.0.0.1" : options.host
+        guard let bindIP = IPAddress(bindHost.trimmingCharacters(in: "[]")) else {
+            throw WHEPServerError.invalidAddress("the WHEP host must be an IP literal (e.g. 127.0.0.1 or ::1), got \(options.host.prefix(100))")
+        }
+        let advertised = options.advertisedHost.map { IPAddress($0.trimmingCharacters(in: "[]")) } ?? bindIP
+        guard let advertised else {
+            throw WHEPServerError.invalidAddress("the advertised host must be an IP literal, got \(options.advertisedHost?.prefix(100) ?? "")")
+        }
+        guard advertised != IPAddress("0.0.0.0"), advertised != IPAddress("::") else {
+            throw WHEPServerError.invalidAddress("bound to \(options.host): give the address browsers reach the viewers' sockets at (--advertise)")
+        }
+        var options = options
+        options.host = bindHost.trimmingCharacters(in: "[]")
+        let suites = options.srtpSuites.map { $0 == .aeadAES128GCM ? SRTPSuite.aeadAES128GCM : .aesCM128HMACSHA1_80 }
+        context = try DTLSContext(certificate: try DTLSCertificate.generate(), srtpSuites: suites)
+        encoder = try await FanOutEncoder(configuration: configuration)
+        let table = ViewerTable(limit: options.maximumViewers)
+        self.table = table
+        self.options = options
+        advertisedIP = advertised
+        (events, eventsContinuation) = AsyncStream.makeStream(of: WHEPEvent.self, bufferingPolicy: .bufferingNewest(256))
+        let token = options.token, origin = options.allowedOrigin
+        let box = ServerReference()
+        do {
+            channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(IdleStateHandler(allTimeout: Self.idleTimeout))
+                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                        try channel.pipeline.syncOperations.addHandler(
+                            WHEPHTTPHandler(token: token, allowedOrigin: origin) { request in
+                                guard let server = box.server.withLock({ $0 }) else {
+                                    return .error(503, "the server is starting")
+                                }
+                                return await server.respond(to: request)
+                            })
+                    }
+                }
+                .bind(host: options.host, port: options.port).get()
+        } catch {
+            await encoder.finish()
+            throw error
+        }
+        box.server.withLock { $0 = self }
+    }
+
+    /// How long an HTTP connection may stay idle before it is closed.
+    static let idleTimeout = TimeAmount.seconds(30)
+
+    /// Whether an address is a loopback one (127.0.0.0/8, ::1, localhost).
+    /// - Parameter host: an address or host name.
+    public static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+
+    // MARK: Frames
+
+    /// The frame rate the encoder plans for.
+    public var frameRate: Double { encoder.frameRate }
+
+    /// Pushes a borrowed I420 picture; it is copied before this returns (newest wins when the encoder is busy).
+    /// - Parameters:
+    ///   - view: the picture.
+    ///   - captureTime: when it was captured, on `ContinuousClock`.
+    /// - Throws: `SenderError.finished` once the server has finished.
+    public func send(_ view: I420FrameView, captureTime: ContinuousClock.Instant = .now) throws {
+        try encoder.send(view, captureTime: captureTime)
+    }
+
+    /// Pushes an owned frame in I420, NV12 or BGRA (converted to I420 with libyuv on the caller's thread).
+    /// - Parameters:
+    ///   - frame: the frame.
+    ///   - captureTime: when it was captured, on `ContinuousClock`.
+    /// - Throws: `VideoError` for a frame that cannot be converted, `SenderError.finished`.
+    public func send(_ frame: VideoFrame, captureTime: ContinuousClock.Instant = .now) throws {
+        if case .i420(let i420) = frame {
+            return try i420.withView { try send($0, captureTime: captureTime) }
+        }
+        var converter = try FrameConverter(width: frame.width, height: frame.height)
+        try send(captureTime: captureTime) { buffer in try converter.convert(frame, into: &buffer) }
+    }
+
+    /// Pushes a frame written straight into the encoder's reused buffer.
+    /// - Parameters:
+    ///   - captureTime: when it was captured.
+    ///   - fill: writes the picture.
+    /// - Throws: what `fill` throws, `SenderError.finished`.
+    public func send(captureTime: ContinuousClock.Instant = .now, fill: (inout I420Frame) throws -> Void) throws {
+        try encoder.send(captureTime: captureTime, fill: fill)
+    }
+
+    /// Waits until the encoder has taken the last frame pushed.
+    public func waitForEncoder() async { await encoder.waitForEncoder() }
+
+    // MARK: Viewers
+
+    /// Viewers connected or connecting.
+    public var viewerCount: Int { table.count }
+
+    /// Frames encoded so far (each sent to every viewer past its first keyframe).
+    public var framesEncoded: Int { encoder.frameCounts.encoded }
+
+    /// The bitrate the shared encoder follows now (the weakest viewer's, at most the configured one), in bit/s.
+    public var appliedBitrate: Int { encoder.appliedRates.target }
+
+    /// Every viewer's statistics now.
+    public func viewers() async -> [WHEPViewerStatistics] {
+        var result: [WHEPViewerStatistics] = []
+        for handle in table.all {
+            if let stats = try? await handle.loop.submit({ handle.session.value.statistics() }).get() {
+                result.append(stats)
+            }
+        }
+        return result.sorted { $0.id < $1.id }
+    }
+
+    /// Ends every viewer (BYE, close_notify, sockets closed), stops listening and stops the encoder. Idempotent.
+    public func finish() async {
+        for handle in table.close() {
+            try? await handle.loop.submit { handle.session.value.end(.serverFinished) }.get()
+        }
+        try? await channel.close()
+        await encoder.finish()
+        eventsContinuation.finish()
+    }
+
+    // MARK: Requests
+
+    /// Answers one routed request.
+    func respond(to request: WHEPRequest) async -> WHEPReply {
+        switch request {
+        case .page:
+            return WHEPReply(status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: ViewerPage.html)
+        case .options:
+            return WHEPReply(status: 204, headers: [
+                ("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS"),
+                ("Access-Control-Allow-Headers", "Authorization, Content-Type, If-Match"),
+                ("Access-Control-Max-Age", "600"),
+                ("Accept-Post", "application/sdp"),
+            ])
+        case .delete(let id):
+            guard let handle = table.session(id) else { return .error(404, "no WHEP session \(id.prefix(64))") }
+            try? await handle.loop.submit { handle.session.value.end(.deleted) }.get()
+            return WHEPReply(status: 200)
+        case .offer(let text):
+            return await answer(text)
+        }
+    }
+
+    /// A viewer's offer: reserve a slot, open its socket, answer, start ICE and DTLS.
+    private func answer(_ text: String) async -> WHEPReply {
+        guard table.reserve() else {
+            var reply = WHEPReply.error(503, "viewer limit reached: \(table.limit) viewers are watching; try again later")
+            reply.headers.append(("Retry-After", "5"))
+            return reply
+        }
+        let offer: JSEPSessionDescription
+        do {
+            offer = try JSEPSessionDescription(parsing: text)
+        } catch {
+            table.release()
+            return .error(400, "bad offer: \(error)")
+        }
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        var transportConfiguration = TransportConfiguration(
+            localHost: options.host, localPort: 0, peer: nil, rtcpMux: true, security: nil)
+        transportConfiguration.holdMediaUntilSecured = true
+        let transport: NIOLoopBound<UDPTransport>
+        do {
+            transport = try await UDPTransport.bind(configuration: transportConfiguration, eventLoop: loop)
+        } catch {
+            table.release()
+            return .error(503, "cannot open a UDP socket for the viewer: \(error)")
+        }
+        let setup = Setup(
+            encoder: encoder, table: table, context: context, advertisedIP: advertisedIP, events: eventsContinuation,
+            connectTimeout: options.connectTimeout, consentTimeout: options.consentTimeout)
+        let reply = try? await loop.submit { setup.start(offer: offer, transport: transport.value) }.get()
+        return reply ?? .error(500, "the viewer could not be set up")
+    }
+
+    /// What a viewer's set-up needs, on its loop.
+    private struct Setup: Sendable {
+        let encoder: FanOutEncoder
+        let table: ViewerTable
+        let context: DTLSContext
+        let advertisedIP: IPAddress
+        let events: AsyncStream<WHEPEvent>.Continuation
+        let connectTimeout: Duration
+        let consentTimeout: Duration
+
+        func start(offer: JSEPSessionDescription, transport: UDPTransport) -> WHEPReply {
+            var rng = SystemRandomNumberGenerator()
+            let id = (0..<16).map { _ in String(UInt8.random(in: 0...255, using: &rng), radix: 16).leftPadded(2) }.joined()
+            let configuration = encoder.configuration
+            let ssrc = SSRC(UInt32.random(in: 1 ... .max, using: &rng))
+            var rtxSSRC = SSRC(UInt32.random(in: 1 ... .max, using: &rng))
+            while rtxSSRC == ssrc { rtxSSRC = SSRC(UInt32.random(in: 1 ... .max, using: &rng)) }
+            let credentials = ICECredentials.random()
+            let port = UInt16(clamping: transport.localPort)
+            var video = VideoSendConfiguration(
+                profileLevelID: configuration.encoder.profileLevelID,
+                packetizationMode: configuration.packetizationMode == .singleNALUnit ? 0 : 1, ssrc: ssrc.rawValue,
+                rtxSSRC: configuration.nack && configuration.rtx != nil ? rtxSSRC.rawValue : nil,
+                cname: configuration.cname)
+            if !configuration.nack { video.feedback.removeAll { $0 == "nack" } }
+            let local = LocalTransportDescription(
+                credentials: credentials, candidates: [.host(TransportAddress(ip: advertisedIP, port: port))],
+                iceLite: true, fingerprint: context.certificate.fingerprint)
+            let fail = { (reply: WHEPReply) -> WHEPReply in
+                transport.close()
+                table.release()
+                return reply
+            }
+            let answer: JSEPSessionDescription
+            let negotiated: NegotiatedVideo
+            do {
+                (answer, negotiated) = try VideoAnswerer.answer(
+                    offer, video: video, transport: local, origin: "- \(UInt64.random(in: 1...(1 << 62), using: &rng)) 1 IN IP4 0.0.0.0")
+            } catch {
+                return fail(.error(400, "cannot answer the offer: \(error)"))
+            }
+            var iceConfiguration = ICELiteAgent.Configuration()
+            iceConfiguration.consentTimeout = consentTimeout
+            let peer: PeerTransport
+            do {
+                peer = PeerTransport(
+                    agent: .lite(ICELiteAgent(local: credentials, remote: negotiated.remoteCredentials,
+                                              configuration: iceConfiguration, now: WebRTCLink.monotonicNow())),
+                    dtls: try DTLSEndpoint(context: context, role: negotiated.dtlsRole,
+                                           remoteFingerprint: negotiated.remoteFingerprint))
+            } catch {
+                return fail(.error(500, "DTLS set-up failed: \(error)"))
+            }
+            let session = ViewerSession(
+                id: id, transport: transport, negotiated: negotiated, ssrc: ssrc, rtxSSRC: rtxSSRC, encoder: encoder,
+                table: table, events: events)
+            guard table.install(id, ViewerTable.Handle(loop: transport.eventLoop,
+                                                       session: NIOLoopBound(session, eventLoop: transport.eventLoop)))
+            else {
+                transport.close()
+                return .error(503, "the server is finishing")
+            }
+            session.start(peer: peer, connectTimeout: connectTimeout)
+            return WHEPReply(status: 201, headers: [
+                ("Content-Type", "application/sdp"),
+                ("Location", "\(WHEPRequest.endpointPath)/\(id)"),
+                ("ETag", "\"\(credentials.ufrag)\""),
+            ], body: answer.sdp)
+        }
+    }
+}

@@ -1,0 +1,13 @@
+public import Sender
+
+/// One viewer of a WHEP server, now.
+public struct WHEPViewerStatistics: Sendable {
+    /// The session id (the last path component of its `Location`).
+    public var id: String
+    /// The viewer's address once ICE selected it (`IP:port`).
+    public var remote: String?
+    /// Whether ICE and DTLS finished (media flows).
+    public var connected: Bool
+    /// The viewer's stream: its SSRC, frames and packets sent, NACKs, PLIs, REMB, RTT and loss.
+    public var sender: SenderStats
+}

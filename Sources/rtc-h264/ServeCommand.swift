@@ -1,0 +1,262 @@
+import ArgumentParser
+import Codec
+import Dispatch
+import Foundation
+import RTP
+import Sender
+import Synchronization
+import Video
+import WHEP
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the test pattern or a Y4M input to browsers over WebRTC (a WHEP endpoint and a viewer page).",
+        discussion: """
+            Open http://HOST:PORT/ in a browser to watch; any WHEP player can POST its offer to http://HOST:PORT/whep. \
+            One encoder is shared by every viewer; each viewer has its own UDP socket (on HOST, advertised as the \
+            ICE candidate), ICE-lite agent and DTLS-SRTP keys. A viewer's PLI/FIR asks the shared encoder for an IDR \
+            (at most one per --keyframe-throttle), its NACKs are answered from its own packet history, and the \
+            bitrate follows the weakest viewer's REMB and loss (never above --bitrate). A joining viewer starts at \
+            an IDR. At most --max-viewers at once (then 503). Binding beyond loopback requires --token (the page \
+            takes it as http://HOST:PORT/#token=...). After --frames/--duration or the end of a file the server \
+            keeps its viewers (no new frames) until SIGINT/SIGTERM, which ends every viewer (RTCP BYE, DTLS \
+            close_notify) and exits. Prints viewers joining and leaving and one progress line per second on stderr.
+            Example: rtc-h264 serve --whep 127.0.0.1:8080   then open http://127.0.0.1:8080/
+            """
+    )
+
+    @Option(name: .customLong("whep"), help: "Serve WHEP and the viewer page on HOST:PORT (an IP literal; loopback unless --token).")
+    var whep: HostPort
+
+    @OptionGroup var encoding: EncoderOptions
+
+    @Option(help: "A Y4M file, or - for standard input (default: the built-in test pattern).")
+    var input: String?
+
+    @Flag(help: "Send the built-in test pattern (the default).")
+    var pattern = false
+
+    @Option(help: "Push this many frames, then keep serving without new frames until a signal.")
+    var frames: Int?
+
+    @Option(help: "Push this many seconds of media, then keep serving without new frames until a signal.")
+    var duration: Double?
+
+    @Option(help: "Bearer token POST and DELETE must carry (required beyond loopback; never printed).")
+    var token: String?
+
+    @Option(name: .customLong("token-file"), help: "A file holding the bearer token.")
+    var tokenFile: String?
+
+    @Option(name: .customLong("max-viewers"), help: "Most viewers at once, connected or connecting (1-\(WHEPServer.Options.maximumViewerLimit)).")
+    var maxViewers: Int = 8
+
+    @Option(help: "The IP written in the answers' ICE candidate (default: the --whep host; required when it is 0.0.0.0 or ::).")
+    var advertise: String?
+
+    @Option(name: .customLong("allow-origin"), help: "The Access-Control-Allow-Origin value for WHEP players on other origins.")
+    var allowOrigin: String = "*"
+
+    @Option(name: .customLong("connect-timeout"), help: "Seconds a viewer may take from its answer to ICE and DTLS done (1-300).")
+    var connectTimeout: Double = 15
+
+    @Option(name: .customLong("min-bitrate"), help: "Lowest target the viewers' REMB and loss may impose.")
+    var minBitrate: RateArgument = RateArgument(bps: 50_000)
+
+    @Option(name: .customLong("keyframe-throttle"), help: "Minimum milliseconds between keyframes sent on request (PLI/FIR, joins).")
+    var keyframeThrottleMs: Int = 300
+
+    @Option(help: "IP-level MTU the packets must fit.")
+    var mtu: Int = 1200
+
+    @Option(name: .customLong("degradation-preference"), help: "When the bitrate is short: maintain-framerate, maintain-resolution or balanced.")
+    var degradationPreference: DegradationPreferenceArgument = .maintainFramerate
+
+    @Flag(name: .customLong("no-nack"), help: "Do not answer NACKs (and offer no RTX).")
+    var noNACK = false
+
+    @Flag(name: .customLong("no-rtx"), help: "Retransmit on the media SSRC even when the viewer offers RTX (RFC 4588).")
+    var noRTX = false
+
+    @Flag(name: .customLong("no-pacing"), help: "Send each frame's packets in one burst.")
+    var noPacing = false
+
+    @Flag(name: .customLong("no-congestion-control"), help: "Do not lower the target when a viewer reports loss.")
+    var noCongestionControl = false
+
+    @Option(help: "RTCP CNAME.")
+    var cname: String = "rtc-h264"
+
+    @Option(name: .customLong("save-annexb"), help: "Also write every frame encoded (what each viewer is sent from its first keyframe on), as Annex-B, to this file.")
+    var saveAnnexB: String?
+
+    @Option(help: "Write the server's and every viewer's statistics to this file as JSON lines, once a second.")
+    var stats: String?
+
+    @Flag(help: "No progress lines.")
+    var quiet = false
+
+    func validate() throws {
+        if pattern && input != nil { throw ValidationError("give --input or --pattern, not both") }
+        if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
+        if let duration, !(duration > 0 && duration <= SendCommand.maximumDuration) {
+            throw ValidationError("--duration must be more than 0 and at most \(Int(SendCommand.maximumDuration)) seconds")
+        }
+        if token != nil && tokenFile != nil { throw ValidationError("give --token or --token-file, not both") }
+        guard (1...WHEPServer.Options.maximumViewerLimit).contains(maxViewers) else {
+            throw ValidationError("--max-viewers must be 1-\(WHEPServer.Options.maximumViewerLimit)")
+        }
+        guard connectTimeout.isFinite, (1...300).contains(connectTimeout) else {
+            throw ValidationError("--connect-timeout must be 1-300 seconds")
+        }
+        guard mtu >= 200 && mtu <= 65_000 else { throw ValidationError("--mtu must be between 200 and 65000") }
+        guard (0...StreamOptions.maximumKeyframeThrottleMs).contains(keyframeThrottleMs) else {
+            throw ValidationError("--keyframe-throttle must be 0-\(StreamOptions.maximumKeyframeThrottleMs) ms")
+        }
+        guard !cname.isEmpty, cname.utf8.count <= SenderConfiguration.maximumCNAMELength else {
+            throw ValidationError("--cname must be 1-\(SenderConfiguration.maximumCNAMELength) bytes")
+        }
+        guard !allowOrigin.isEmpty, allowOrigin.utf8.count <= 1024,
+              allowOrigin.unicodeScalars.allSatisfy({ (0x21...0x7e).contains($0.value) }) else {
+            throw ValidationError("--allow-origin must be * or an origin like https://example.com")
+        }
+    }
+
+    /// The stream's configuration (peer fields unused: each viewer has its own address and DTLS-derived keys).
+    func streamConfiguration(sourceWidth: Int?, sourceHeight: Int?, sourceFrameRate: Double?) throws -> SenderConfiguration {
+        let encoder: EncoderConfiguration
+        do {
+            encoder = try encoding.configuration(
+                sourceWidth: sourceWidth, sourceHeight: sourceHeight, sourceFrameRate: sourceFrameRate)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        var configuration = SenderConfiguration(peerHost: whep.host, peerPort: 9, encoder: encoder)
+        configuration.minimumBitrate = min(minBitrate.bps, encoder.targetBitrate)
+        configuration.mtu = mtu
+        configuration.degradationPreference = degradationPreference.preference
+        configuration.nack = !noNACK
+        configuration.rtx = noNACK || noRTX ? nil : .init(payloadType: PayloadType(97))  // the viewer's RTX PT is used
+        configuration.pacingFactor = noPacing ? nil : 2.5
+        configuration.congestionControl = !noCongestionControl
+        configuration.cname = cname
+        configuration.keyframeThrottle = .milliseconds(keyframeThrottleMs)
+        do {
+            try configuration.validate()
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        return configuration
+    }
+
+    func run() async throws {
+        let source: FrameSource
+        do {
+            if let input {
+                source = try Y4MSource(path: input)
+            } else {
+                let size = encoding.patternSize
+                source = try PatternSource(width: size.width, height: size.height)
+            }
+        } catch {
+            throw ValidationError("input: \(error)")
+        }
+        let isPattern = input == nil
+        var configuration = try streamConfiguration(
+            sourceWidth: isPattern ? nil : source.width, sourceHeight: isPattern ? nil : source.height,
+            sourceFrameRate: source.nativeFrameRate)
+        let annexB = try saveAnnexB.map { try OutputFile(path: $0) }
+        if let annexB { configuration.frameObserver = { frame, _ in annexB.write(frame.bytes) } }
+        var options = WHEPServer.Options(host: whep.host, port: whep.port, token: try readToken())
+        options.maximumViewers = maxViewers
+        options.advertisedHost = advertise
+        options.allowedOrigin = allowOrigin
+        options.connectTimeout = .milliseconds(Int64((connectTimeout * 1000).rounded()))
+        let statsFile = try stats.map { try OutputFile(path: $0) }
+        let server: WHEPServer
+        do {
+            server = try await WHEPServer(configuration: configuration, options: options)
+        } catch let error as WHEPServerError {
+            throw ValidationError("\(error)")
+        }
+        let quiet = self.quiet
+        let log: @Sendable (String) -> Void = { line in
+            if !quiet { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        }
+        log("WHEP endpoint on \(server.url)whep; watch at \(server.url)")
+        let eventTask = Task {
+            for await event in server.events {
+                switch event {
+                case .viewerJoined(let id, let remote): log("viewer \(id.prefix(8)) joined from \(remote)")
+                case .viewerLeft(let id, let reason): log("viewer \(id.prefix(8)) left: \(reason)")
+                }
+            }
+        }
+        let started = ContinuousClock.now
+        let reportTask = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                let line = await Self.report(server: server, since: started)
+                if let statsFile { try? statsFile.write(Array(line.json.utf8)) }
+                log(line.progress)
+            }
+        }
+        let pump = FramePump(
+            source: source, target: server.encoder, pacing: .realTime, frameLimit: frames,
+            durationLimit: duration.map { .seconds($0) })
+        let stop = StopSignal()
+        let signals = SignalTrap {
+            pump.stop()
+            stop.fire()
+        }
+        defer { signals.cancel() }
+        let pushed: Int
+        do {
+            pushed = try await pump.run()
+        } catch {
+            reportTask.cancel()
+            await server.finish()
+            throw error
+        }
+        if !stop.fired { log("source done after \(pushed) frames; serving the viewers until SIGINT/SIGTERM") }
+        await stop.wait()
+        reportTask.cancel()
+        let final = await Self.report(server: server, since: started)
+        if let statsFile {
+            try? statsFile.write(Array(final.json.utf8))
+            try? statsFile.close()
+        }
+        await server.finish()
+        annexB?.close()
+        await eventTask.value
+        log("served \(server.framesEncoded) frames")
+    }
+
+    /// One line of statistics: the JSON for --stats and the progress line.
+    static func report(server: WHEPServer, since start: ContinuousClock.Instant) async -> (json: String, progress: String) {
+        let viewers = await server.viewers()
+        let elapsed = (ContinuousClock.now - start).inSeconds
+        let summary = ServeReport(
+            timestamp: elapsed, viewers: viewers.count, framesEncoded: server.framesEncoded,
+            appliedBitrate: server.appliedBitrate,
+            viewerStats: viewers.map { ServeReport.Viewer(id: $0.id, remote: $0.remote, connected: $0.connected, stats: $0.sender) })
+        let json = (try? JSONLine.encode(summary)) ?? "{}\n"
+        let connected = viewers.filter(\.connected).count
+        let progress = String(format: "%6.1fs", elapsed)
+            + " viewers \(connected) connected (\(viewers.count) total), frames \(server.framesEncoded), "
+            + "bitrate \(RateParser.format(bitrate: server.appliedBitrate))"
+        return (json, progress)
+    }
+
+    /// The token from --token or --token-file.
+    func readToken() throws -> String? {
+        if let token { return token }
+        guard let tokenFile else { return nil }
+        do {
+            return try String(contentsOfFile: tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch {
+            throw ValidationError("cannot read --token-file \(tokenFile): \(error.localizedDescription)")
+        }
+    }
+}

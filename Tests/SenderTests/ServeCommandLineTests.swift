@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+/// `rtc-h264 serve --whep`: refusals with a clear message, and a real run on loopback (page, 404, stats, SIGINT).
+@Suite(.serialized) struct ServeCommandLineTests {
+    @Test(arguments: [
+        (["--whep", "10.20.30.40:8080"], "reachable beyond this machine: give it a token (--token or --token-file)"),
+        (["--whep", "0.0.0.0:8080", "--token", "abc"], "give the address browsers reach the viewers' sockets at (--advertise)"),
+        (["--whep", "127.0.0.1:8080", "--max-viewers", "0"], "--max-viewers must be 1-1000"),
+        (["--whep", "127.0.0.1:8080", "--connect-timeout", "nan"], "--connect-timeout must be 1-300 seconds"),
+        (["--whep", "127.0.0.1:8080", "--connect-timeout", "1e300"], "--connect-timeout must be 1-300 seconds"),
+        (["--whep", "127.0.0.1:8080", "--token", "a", "--token-file", "f"], "give --token or --token-file, not both"),
+        (["--whep", "127.0.0.1:8080", "--allow-origin", "a b"], "--allow-origin must be * or an origin"),
+        (["--whep", "127.0.0.1:8080", "--token", "has space"], "the WHEP token must be 1-1024 bytes of visible ASCII"),
+        (["--whep", "127.0.0.1:8080", "--duration=-1"], "--duration must be more than 0"),
+        (["--whep", "127.0.0.1:8080", "--duration", "1e300"], "--duration must be more than 0"),
+        (["--whep", "nonsense"], "--whep"),
+    ])
+    func badOptionsAreRefusedWithAClearMessage(arguments: [String], message: String) throws {
+        let run = try CommandLineTests.run(["serve"] + arguments)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func servesThePageAndStopsOnSIGINTWithFinalStatistics() async throws {
+        let dir = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stats = dir.appendingPathComponent("stats.jsonl").path
+        let port = Int.random(in: 30_000..<40_000)
+        let (process, _, err) = try CommandLineTests.start([
+            "serve", "--whep", "127.0.0.1:\(port)", "--size", "320x240", "--stats", stats, "--frames", "20",
+        ])
+        defer { if process.isRunning { process.terminate() } }
+        var page: String?
+        for _ in 0..<100 where page == nil {
+            try await Task.sleep(for: .milliseconds(100))
+            page = try? await Self.get("http://127.0.0.1:\(port)/")
+        }
+        #expect(page?.contains("RTCPeerConnection") == true, "serve did not serve its page on port \(port)")
+        try await Task.sleep(for: .milliseconds(1500))
+        process.interrupt()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(stderr.contains("WHEP endpoint on http://127.0.0.1:\(port)/whep"))
+        #expect(stderr.contains("source done after 20 frames"))
+        let lines = try String(contentsOfFile: stats, encoding: .utf8).split(separator: "\n")
+        let last = try #require(lines.last)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect(object["framesEncoded"] as? Int == 20)
+        #expect(object["viewers"] as? Int == 0)
+        #expect(object["appliedBitrate"] as? Int == 1_500_000)
+    }
+
+    /// A GET with curl (Tests/install-deps.sh installs it), on a thread of its own (not Swift concurrency's pool).
+    static func get(_ url: String) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+                process.arguments = ["-sf", "--max-time", "2", url]
+                let out = Pipe()
+                process.standardOutput = out
+                do {
+                    try process.run()
+                    let data = out.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    guard process.terminationStatus == 0 else {
+                        return continuation.resume(throwing: CocoaError(.fileReadUnknown))
+                    }
+                    continuation.resume(returning: String(decoding: data, as: UTF8.self))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }.start()
+        }
+    }
+}

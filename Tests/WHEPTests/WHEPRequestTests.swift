@@ -1,0 +1,96 @@
+import Testing
+@testable import WHEP
+
+/// The routing of WHEP requests, without sockets: every path, method, content type and token case to its request or
+/// to its specific error reply.
+@Suite struct WHEPRequestTests {
+    static func parse(
+        _ method: String, _ uri: String, contentType: String? = nil, authorization: String? = nil,
+        token: String? = nil, body: String = "", tooLarge: Bool = false
+    ) -> Result<WHEPRequest, WHEPReplyError> {
+        WHEPRequest.parse(method: method, uri: uri, contentType: contentType, authorization: authorization,
+                          token: token, body: Array(body.utf8), bodyTooLarge: tooLarge)
+    }
+
+    @Test func wellFormedRequestsAreRouted() {
+        #expect(Self.parse("GET", "/") == .success(.page))
+        #expect(Self.parse("GET", "/index.html?x=1") == .success(.page))
+        #expect(Self.parse("OPTIONS", "/whep") == .success(.options))
+        #expect(Self.parse("OPTIONS", "/whep/abc") == .success(.options))
+        #expect(Self.parse("POST", "/whep", contentType: "application/sdp", body: "v=0\r\n") == .success(.offer("v=0\r\n")))
+        #expect(Self.parse("POST", "/whep", contentType: "Application/SDP; charset=utf-8", body: "v=0") == .success(.offer("v=0")))
+        #expect(Self.parse("DELETE", "/whep/0123abcd") == .success(.delete(id: "0123abcd")))
+    }
+
+    @Test(arguments: [
+        ("GET", "/nope", nil as String?, "x", 404, "unknown path /nope; the WHEP endpoint is /whep, the viewer page /\n"),
+        ("POST", "/", "application/sdp", "x", 405, "/ takes GET\n"),
+        ("HEAD", "/", nil, "", 405, "/ takes GET\n"),
+        ("GET", "/whep", nil, "", 405, "/whep takes POST, OPTIONS\n"),
+        ("POST", "/whep", "text/plain", "v=0", 415, "the offer must be sent as Content-Type: application/sdp (got text/plain)\n"),
+        ("POST", "/whep", nil, "v=0", 415, "the offer must be sent as Content-Type: application/sdp (got none)\n"),
+        ("POST", "/whep", "application/sdp", "", 400, "the offer is empty or not UTF-8\n"),
+        ("POST", "/whep", "application/sdp", " \r\n", 400, "the offer is empty or not UTF-8\n"),
+        ("GET", "/whep/abc", nil, "", 405, "/whep/abc takes DELETE, OPTIONS\n"),
+        ("POST", "/whep/abc", "application/sdp", "v=0", 405, "/whep/abc takes DELETE, OPTIONS\n"),
+        ("PATCH", "/whep/abc", "application/trickle-ice-sdpfrag", "a=x", 405,
+         "trickle ICE and ICE restarts are not supported: the offer carries its candidates (gather first)\n"),
+        ("DELETE", "/whep/", nil, "", 404, "no WHEP session at /whep/\n"),
+        ("DELETE", "/whep/a/b", nil, "", 404, "no WHEP session at /whep/a/b\n"),
+    ])
+    func badRequestsGetASpecificError(
+        method: String, uri: String, contentType: String?, body: String, status: Int, message: String
+    ) {
+        guard case .failure(let error) = Self.parse(method, uri, contentType: contentType, body: body) else {
+            Issue.record("\(method) \(uri) was accepted")
+            return
+        }
+        #expect(error.reply.status == status)
+        #expect(error.reply.body == message)
+        if status == 405 { #expect(error.reply.header("Allow") != nil) }
+    }
+
+    @Test func anOverlongIDOrBodyIsRefused() {
+        let id = String(repeating: "a", count: WHEPRequest.maximumIDLength + 1)
+        guard case .failure(let error) = Self.parse("DELETE", "/whep/\(id)") else { Issue.record("accepted"); return }
+        #expect(error.reply.status == 404)
+        guard case .failure(let large) = Self.parse("POST", "/whep", contentType: "application/sdp", tooLarge: true) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(large.reply.status == 413)
+        #expect(large.reply.body == "offer over 65536 bytes\n")
+    }
+
+    @Test func theTokenIsRequiredForPOSTAndDELETEButNotForThePageOrAPreflight() {
+        let token = "s3cret"
+        for authorization in [nil, "Bearer wrong", "Bearer s3cret ", "bearer s3cret", "s3cret", "Basic czNjcmV0"] {
+            guard case .failure(let error) = Self.parse(
+                "POST", "/whep", contentType: "application/sdp", authorization: authorization, token: token, body: "v=0")
+            else {
+                Issue.record("\(authorization ?? "no header") was accepted")
+                continue
+            }
+            #expect(error.reply.status == 401)
+            #expect(error.reply.header("WWW-Authenticate") == "Bearer")
+            #expect(!error.reply.body.contains(token))  // the token is never echoed
+        }
+        #expect(Self.parse("POST", "/whep", contentType: "application/sdp", authorization: "Bearer s3cret", token: token,
+                           body: "v=0") == .success(.offer("v=0")))
+        guard case .failure(let delete) = Self.parse("DELETE", "/whep/abc", token: token) else { Issue.record("accepted"); return }
+        #expect(delete.reply.status == 401)
+        #expect(Self.parse("DELETE", "/whep/abc", authorization: "Bearer s3cret", token: token) == .success(.delete(id: "abc")))
+        #expect(Self.parse("GET", "/", token: token) == .success(.page))
+        #expect(Self.parse("OPTIONS", "/whep", token: token) == .success(.options))
+    }
+
+    @Test func theViewerPagePostsAfterGatheringAndShowsErrors() {
+        let page = ViewerPage.html
+        #expect(page.contains("addTransceiver(\"video\", {direction: \"recvonly\"})"))
+        #expect(page.contains("iceGatheringState"))
+        #expect(page.contains("fetch(\"/whep\", {method: \"POST\""))
+        #expect(page.contains("\"Content-Type\": \"application/sdp\""))
+        #expect(page.contains("autoplay muted playsinline"))
+        #expect(page.contains("show(String(error), true)"))
+    }
+}

@@ -1,0 +1,232 @@
+import DTLS
+import Foundation
+import Sender
+import Video
+import Testing
+@testable import WHEP
+
+/// The WHEP server's HTTP side over loopback: CORS, errors, the token, the viewer limit, DELETE freeing the viewer's
+/// socket, and the options it refuses to start with.
+@Suite(.serialized) struct WHEPServerTests {
+    @Test func refusesOptionsThatWouldExposeItOrCannotWork() async throws {
+        func refusal(_ options: WHEPServer.Options) async -> WHEPServerError? {
+            do {
+                let server = try await WHEPServer(configuration: WHEPTestSupport.configuration(), options: options)
+                await server.finish()
+                return nil
+            } catch {
+                return error as? WHEPServerError
+            }
+        }
+        #expect(await refusal(.init(host: "0.0.0.0", port: 0)) == .tokenRequired("0.0.0.0"))
+        #expect(await refusal(.init(host: "10.1.2.3", port: 0)) == .tokenRequired("10.1.2.3"))
+        #expect(await refusal(.init(host: "127.0.0.1", port: 0, token: "")) == .invalidToken)
+        #expect(await refusal(.init(host: "127.0.0.1", port: 0, token: "two words")) == .invalidToken)
+        var limit = WHEPServer.Options(host: "127.0.0.1", port: 0)
+        limit.maximumViewers = 0
+        #expect(await refusal(limit) == .invalidViewerLimit(0))
+        limit.maximumViewers = 1001
+        #expect(await refusal(limit) == .invalidViewerLimit(1001))
+        #expect(await refusal(.init(host: "127.0.0.1", port: 70000)) == .invalidPort(70000))
+        if case .invalidAddress = await refusal(.init(host: "example.com", port: 0, token: "t")) {} else {
+            Issue.record("a host name was accepted as the candidate address")
+        }
+        if case .invalidAddress = await refusal(.init(host: "0.0.0.0", port: 0, token: "t")) {} else {
+            Issue.record("a wildcard address without --advertise was accepted")
+        }
+        var timeout = WHEPServer.Options(host: "127.0.0.1", port: 0)
+        timeout.connectTimeout = .milliseconds(10)
+        #expect(await refusal(timeout) == .invalidConnectTimeout)
+    }
+
+    @Test func preflightPageAndErrorsCarryCORSAndSpecificMessages() async throws {
+        var options = WHEPServer.Options(host: "127.0.0.1", port: 0)
+        options.allowedOrigin = "https://player.example"
+        let (server, pump) = try await WHEPTestSupport.start(options)
+        defer { pump.cancel() }
+        let port = server.localPort
+
+        let preflight = try await WHEPTestSupport.request(port: port, "OPTIONS", "/whep", headers: [
+            "Origin": "https://player.example", "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization, content-type",
+        ])
+        #expect(preflight.status == 204)
+        #expect(preflight.headers["access-control-allow-origin"] == "https://player.example")
+        #expect(preflight.headers["access-control-allow-methods"]?.contains("POST") == true)
+        #expect(preflight.headers["access-control-allow-methods"]?.contains("DELETE") == true)
+        #expect(preflight.headers["access-control-allow-headers"]?.contains("Authorization") == true)
+        #expect(preflight.headers["access-control-allow-headers"]?.contains("Content-Type") == true)
+        #expect(preflight.headers["access-control-expose-headers"]?.contains("Location") == true)
+        #expect(preflight.headers["accept-post"] == "application/sdp")
+
+        let page = try await WHEPTestSupport.request(port: port, "GET", "/")
+        #expect(page.status == 200)
+        #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(page.body.contains("<video id=\"video\" autoplay muted playsinline"))
+
+        let notFound = try await WHEPTestSupport.request(port: port, "DELETE", "/whep/0123456789abcdef")
+        #expect(notFound.status == 404)
+        #expect(notFound.body == "no WHEP session 0123456789abcdef\n")
+        #expect(notFound.headers["access-control-allow-origin"] == "https://player.example")
+
+        let wrongType = try await WHEPTestSupport.request(
+            port: port, "POST", "/whep", headers: ["Content-Type": "application/json"], body: "{}")
+        #expect(wrongType.status == 415)
+
+        let badSDP = try await WHEPTestSupport.request(
+            port: port, "POST", "/whep", headers: ["Content-Type": "application/sdp"], body: "v=0\r\nnonsense\r\n")
+        #expect(badSDP.status == 400)
+        #expect(badSDP.body.hasPrefix("bad offer: SDP line 2 'nonsense'"))
+
+        // A valid SDP with no H.264 we can send: the JSEP error text, and no slot or socket kept.
+        let vp8Only = WHEPTestSupport.offer(
+            credentials: .random(), candidate: .init(ipString: "127.0.0.1", port: 9)!,
+            fingerprint: try DTLSTestCertificate.fingerprint())
+            .replacingOccurrences(of: "profile-level-id=42e01f", with: "profile-level-id=640c1f")
+        let noH264 = try await WHEPTestSupport.request(
+            port: port, "POST", "/whep", headers: ["Content-Type": "application/sdp"], body: vp8Only)
+        #expect(noH264.status == 400)
+        #expect(noH264.body.hasPrefix("cannot answer the offer: no offered H.264 format matches ours"))
+        #expect(server.viewerCount == 0)
+
+        let tooLarge = try await WHEPTestSupport.request(
+            port: port, "POST", "/whep", headers: ["Content-Type": "application/sdp"],
+            body: String(repeating: "a", count: WHEPRequest.maximumBodySize + 1))
+        #expect(tooLarge.status == 413)
+
+        let patch = try await WHEPTestSupport.request(port: port, "PATCH", "/whep/abc",
+                                                headers: ["Content-Type": "application/trickle-ice-sdpfrag"])
+        #expect(patch.status == 405)
+        await server.finish()
+    }
+
+    @Test func theTokenIsRefusedWhenWrongAndAcceptedWhenRight() async throws {
+        let token = "0123456789abcdef-token"
+        let (server, pump) = try await WHEPTestSupport.start(.init(host: "127.0.0.1", port: 0, token: token))
+        defer { pump.cancel() }
+        let offer = WHEPTestSupport.offer(
+            credentials: .random(), candidate: .init(ipString: "127.0.0.1", port: 9)!,
+            fingerprint: try DTLSTestCertificate.fingerprint())
+        let none = try await WHEPTestSupport.request(
+            port: server.localPort, "POST", "/whep", headers: ["Content-Type": "application/sdp"], body: offer)
+        #expect(none.status == 401)
+        #expect(none.headers["www-authenticate"] == "Bearer")
+        let wrong = try await WHEPTestSupport.request(
+            port: server.localPort, "POST", "/whep",
+            headers: ["Content-Type": "application/sdp", "Authorization": "Bearer nope"], body: offer)
+        #expect(wrong.status == 401)
+        #expect(server.viewerCount == 0)
+        let right = try await WHEPTestSupport.request(
+            port: server.localPort, "POST", "/whep",
+            headers: ["Content-Type": "application/sdp", "Authorization": "Bearer \(token)"], body: offer)
+        #expect(right.status == 201)
+        #expect(server.viewerCount == 1)
+        let location = try #require(right.headers["location"])
+        let unauthorizedDelete = try await WHEPTestSupport.request(port: server.localPort, "DELETE", location)
+        #expect(unauthorizedDelete.status == 401)
+        #expect(server.viewerCount == 1)
+        let delete = try await WHEPTestSupport.request(
+            port: server.localPort, "DELETE", location, headers: ["Authorization": "Bearer \(token)"])
+        #expect(delete.status == 200)
+        #expect(server.viewerCount == 0)
+        await server.finish()
+    }
+
+    @Test func theViewerLimitAnswers503AndDeleteFreesTheSlotAndTheSocket() async throws {
+        var options = WHEPServer.Options(host: "127.0.0.1", port: 0)
+        options.maximumViewers = 2
+        let (server, pump) = try await WHEPTestSupport.start(options)
+        defer { pump.cancel() }
+        func post() async throws -> WHEPTestSupport.Reply {
+            try await WHEPTestSupport.request(
+                port: server.localPort, "POST", "/whep", headers: ["Content-Type": "application/sdp"],
+                body: WHEPTestSupport.offer(
+                    credentials: .random(), candidate: .init(ipString: "127.0.0.1", port: 9)!,
+                    fingerprint: try DTLSTestCertificate.fingerprint()))
+        }
+        let first = try await post()
+        let second = try await post()
+        #expect(first.status == 201 && second.status == 201)
+        let full = try await post()
+        #expect(full.status == 503)
+        #expect(full.body == "viewer limit reached: 2 viewers are watching; try again later\n")
+        #expect(full.headers["retry-after"] == "5")
+        #expect(server.viewerCount == 2)
+
+        // The answer's candidate is the viewer's own socket, held until DELETE.
+        let answer = first.body
+        let candidateLine = try #require(answer.components(separatedBy: "\r\n").first { $0.hasPrefix("a=candidate:") })
+        let fields = candidateLine.split(separator: " ")
+        #expect(fields[4] == "127.0.0.1")
+        let socketPort = try #require(Int(fields[5]))
+        #expect(!WHEPTestSupport.udpPortIsFree(socketPort))
+        let location = try #require(first.headers["location"])
+        #expect(location.hasPrefix("/whep/"))
+        let delete = try await WHEPTestSupport.request(port: server.localPort, "DELETE", location)
+        #expect(delete.status == 200)
+        #expect(server.viewerCount == 1)
+        #expect(await WHEPTestSupport.waitFor(seconds: 10) { WHEPTestSupport.udpPortIsFree(socketPort) })
+        let again = try await WHEPTestSupport.request(port: server.localPort, "DELETE", location)
+        #expect(again.status == 404)
+        let third = try await post()
+        #expect(third.status == 201)
+        await server.finish()
+        #expect(server.viewerCount == 0)
+    }
+
+    @Test func aViewerThatNeverConnectsIsTornDownAfterTheConnectTimeout() async throws {
+        var options = WHEPServer.Options(host: "127.0.0.1", port: 0)
+        options.connectTimeout = .seconds(1)
+        let (server, pump) = try await WHEPTestSupport.start(options)
+        defer { pump.cancel() }
+        let reply = try await WHEPTestSupport.request(
+            port: server.localPort, "POST", "/whep", headers: ["Content-Type": "application/sdp"],
+            body: WHEPTestSupport.offer(
+                credentials: .random(), candidate: .init(ipString: "127.0.0.1", port: 9)!,
+                fingerprint: try DTLSTestCertificate.fingerprint()))
+        #expect(reply.status == 201)
+        let id = String(try #require(reply.headers["location"]).dropFirst("/whep/".count))
+        var events = server.events.makeAsyncIterator()
+        let event = await events.next()
+        #expect(event == .viewerLeft(id: id, reason: .connectTimeout))
+        #expect(server.viewerCount == 0)
+        await server.finish()
+    }
+
+    /// Issue 15 (security): a flood of offers opens at most the viewer limit's sockets; garbage gets a 4xx.
+    @Test(.timeLimit(.minutes(1)))
+    func aFloodOfOffersIsBoundedAndGarbageIsRefused() async throws {
+        var options = WHEPServer.Options(host: "127.0.0.1", port: 0)
+        options.maximumViewers = 3
+        let (server, pump) = try await WHEPTestSupport.start(options)
+        defer { pump.cancel() }
+        let port = server.localPort
+        let fingerprint = try DTLSTestCertificate.fingerprint()
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<24 {
+                group.addTask {
+                    try await WHEPTestSupport.request(
+                        port: port, "POST", "/whep", headers: ["Content-Type": "application/sdp"],
+                        body: WHEPTestSupport.offer(
+                            credentials: .random(), candidate: .init(ipString: "127.0.0.1", port: 9)!,
+                            fingerprint: fingerprint)).status
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.filter { $0 == 201 }.count == 3)
+        #expect(statuses.filter { $0 == 503 }.count == 21)
+        #expect(server.viewerCount == 3)
+
+        // Answered and closed by the server (not left open until the idle timeout).
+        let garbage = try await WHEPTestSupport.exchange(port: port, "\u{01}\u{02} nonsense\r\n\r\n")
+        #expect(garbage.reply.hasPrefix("HTTP/1.1 400"))
+        #expect(garbage.closed, "the connection stayed open after the 400")
+        let hugeHeader = try await WHEPTestSupport.exchange(
+            port: port, "GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n")
+        #expect(hugeHeader.reply.isEmpty || hugeHeader.reply.hasPrefix("HTTP/1.1 4"))
+        #expect(hugeHeader.closed, "the connection stayed open after an oversized header")
+        await server.finish()
+        #expect(server.viewerCount == 0)
+    }
+}

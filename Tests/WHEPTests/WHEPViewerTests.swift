@@ -1,0 +1,140 @@
+import Foundation
+import RTP
+import Sender
+import Testing
+import WebRTCTransport
+@testable import WHEP
+
+/// Real viewers of a WHEP server over loopback (our full ICE agent and DTLS client, libsrtp2, OpenH264): the fan-out
+/// of one encoder, keyframes on join and on PLI, NACKs answered per viewer, the weakest viewer's REMB, and teardown.
+@Suite(.serialized) struct WHEPViewerTests {
+    @Test(.timeLimit(.minutes(1)))
+    func twoViewersShareOneEncoderEachOnItsOwnStream() async throws {
+        let (server, pump) = try await WHEPTestSupport.start(.init(host: "127.0.0.1", port: 0))
+        defer { pump.cancel() }
+        var events = server.events.makeAsyncIterator()
+
+        let a = try await TestViewer(serverPort: server.localPort)
+        #expect(try await WHEPTestSupport.waitFor { try await a.isConnected }, "viewer A did not connect")
+        guard case .viewerJoined(let idA, _) = await events.next() else { Issue.record("no join event"); return }
+        #expect(a.location == "/whep/\(idA)")
+        #expect(try await WHEPTestSupport.waitFor { try await a.mediaPackets().count >= 20 })
+        // The first packet a viewer gets starts a keyframe (SPS first), though the encoder ran before it joined.
+        let firstA = try #require(try await a.mediaPackets().first)
+        #expect(TestViewer.startsKeyframe(firstA))
+        #expect(UInt32(firstA[8]) << 24 | UInt32(firstA[9]) << 16 | UInt32(firstA[10]) << 8 | UInt32(firstA[11]) == a.mediaSSRC)
+
+        let b = try await TestViewer(serverPort: server.localPort)
+        #expect(try await WHEPTestSupport.waitFor { try await b.isConnected }, "viewer B did not connect")
+        #expect(try await WHEPTestSupport.waitFor { try await b.mediaPackets().count >= 20 })
+        let firstB = try #require(try await b.mediaPackets().first)
+        #expect(TestViewer.startsKeyframe(firstB))
+        #expect(a.mediaSSRC != b.mediaSSRC)
+        #expect(server.viewerCount == 2)
+        // B's join asked the shared encoder for an IDR: A got it too.
+        #expect(try await WHEPTestSupport.waitFor { try await a.keyframeCount() >= 2 })
+
+        // A PLI from B reaches the one encoder: a new keyframe for both (after the 300 ms throttle window).
+        let before = (try await a.keyframeCount(), try await b.keyframeCount())
+        try await Task.sleep(for: .milliseconds(350))
+        try await b.sendRTCP([.pli(PictureLossIndication(senderSSRC: SSRC(0x0bad_cafe), mediaSSRC: SSRC(b.mediaSSRC)))])
+        #expect(try await WHEPTestSupport.waitFor(seconds: 10) {
+            let (nowA, nowB) = (try await a.keyframeCount(), try await b.keyframeCount())
+            return nowA > before.0 && nowB > before.1
+        }, "no keyframe followed B's PLI")
+        let statsB = try #require(await server.viewers().first { $0.sender.ssrc == b.mediaSSRC })
+        #expect(statsB.sender.pliCount == 1)
+        #expect(statsB.connected)
+
+        // A NACK from A is answered on A's RTX stream with the packet it names, and B gets no retransmission.
+        let rtxBeforeB = try await b.rtxPackets().count
+        // The newest packet: still in the history (kept about a second) however slowly this machine ran so far.
+        let lost = try #require(try await a.mediaPackets().last)
+        let sequenceNumber = UInt16(lost[2]) << 8 | UInt16(lost[3])
+        try await a.sendRTCP([.nack(GenericNACK(
+            senderSSRC: SSRC(0x0bad_cafe), mediaSSRC: SSRC(a.mediaSSRC), lost: [SequenceNumber(sequenceNumber)]))])
+        #expect(try await WHEPTestSupport.waitFor(seconds: 10) {
+            try await a.rtxPackets().contains { $0.count > 14 && UInt16($0[12]) << 8 | UInt16($0[13]) == sequenceNumber }
+        }, "the NACKed packet did not come back on A's RTX stream")
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await b.rtxPackets().count == rtxBeforeB)
+
+        // B's REMB limits the shared encoder (the weakest viewer), within the operator's 500 kbit/s.
+        try await b.sendRTCP([.remb(ReceiverEstimatedMaximumBitrate(
+            senderSSRC: SSRC(0x0bad_cafe), bitrate: 200_000, ssrcs: [SSRC(b.mediaSSRC)]))])
+        #expect(await WHEPTestSupport.waitFor(seconds: 10) { server.appliedBitrate == 200_000 })
+        try await a.sendRTCP([.remb(ReceiverEstimatedMaximumBitrate(
+            senderSSRC: SSRC(0x0bad_cafe), bitrate: 5_000_000, ssrcs: [SSRC(a.mediaSSRC)]))])
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(server.appliedBitrate == 200_000)
+
+        // DELETE ends B: its RTCP BYE, then DTLS close_notify, arrive; the slot is free; the encoder follows A alone.
+        let delete = try await WHEPTestSupport.request(port: server.localPort, "DELETE", b.location)
+        #expect(delete.status == 200)
+        #expect(server.viewerCount == 1)
+        #expect(try await WHEPTestSupport.waitFor(seconds: 10) {
+            try await b.read { seen in
+                seen.rtcp.contains { if case .goodbye = $0 { true } else { false } }
+                    && seen.events.contains(.closed(.closedByPeer))
+            }
+        }, "viewer B saw no BYE and close_notify")
+        #expect(await WHEPTestSupport.waitFor(seconds: 10) { server.appliedBitrate == 500_000 })
+        var left: WHEPEvent?
+        while let event = await events.next() {
+            if case .viewerLeft = event { left = event; break }
+        }
+        if case .viewerLeft(_, let reason) = left { #expect(reason == .deleted) } else { Issue.record("no leave event") }
+
+        // A keeps receiving.
+        let countA = try await a.mediaPackets().count
+        #expect(try await WHEPTestSupport.waitFor(seconds: 10) { try await a.mediaPackets().count > countA + 10 })
+        await server.finish()
+        #expect(try await WHEPTestSupport.waitFor(seconds: 10) {
+            try await a.read { seen in
+                seen.rtcp.contains { if case .goodbye = $0 { true } else { false } }
+                    && seen.events.contains(.closed(.closedByPeer))
+            }
+        }, "finish() did not end viewer A with a BYE and close_notify")
+        await a.close()
+        await b.close()
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aViewerWhoseDTLSCertificateDoesNotMatchItsFingerprintIsRefusedAndFreed() async throws {
+        let (server, pump) = try await WHEPTestSupport.start(.init(host: "127.0.0.1", port: 0))
+        defer { pump.cancel() }
+        var events = server.events.makeAsyncIterator()
+        // An offer with another certificate's fingerprint than the one the viewer's DTLS presents.
+        let viewer = try await TestViewer(serverPort: server.localPort, offeredFingerprint: try DTLSTestCertificate.fingerprint())
+        let event = await events.next()
+        guard case .viewerLeft(_, .dtlsFailed(let why)) = event else {
+            Issue.record("expected a DTLS failure, got \(String(describing: event))")
+            return
+        }
+        #expect(why.contains("fingerprint"))
+        #expect(server.viewerCount == 0)
+        #expect(await WHEPTestSupport.waitFor(seconds: 10) { WHEPTestSupport.udpPortIsFree(viewer.serverPort) })
+        #expect(try await viewer.mediaPackets().isEmpty)
+        await viewer.close()
+        await server.finish()
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aViewerThatGoesSilentIsTornDownWhenConsentExpires() async throws {
+        var options = WHEPServer.Options(host: "127.0.0.1", port: 0)
+        options.consentTimeout = .seconds(2)
+        let (server, pump) = try await WHEPTestSupport.start(options)
+        defer { pump.cancel() }
+        var events = server.events.makeAsyncIterator()
+        let viewer = try await TestViewer(serverPort: server.localPort)
+        #expect(try await WHEPTestSupport.waitFor { try await viewer.mediaPackets().count >= 5 })
+        guard case .viewerJoined(let id, _) = await events.next() else { Issue.record("no join event"); return }
+        #expect(!WHEPTestSupport.udpPortIsFree(viewer.serverPort))
+        await viewer.vanish()
+        let left = await events.next()
+        #expect(left == .viewerLeft(id: id, reason: .consentExpired))
+        #expect(server.viewerCount == 0)
+        #expect(await WHEPTestSupport.waitFor(seconds: 10) { WHEPTestSupport.udpPortIsFree(viewer.serverPort) })
+        await server.finish()
+    }
+}
