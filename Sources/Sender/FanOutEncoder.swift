@@ -247,7 +247,7 @@ package final class FanOutEncoder: Sendable {
         let packetizer = try H264Packetizer(
             ssrc: ssrc, payloadType: payloadType, firstSequenceNumber: SequenceNumber.randomInitial(using: &rng),
             mode: configuration.packetizationMode, mtu: limit.mtu, ipVersion: limit.ipVersion,
-            srtpTrailerSize: limit.srtpTrailerSize)
+            srtpTrailerSize: limit.srtpTrailerSize, headerExtension: configuration.headerExtension)
         let id = registry.state.withLock { state in
             defer { state.nextID += 1 }
             return state.nextID
