@@ -178,6 +178,12 @@ final class ControlHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    /// A malformed request (NIO's error handler has answered 400) or a broken connection: closed now, not at the idle
+    /// timeout.
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.close(promise: nil)
+    }
+
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is IdleStateHandler.IdleStateEvent {
             context.close(promise: nil)  // an idle connection holds nothing for ever

@@ -24,6 +24,8 @@ public struct TransportCounters: Sendable, Equatable, Codable {
     public var socketErrors = 0
     /// RTP packets and RTCP compounds dropped because the transport was not yet secured (WebRTC before DTLS).
     public var heldBeforeSecured = 0
+    /// Times a socket was bound again after NIO closed it on a send error (`EPERM` from a firewall, `ENETUNREACH`).
+    public var socketRestarts = 0
 
     /// Creates zeroed counters.
     public init() {}

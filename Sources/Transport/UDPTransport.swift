@@ -68,17 +68,18 @@ package final class UDPTransport {
             box.value?.received(from: from, to: to, &buffer)
         }
         let onError: @Sendable (Error) -> Void = { _ in box.value?.counters.socketErrors += 1 }
+        let onRestart: @Sendable () -> Void = { box.value?.counters.socketRestarts += 1 }
         let rtp = try await DatagramEndpoint(
             host: configuration.localHost, port: configuration.localPort, eventLoop: eventLoop,
             receiveBufferSize: configuration.receiveBufferSize, receivePacketInfo: configuration.receivePacketInfo,
-            onDatagramTo: onDatagram, onError: onError)
+            onDatagramTo: onDatagram, onError: onError, onRestart: onRestart)
         var rtcp: DatagramEndpoint?
         do {
             if !configuration.rtcpMux {
                 rtcp = try await DatagramEndpoint(
                     host: configuration.localHost, port: (rtp.localAddress?.port ?? configuration.localPort) + 1,
                     eventLoop: eventLoop, receivePacketInfo: configuration.receivePacketInfo, onDatagramTo: onDatagram,
-                    onError: onError)
+                    onError: onError, onRestart: onRestart)
             }
             let rtcpSocket = rtcp
             return try await eventLoop.submit {
@@ -121,8 +122,11 @@ package final class UDPTransport {
     deinit {
         // Dropped without `close()`: the sockets still go (close is safe from any thread).
         if !closed {
-            rtpSocket.channel.close(promise: nil)
-            rtcpSocket?.channel.close(promise: nil)
+            let (rtp, rtcp) = (rtpSocket, rtcpSocket)
+            eventLoop.execute {
+                rtp.closeNow()
+                rtcp?.closeNow()
+            }
         }
     }
 
@@ -261,8 +265,8 @@ package final class UDPTransport {
     package func close() {
         guard !closed else { return }
         closed = true
-        rtpSocket.channel.close(promise: nil)
-        rtcpSocket?.channel.close(promise: nil)
+        rtpSocket.closeNow()
+        rtcpSocket?.closeNow()
     }
 
     // MARK: Receiving

@@ -86,8 +86,12 @@ final class RawSocket: Sendable {
             onDatagram: { _, _ in }, onError: { _ in })
     }
     func send(_ bytes: [UInt8], toPort port: Int, host: String = "127.0.0.1") throws {
-        endpoint.write(ByteBuffer(bytes: bytes), to: try SocketAddress(ipAddress: host, port: port))
-        endpoint.flush()
+        let destination = try SocketAddress(ipAddress: host, port: port)
+        let endpoint = self.endpoint
+        endpoint.eventLoop.execute {
+            endpoint.write(ByteBuffer(bytes: bytes), to: destination)
+            endpoint.flush()
+        }
     }
     func close() async { await endpoint.close() }
 }
