@@ -40,8 +40,11 @@ import Video
             .receiverReport(ReceiverReport(ssrc: SSRC(42))),
             .nack(GenericNACK(senderSSRC: SSRC(42), mediaSSRC: sender.ssrc, lost: [third])),
         ])
-        endpoint.write(ByteBuffer(bytes: nack), to: try SocketAddress(ipAddress: "127.0.0.1", port: sender.localPort))
-        endpoint.flush()
+        let senderAddress = try SocketAddress(ipAddress: "127.0.0.1", port: sender.localPort)
+        try await loop.submit {  // the endpoint's socket is confined to its loop
+            endpoint.write(ByteBuffer(bytes: nack), to: senderAddress)
+            endpoint.flush()
+        }.get()
         try await waitUntil(sender) { $0.retransmittedPacketsSent == 1 }
         try await Task.sleep(for: .milliseconds(50))
         _ = try await sender.finish()
