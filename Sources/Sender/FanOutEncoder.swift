@@ -225,18 +225,21 @@ package final class FanOutEncoder: Sendable {
     ///   - rtxPayloadType: the negotiated RTX payload type, or nil for no RTX.
     ///   - ssrc: the viewer's media SSRC (the one written in its answer).
     ///   - rtxSSRC: the viewer's RTX SSRC (the one written in its answer).
+    ///   - transportWideCCExtensionID: the negotiated transport-wide sequence number extension id (1-14), or nil:
+    ///     the viewer's delay-based estimate then runs on its transport-cc feedback.
     ///   - events: the viewer's events.
     ///   - reports: the viewer's statistics, once per report interval.
     /// - Returns: the viewer.
     /// - Throws: `SenderError.finished`, packetizer or controller errors for a configuration that cannot work.
     package func attach(
         transport: UDPTransport, payloadType: PayloadType, rtxPayloadType: PayloadType?, ssrc: SSRC, rtxSSRC: SSRC?,
-        events: AsyncStream<SenderEvent>.Continuation, reports: AsyncStream<SenderStats>.Continuation
+        transportWideCCExtensionID: UInt8? = nil, events: AsyncStream<SenderEvent>.Continuation, reports: AsyncStream<SenderStats>.Continuation
     ) throws -> FanOutViewer {
         guard !finished.load(ordering: .acquiring) else { throw SenderError.finished }
         var configuration = self.configuration
         configuration.payloadType = payloadType
         configuration.ssrc = ssrc
+        configuration.transportWideCCExtensionID = configuration.congestionControl ? transportWideCCExtensionID : nil
         configuration.security = nil  // the viewer's transport holds the DTLS-derived keys
         configuration.frameObserver = nil  // called once per frame by the registry, not once per viewer
         configuration.rtx = configuration.nack ? rtxPayloadType.map { SenderConfiguration.RTX(payloadType: $0, ssrc: rtxSSRC) } : nil

@@ -73,7 +73,11 @@ final class ViewerSession {
                 viewer = try encoder.attach(
                     transport: transport, payloadType: PayloadType(negotiated.format.payloadType),
                     rtxPayloadType: negotiated.rtxPayloadType.map { PayloadType($0) }, ssrc: ssrc,
-                    rtxSSRC: negotiated.rtxPayloadType == nil ? nil : rtxSSRC, events: senderEvents, reports: reports)
+                    rtxSSRC: negotiated.rtxPayloadType == nil ? nil : rtxSSRC,
+                    transportWideCCExtensionID: negotiated.transportCCExtensionID.flatMap { id in
+                        (1...14).contains(id) ? UInt8(id) : nil  // one-byte header extension ids
+                    },
+                    events: senderEvents, reports: reports)
                 events.yield(.viewerJoined(id: id, remote: "\(remote)"))
             } catch {
                 end(.securityFailed("\(error)"))

@@ -341,6 +341,8 @@ public final class WHEPServer: Sendable {
                 rtxSSRC: configuration.nack && configuration.rtx != nil ? rtxSSRC.rawValue : nil,
                 cname: configuration.cname)
             if !configuration.nack { video.feedback.removeAll { $0 == "nack" } }
+            // Delay-based congestion control per viewer when the browser offers transport-cc (Chromium does).
+            video.transportWideCC = configuration.congestionControl
             let local = LocalTransportDescription(
                 credentials: credentials, candidates: [.host(TransportAddress(ip: advertisedIP, port: port))],
                 iceLite: true, fingerprint: context.certificate.fingerprint)

@@ -114,6 +114,8 @@ public final class WHIPPublisher: Sendable {
         video.offerPayloadType = configuration.payloadType.rawValue
         if let rtx = configuration.rtx { video.offerRTXPayloadType = rtx.payloadType.rawValue }
         video.feedback = (configuration.nack ? ["nack"] : []) + ["nack pli", "ccm fir", "goog-remb", "ccm tmmbr"]
+        // Delay-based congestion control when the endpoint answers transport-cc.
+        video.transportWideCC = configuration.congestionControl
         let offer = VideoOfferer.offer(
             video: video,
             transport: LocalTransportDescription(credentials: credentials, candidates: candidates, iceLite: false,
@@ -140,6 +142,9 @@ public final class WHIPPublisher: Sendable {
             throw await abandon(WHIPError.badAnswer("\(error)"))
         }
         if negotiated.rtxPayloadType == nil { configuration.rtx = nil }
+        configuration.transportWideCCExtensionID = negotiated.transportCCExtensionID.flatMap { id in
+            (1...14).contains(id) ? UInt8(id) : nil  // one-byte header extension ids
+        }
         if !negotiated.feedback.contains("nack") {
             configuration.nack = false
             configuration.rtx = nil

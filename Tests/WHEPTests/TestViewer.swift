@@ -29,6 +29,8 @@ final class TestViewer: Sendable {
 
     let loop: EventLoop
     let transport: NIOLoopBound<UDPTransport>
+    /// The server's answer.
+    let answerSDP: String
     let link: NIOLoopBound<WebRTCLink>
     let observed: NIOLoopBound<Observed>
     /// The session's path (`Location`).
@@ -46,7 +48,11 @@ final class TestViewer: Sendable {
     ///   - httpPort: the server's HTTP port.
     ///   - token: the bearer token.
     ///   - offeredFingerprint: the fingerprint written in the offer (default: the certificate's own).
-    init(serverPort httpPort: Int, token: String? = nil, offeredFingerprint: DTLSFingerprint? = nil) async throws {
+    ///   - transportCC: whether the offer has transport-cc (`a=extmap` id 3 and `a=rtcp-fb ... transport-cc`).
+    init(
+        serverPort httpPort: Int, token: String? = nil, offeredFingerprint: DTLSFingerprint? = nil,
+        transportCC: Bool = false
+    ) async throws {
         loop = MultiThreadedEventLoopGroup.singleton.next()
         var configuration = TransportConfiguration(localHost: "127.0.0.1", localPort: 0, peer: nil, rtcpMux: true, security: nil)
         configuration.holdMediaUntilSecured = true
@@ -60,7 +66,8 @@ final class TestViewer: Sendable {
         let reply = try await WHEPTestSupport.request(
             port: httpPort, "POST", "/whep", headers: headers,
             body: WHEPTestSupport.offer(
-                credentials: credentials, candidate: local, fingerprint: offeredFingerprint ?? certificate.fingerprint))
+                credentials: credentials, candidate: local, fingerprint: offeredFingerprint ?? certificate.fingerprint,
+                transportCC: transportCC))
         guard reply.status == 201, let location = reply.headers["location"] else {
             try? await loop.submit { transport.value.close() }.get()
             throw WHEPTestError("POST /whep answered \(reply.status): \(reply.body)")
@@ -68,6 +75,7 @@ final class TestViewer: Sendable {
         #expect(reply.headers["content-type"] == "application/sdp")
         #expect(reply.headers["etag"] != nil)
         self.location = location
+        answerSDP = reply.body
         let answer = try JSEPSessionDescription(parsing: reply.body)
         let section = try #require(answer.media.first)
         #expect(answer.attributes.contains { $0.name == "ice-lite" })

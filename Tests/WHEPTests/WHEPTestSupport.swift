@@ -147,10 +147,13 @@ enum WHEPTestSupport {
     }
 
     /// A recvonly offer as a WHEP player writes it: H.264 42e01f mode 1 with RTX, NACK, PLI, FIR, REMB.
-    static func offer(credentials: ICECredentials, candidate: TransportAddress, fingerprint: DTLSFingerprint) -> String {
-        let video = VideoSendConfiguration(
+    static func offer(
+        credentials: ICECredentials, candidate: TransportAddress, fingerprint: DTLSFingerprint, transportCC: Bool = false
+    ) -> String {
+        var video = VideoSendConfiguration(
             profileLevelID: try! ProfileLevelID(string: "42e01f"), packetizationMode: 1, ssrc: 0x0bad_cafe,
             rtxSSRC: 0x0bad_caff, cname: "test-viewer")
+        video.transportWideCC = transportCC
         let local = LocalTransportDescription(
             credentials: credentials, candidates: [.host(candidate)], iceLite: false, fingerprint: fingerprint)
         return VideoOfferer.offer(video: video, transport: local).sdp.replacingOccurrences(of: "a=sendonly", with: "a=recvonly")

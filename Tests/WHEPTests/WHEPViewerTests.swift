@@ -99,6 +99,31 @@ import WebRTCTransport
         await b.close()
     }
 
+    /// A viewer that offers transport-cc (as Chromium does) gets the extension in its answer and on every packet, in
+    /// wire order: its own delay-based estimate then runs on its feedback.
+    @Test(.timeLimit(.minutes(1)))
+    func aViewerOfferingTransportCCGetsTransportWideSequenceNumbers() async throws {
+        let (server, pump) = try await WHEPTestSupport.start(.init(host: "127.0.0.1", port: 0))
+        defer { pump.cancel() }
+        let viewer = try await TestViewer(serverPort: server.localPort, transportCC: true)
+        #expect(viewer.answerSDP.contains("a=extmap:3 http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"))
+        #expect(viewer.answerSDP.contains("transport-cc"))
+        #expect(try await WHEPTestSupport.waitFor { try await viewer.mediaPackets().count >= 20 })
+        let packets = try await viewer.mediaPackets()
+        var previous: UInt16?
+        for packet in packets.prefix(20) {
+            // X bit, one-byte extension profile 0xBEDE, element id 3 carrying two bytes.
+            #expect(packet[0] & 0x10 != 0)
+            #expect(packet[12] == 0xBE && packet[13] == 0xDE)
+            #expect(packet[16] == 0x31)
+            let sequence = UInt16(packet[17]) << 8 | UInt16(packet[18])
+            if let previous { #expect(sequence &- previous >= 1) }
+            previous = sequence
+        }
+        await viewer.close()
+        await server.finish()
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func aViewerWhoseDTLSCertificateDoesNotMatchItsFingerprintIsRefusedAndFreed() async throws {
         let (server, pump) = try await WHEPTestSupport.start(.init(host: "127.0.0.1", port: 0))
