@@ -309,6 +309,9 @@ def analyse(case, out, samples, send_rc, receive_rc, seconds):
         "longest_freeze_s": max(gaps) if gaps else None,
         "freezes_over_200ms": sum(1 for gap in gaps if gap > 0.2),
         "freeze_total_s": sum(gap for gap in gaps if gap > 0.2),
+        # Where each freeze over 200 ms began (seconds into the run) and how long it lasted, to tell repair delays
+        # (a packet whose retransmission was lost too) from machine stalls (every case at once).
+        "freezes": [[round(shown_at, 3), round(gap, 3)] for shown_at, gap in zip(shown, gaps) if gap > 0.2],
         "receiver_pli": receive_stats.get("pliCount"),
         "plis_per_minute": receive_stats.get("pliCount", 0) / minutes if minutes else None,
         "sender_pli": last.get("pliCount"),
