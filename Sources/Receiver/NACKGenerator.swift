@@ -2,7 +2,9 @@ import RTP
 
 /// The receiver's side of generic NACK (RFC 4585 section 6.2.1; libwebrtc `NackRequester`): tracks missing
 /// sequence numbers and says which to NACK now, repeating each once per RTT (plus `resendMargin`) until it arrives, and when to give up
-/// and ask for a keyframe instead.
+/// and ask for a keyframe instead. The repeat interval is the RTT plus `repeatMargin`: a small constant and a few
+/// interarrival jitters, so that a packet whose retransmission was lost too is asked for again as soon as the answer
+/// is overdue (libwebrtc's `NackRequester` resends after one RTT), not one fixed guess later.
 ///
 /// Pure: the caller reports each arriving media packet (`received`), calls `poll(now:into:)` when
 /// `nextDeadline` passes (or after each packet), and builds the `GenericNACK` from what it returns.
@@ -19,10 +21,17 @@ public struct NACKGenerator: Sendable {
     public static let defaultMaxMissing = 1000
     /// The RTT assumed until one is set (libwebrtc `kDefaultRtt`).
     public static let defaultRoundTripTime: Duration = .milliseconds(100)
-    /// The default time added to the RTT before a NACK is repeated: a retransmission takes the RTT plus the sender's
-    /// pacing and processing time, and a sender (ours: `NACKResponder`, RTT + 5 ms) refuses a repeat that comes
-    /// sooner than one RTT after its last resend; repeating at exactly one RTT would mostly be refused.
-    public static let defaultResendMargin: Duration = .milliseconds(20)
+    /// The default constant added to the RTT before a NACK is repeated. The RTT measured here (NACK -> retransmission)
+    /// already holds the sender's pacing and processing time; a sender (ours: `NACKResponder`; libwebrtc) refuses a
+    /// repeat that reaches it sooner than one RTT after its last resend, and its RTT (from receiver reports) can come
+    /// out a millisecond or two longer than ours, so the repeat keeps 5 ms, and the spread of arrivals is covered by
+    /// `jitterFactor` x `jitter` on top. (It was 20 ms flat: at a 50 ms RTT a packet whose
+    /// retransmission was lost too was repaired after about 200 ms, over the freeze threshold.)
+    public static let defaultResendMargin: Duration = .milliseconds(5)
+    /// Interarrival jitters (RFC 3550 section 6.4.1) added to the repeat interval.
+    public static let jitterFactor = 2.0
+    /// The most the jitter term adds, however noisy the path.
+    public static let maximumJitterMargin: Duration = .milliseconds(100)
 
     /// NACKs per packet before giving up.
     public let maxRetries: Int
@@ -32,8 +41,11 @@ public struct NACKGenerator: Sendable {
     public let maxMissing: Int
     /// How long to wait after a gap appears before the first NACK (0 by default; a little helps with reordering).
     public let reorderingDelay: Duration
-    /// Added to the RTT between two NACKs for one packet.
+    /// Added to the RTT between two NACKs for one packet, besides the jitter term.
     public let resendMargin: Duration
+    /// The latest interarrival jitter of the media stream (0 until set); `jitterFactor` of it is added to the RTT
+    /// between two NACKs for one packet. Negative values count as 0.
+    public var jitter: Duration = .zero
     /// The latest RTT estimate: the interval between NACKs for one packet.
     public var roundTripTime: Duration?
     /// What happened so far.
@@ -102,8 +114,15 @@ public struct NACKGenerator: Sendable {
         extended(sequenceNumber).map { entry($0) != nil } ?? false
     }
 
-    private var resendInterval: Duration {
-        max(roundTripTime ?? Self.defaultRoundTripTime, .milliseconds(1)) + resendMargin
+    /// What is added to the RTT between two NACKs for one packet: `resendMargin` plus `jitterFactor` interarrival
+    /// jitters (at most `maximumJitterMargin`).
+    public var repeatMargin: Duration {
+        resendMargin + min(max(jitter, .zero), Self.maximumJitterMargin) * Self.jitterFactor
+    }
+
+    /// The time between two NACKs for one packet.
+    public var resendInterval: Duration {
+        min(max(roundTripTime ?? Self.defaultRoundTripTime, .milliseconds(1)), .seconds(60)) + repeatMargin
     }
 
     /// Reports an arriving media packet (after RTX is unwrapped).

@@ -48,7 +48,9 @@ final class ReceiverCore {
         }
     }
 
-    /// How often NACK deadlines and the jitter buffer's waits are checked.
+    /// How often NACK deadlines and the jitter buffer's waits are checked at the least; a one-shot timer
+    /// (`scheduleRepair`) also fires at the earliest of them, so that a repeated NACK leaves when it is due rather
+    /// than up to a tick later.
     static let repairTick = TimeAmount.milliseconds(10)
 
     func finish() {
@@ -56,6 +58,8 @@ final class ReceiverCore {
         state.finished = true
         reportTask?.cancel()
         state.repairTask?.cancel()
+        state.repairTimer?.cancel()
+        state.repairTimer = nil
         state.transportFeedbackTask?.cancel()
         // Whatever the jitter buffer still holds goes to the depacketizer, in order.
         if state.jitter != nil {
@@ -184,6 +188,32 @@ final class ReceiverCore {
             repair()  // a new gap: NACK now, not at the next tick
         } else {
             drainJitterBuffer(now: now)
+            scheduleRepair(now: now)
+        }
+    }
+
+    /// Sets the one-shot repair timer to the earliest NACK repeat or jitter-buffer deadline, when that comes before
+    /// the next tick and before a timer already set. At most one timer is pending; it allocates only when a gap's
+    /// deadline moves earlier, not per packet.
+    private func scheduleRepair(now: MonotonicTime) {
+        guard !state.finished, state.nack != nil else { return }
+        var deadline = state.nack!.nextDeadline
+        if let wait = state.jitter?.nextDeadline { deadline = deadline.map { min($0, wait) } ?? wait }
+        guard let deadline else { return }
+        if state.repairTimer != nil, let pending = state.repairTimerDeadline, pending <= deadline { return }
+        let delay = max(.zero, deadline - now)
+        // The periodic tick covers anything due within about a millisecond of it.
+        guard delay < Duration.nanoseconds(Self.repairTick.nanoseconds) - .milliseconds(1) || deadline <= now else {
+            return
+        }
+        state.repairTimer?.cancel()
+        state.repairTimerDeadline = deadline
+        let weakSelf = NIOLoopBound(WeakReference(self), eventLoop: transport.eventLoop)
+        state.repairTimer = transport.eventLoop.scheduleTask(in: .nanoseconds(delay.saturatingNanoseconds)) {
+            guard let core = weakSelf.value.object else { return }
+            core.state.repairTimer = nil
+            core.state.repairTimerDeadline = nil
+            core.repair()
         }
     }
 
@@ -262,8 +292,9 @@ final class ReceiverCore {
         guard state.jitter != nil else { return }
         let jitterTicks = Int64(state.reception?.jitter ?? 0)
         let jitter = Duration.nanoseconds(min(jitterTicks, 90_000 * 60) * 1_000_000_000 / 90_000)
+        state.nack?.jitter = jitter
         let wait = state.repairWait.wait(
-            roundTripTime: state.roundTripTime, jitter: jitter, resendMargin: state.nack?.resendMargin ?? .zero)
+            roundTripTime: state.roundTripTime, jitter: jitter, resendMargin: state.nack?.repeatMargin ?? .zero)
         state.jitter!.maximumWait = wait
         state.stats.jitterBufferWait = wait.inSeconds
     }
@@ -280,7 +311,12 @@ final class ReceiverCore {
         if !list.isEmpty {
             let nack = GenericNACK(senderSSRC: ssrc, mediaSSRC: media, lost: list)
             let report = RTCPPacket.receiverReport(ReceiverReport(ssrc: ssrc, reportBlocks: []))
-            if (try? transport.sendRTCP([report, .nack(nack)])) != nil {
+            var sent = false
+            for _ in 0..<min(max(configuration.nackCopies, 1), 3) {
+                // Each copy is its own SRTCP packet (its own index), so that the loss of one does not take the others.
+                if (try? transport.sendRTCP([report, .nack(nack)])) != nil { sent = true }
+            }
+            if sent {
                 state.stats.nackCount += 1
                 state.stats.packetsNACKed += list.count
                 if state.nackSentAt.count > Self.maximumTrackedNACKs { state.nackSentAt.removeAll(keepingCapacity: true) }
@@ -298,6 +334,7 @@ final class ReceiverCore {
         state.nackList = list
         if giveUp { askForKeyframe() }
         drainJitterBuffer(now: now)
+        scheduleRepair(now: now)
     }
 
     private func handle(_ event: H264DepacketizerEvent) {

@@ -46,6 +46,9 @@ struct ReceiverState {
     /// The jitter buffer's wait for a missing packet, from the RTT and jitter.
     let repairWait: RepairWait
     var repairTask: RepeatedTask?
+    /// The one-shot timer for the earliest NACK repeat or jitter-buffer deadline, and when it fires.
+    var repairTimer: Scheduled<Void>?
+    var repairTimerDeadline: MonotonicTime?
 
     // Transport-wide congestion control feedback (created with the first packet, which names the media SSRC).
     var transportFeedback: TransportFeedbackGenerator?

@@ -12,8 +12,13 @@ import RTP
 public struct NACKResponder: Sendable {
     /// The default budget window: the target rate over 500 ms.
     public static let defaultBudgetWindow: Duration = .milliseconds(500)
-    /// The default margin added to the RTT before a packet may be resent again.
-    public static let defaultMargin: Duration = .milliseconds(5)
+    /// The default margin added to the RTT before a packet may be resent again: none, as in libwebrtc
+    /// (`RtpPacketHistory::VerifyRtt` refuses a resend only while `now < last send + RTT`). The receiver spaces its
+    /// repeats by its own RTT (which holds our pacing) plus a margin; a margin here as well would refuse a repeat
+    /// whenever our RR-based RTT sample comes out a few milliseconds longer than the receiver's, and a refused repeat
+    /// costs one more RTT of freeze. Copies of one NACK (a receiver sending two against loss) arrive within the RTT
+    /// and are still refused.
+    public static let defaultMargin: Duration = .zero
     /// The RTT assumed until one is measured (libwebrtc's `kDefaultRtt`, 100 ms... in `NackRequester`).
     public static let defaultRoundTripTime: Duration = .milliseconds(100)
 

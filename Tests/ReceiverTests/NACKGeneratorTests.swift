@@ -12,14 +12,45 @@ import Testing
         #expect(generator.missingCount == 3)
         #expect(generator.poll(now: ms(10), into: &nack) == false)
         #expect(nack == seqs([101, 102, 103]))
-        #expect(generator.nextDeadline == ms(80))  // RTT 50 + margin 20 after the first NACK
-        _ = generator.poll(now: ms(79), into: &nack)
+        #expect(generator.nextDeadline == ms(65))  // RTT 50 + margin 5 after the first NACK (no jitter yet)
+        _ = generator.poll(now: ms(64), into: &nack)
         #expect(nack.isEmpty)
         generator.received(SequenceNumber(102), now: ms(40), isRetransmission: true)
-        _ = generator.poll(now: ms(80), into: &nack)
+        _ = generator.poll(now: ms(65), into: &nack)
         #expect(nack == seqs([101, 103]))
         #expect(generator.statistics.recoveredByRetransmission == 1)
         #expect(generator.statistics.sequenceNumbersNACKed == 5)
+    }
+
+    /// The repeat interval is RTT + 5 ms + 2 x jitter: a packet whose retransmission was lost too is asked for again
+    /// as soon as the answer is overdue. Table: (RTT ms, jitter ms, interval ms).
+    @Test(arguments: [(50, 0, 55), (50, 3, 61), (50, 10, 75), (200, 4, 213), (50, 100, 255), (50, 5_000, 255)])
+    func repeatFollowsRoundTripAndJitter(rtt: Int64, jitter: Int64, interval: Int64) {
+        var generator = NACKGenerator()
+        generator.roundTripTime = .milliseconds(rtt)
+        generator.jitter = .milliseconds(jitter)  // 5 s: bounded to 100 ms, 200 ms of margin
+        #expect(generator.resendInterval == .milliseconds(interval))
+        var nack: [SequenceNumber] = []
+        generator.received(SequenceNumber(7), now: ms(0))
+        generator.received(SequenceNumber(9), now: ms(1))
+        _ = generator.poll(now: ms(1), into: &nack)
+        #expect(nack == seqs([8]))
+        #expect(generator.nextDeadline == ms(1 + interval))
+        _ = generator.poll(now: ms(interval), into: &nack)
+        #expect(nack.isEmpty)
+        _ = generator.poll(now: ms(1 + interval), into: &nack)
+        #expect(nack == seqs([8]))
+    }
+
+    /// No value traps: a negative jitter counts as none, a huge RTT is bounded.
+    @Test func extremeRoundTripAndJitterDoNotTrap() {
+        var generator = NACKGenerator()
+        generator.jitter = .milliseconds(-40)
+        generator.roundTripTime = .seconds(Int64.max)
+        #expect(generator.repeatMargin == NACKGenerator.defaultResendMargin)
+        #expect(generator.resendInterval == .seconds(60) + NACKGenerator.defaultResendMargin)
+        generator.roundTripTime = .nanoseconds(-5)
+        #expect(generator.resendInterval == .milliseconds(1) + NACKGenerator.defaultResendMargin)
     }
 
     @Test func reorderingDelayAndLateArrivals() {

@@ -41,10 +41,10 @@ import Testing
         }
         #expect(out.count == 10)  // each once, in the first NACK
         #expect(responder.statistics.ignoredTooSoon == 90)
-        // 55 ms after the first resend (RTT 50 + margin 5): due again.
-        responder.respond(to: nack([3]), now: ms(54), history: &history, retransmit: &out)
+        // One RTT (50 ms, no margin by default) after the first resend: due again.
+        responder.respond(to: nack([3]), now: ms(49), history: &history, retransmit: &out)
         #expect(out.count == 10)
-        responder.respond(to: nack([3]), now: ms(55), history: &history, retransmit: &out)
+        responder.respond(to: nack([3]), now: ms(50), history: &history, retransmit: &out)
         #expect(out.count == 11)
         #expect(out.last == SequenceNumber(3))
     }
