@@ -152,6 +152,13 @@ public final class WHEPServer: Sendable {
         encoder = try await FanOutEncoder(configuration: configuration)
         let table = ViewerTable(limit: options.maximumViewers)
         self.table = table
+        // A failed stream ends every session at once (ICE consent would keep them alive for ever) and refuses new
+        // ones; `send` then throws the error.
+        encoder.onFatal { error in
+            for handle in table.close() {
+                handle.loop.execute { handle.session.value.end(.streamFailed("\(error)")) }
+            }
+        }
         self.options = options
         advertisedIP = advertised
         (events, eventsContinuation) = AsyncStream.makeStream(of: WHEPEvent.self, bufferingPolicy: .bufferingNewest(256))
