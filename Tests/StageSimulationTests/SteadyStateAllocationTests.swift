@@ -17,8 +17,8 @@ let mallocCountTotal: (@convention(c) () -> UInt64)? = {
 }()
 
 /// Steady state of the send path's new stages allocates nothing per packet: store in the history, queue in the
-/// pacer, dequeue, read the packet back, answer a NACK, build the RTX packet. The counter is process-wide, so run
-/// this test alone:
+/// pacer, dequeue, read the packet back, answer a NACK, build the RTX packet. The counter is process-wide, so
+/// Tests/run.sh runs this suite alone, as:
 ///
 ///     gcc -O2 -shared -fPIC -o /tmp/malloc_count.so Tests/Benchmarks/C/malloc_count.c
 ///     LD_PRELOAD=/tmp/malloc_count.so swift test --skip-build --filter SteadyStateAllocationTests
