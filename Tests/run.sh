@@ -13,7 +13,7 @@ swift test --skip-build --parallel --num-workers 2 --filter "CommandLineTests"
 # The send and receive paths allocate nothing per packet: counted process-wide by a preloaded malloc counter (the
 # Swift toolchain's clang builds it), so these run alone.
 clang -O2 -shared -fPIC -o .build/malloc_count.so Tests/Benchmarks/C/malloc_count.c
-LD_PRELOAD="$PWD/.build/malloc_count.so" swift test --skip-build --filter "SteadyStateAllocationTests"
+RTC_H264_REQUIRE_MALLOC_COUNT=1 LD_PRELOAD="$PWD/.build/malloc_count.so" swift test --skip-build --filter "SteadyStateAllocationTests"
 # WebRTC pieces (STUN, ICE, DTLS-SRTP, JSEP) against headless Chromium and aiortc (Tests/WebRTCTests/Interop).
 bash Tests/WebRTCTests/Interop/run-in-namespace.sh
 # WHIP: `rtc-h264 send --whip` publishes to an aiortc WHIP endpoint; decoded frames MD5-compared with our bitstream.
