@@ -97,8 +97,13 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
+        // The HTTP/1.1 connection handling the control endpoint and WHEP share (bounded bodies, routing, replies).
+        .target(name: "HTTPEndpoint", dependencies: [
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
         .target(name: "Control", dependencies: [
-            "Codec", "Sender",
+            "Codec", "Sender", "HTTPEndpoint",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -113,7 +118,7 @@ let package = Package(
 
         // The WHEP server: HTTP (NIOHTTP1), one encoder shared by every viewer, a WebRTCLink + SenderCore per viewer.
         .target(name: "WHEP", dependencies: [
-            "Codec", "DTLS", "H264", "RTP", "SRTP", "STUN", "Sender", "Transport", "Video", "WebRTC", "WebRTCTransport",
+            "HTTPEndpoint", "Codec", "DTLS", "H264", "RTP", "SRTP", "STUN", "Sender", "Transport", "Video", "WebRTC", "WebRTCTransport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

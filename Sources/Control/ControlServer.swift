@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Codec
+import HTTPEndpoint
 import Sender
 import NIOCore
 import NIOHTTP1
@@ -52,8 +53,10 @@ public final class ControlServer: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(IdleStateHandler(allTimeout: Self.idleTimeout))
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(
-                        ControlHTTPHandler(authorization: expected) { command in await Self.apply(command, to: sender) })
+                    try channel.pipeline.syncOperations.addHandler(HTTPExchangeHandler<ControlCommand>(
+                        maximumBodySize: Self.maximumBodySize,
+                        route: { request in Self.route(request, authorization: expected) },
+                        respond: { command in Self.httpReply(await Self.apply(command, to: sender)) }))
                 }
             }
             .bind(host: host, port: port).get()
@@ -117,105 +120,26 @@ public final class ControlServer: Sendable {
     }
 }
 
-/// One HTTP connection of the control endpoint: gathers a request, checks its token, answers it.
-final class ControlHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
-
-    private let authorization: [UInt8]?
-    private let respond: @Sendable (ControlCommand) async -> ControlReply
-    private var head: HTTPRequestHead?
-    private var body: [UInt8] = []
-    private var tooLarge = false
-
-    init(authorization: [UInt8]?, respond: @escaping @Sendable (ControlCommand) async -> ControlReply) {
-        self.authorization = authorization
-        self.respond = respond
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let h):
-            head = h
-            body.removeAll(keepingCapacity: true)
-            tooLarge = false
-        case .body(var buffer):
-            if body.count + buffer.readableBytes > ControlServer.maximumBodySize {
-                tooLarge = true
-                body.removeAll()
-            } else {
-                body += buffer.readBytes(length: buffer.readableBytes) ?? []
-            }
-        case .end:
-            guard let head else { return }
-            self.head = nil
-            if let authorization {
-                let given = Array((head.headers.first(name: "Authorization") ?? "").utf8)
-                guard Self.constantTimeEqual(given, authorization) else {
-                    write(context: context, head: head, reply: .error(401, "missing or wrong bearer token"))
-                    return
-                }
-            }
-            if tooLarge {
-                write(context: context, head: head, reply: .error(413, "body over \(ControlServer.maximumBodySize) bytes"))
-                return
-            }
-            switch ControlServer.command(method: head.method.rawValue, path: head.uri, body: body) {
-            case .failure(let e):
-                write(context: context, head: head, reply: e.reply)
-            case .success(let command):
-                let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-                let eventLoop = context.eventLoop
-                let respond = self.respond
-                Task {
-                    let reply = await respond(command)
-                    eventLoop.execute {
-                        let (handler, context) = loopBound.value
-                        handler.write(context: context, head: head, reply: reply)
-                    }
-                }
+extension ControlServer {
+    /// Checks one gathered request: the token first, then the body's size, then the command it asks for.
+    static func route(_ request: HTTPEndpointRequest, authorization: [UInt8]?) -> Result<ControlCommand, HTTPEndpointError> {
+        if let authorization {
+            let given = Array((request.head.headers.first(name: "Authorization") ?? "").utf8)
+            guard HTTPBearerToken.constantTimeEqual(given, authorization) else {
+                return .failure(HTTPEndpointError(httpReply(.error(401, "missing or wrong bearer token"))))
             }
         }
-    }
-
-    /// A malformed request (NIO's error handler has answered 400) or a broken connection: closed now, not at the idle
-    /// timeout.
-    func errorCaught(context: ChannelHandlerContext, error: Error) {
-        context.close(promise: nil)
-    }
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is IdleStateHandler.IdleStateEvent {
-            context.close(promise: nil)  // an idle connection holds nothing for ever
-        } else {
-            context.fireUserInboundEventTriggered(event)
+        if request.bodyTooLarge {
+            return .failure(HTTPEndpointError(httpReply(.error(413, "body over \(maximumBodySize) bytes"))))
         }
+        return command(method: request.head.method.rawValue, path: request.head.uri, body: request.body)
+            .mapError { HTTPEndpointError(httpReply($0.reply)) }
     }
 
-    /// Compares two byte strings in time that depends only on their lengths.
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for i in 0..<a.count { difference |= a[i] ^ b[i] }
-        return difference == 0
-    }
-
-    private func write(context: ChannelHandlerContext, head: HTTPRequestHead, reply: ControlReply) {
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: "application/json")
-        headers.add(name: "Content-Length", value: String(reply.body.utf8.count + 1))
-        let keepAlive = head.isKeepAlive
-        if !keepAlive { headers.add(name: "Connection", value: "close") }
-        let status = HTTPResponseStatus(statusCode: reply.status)
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
-        var buffer = context.channel.allocator.buffer(capacity: reply.body.utf8.count + 1)
-        buffer.writeString(reply.body)
-        buffer.writeString("\n")
-        context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
-            if !keepAlive { channel.close(promise: nil) }
-        }
+    /// A control reply on the wire: JSON and a final newline (curl output ends its line).
+    static func httpReply(_ reply: ControlReply) -> HTTPEndpointReply {
+        HTTPEndpointReply(
+            status: reply.status, headers: [("Content-Type", "application/json")], body: Array((reply.body + "\n").utf8))
     }
 }
 

@@ -48,6 +48,10 @@ package final class FanOutEncoder: Sendable {
             var nextID: UInt64 = 1
             /// Frames the encoder produced.
             var framesEncoded = 0
+            /// The error that ended the stream (too many frames failed in a row), once it happened.
+            var failure: SenderError?
+            /// Told once when the stream fails: the owner ends its viewers' sessions.
+            var onFatal: (@Sendable (SenderError) -> Void)?
         }
 
         let state: Mutex<State>
@@ -61,6 +65,17 @@ package final class FanOutEncoder: Sendable {
 
         /// Hands one output to every viewer (a frame only to those past their first keyframe).
         func deliver(_ output: EncoderOutput) {
+            // A failure: every viewer's core finishes with it below (its BYE queued on its loop first); then the owner
+            // ends the sessions (ICE would keep them alive for ever otherwise) and refuses new ones.
+            var fatal: (handler: @Sendable (SenderError) -> Void, error: SenderError)?
+            if case .fatal(let error) = output {
+                fatal = state.withLock { state in
+                    guard state.failure == nil else { return nil }
+                    state.failure = error
+                    return state.onFatal.map { ($0, error) }
+                }
+            }
+            defer { fatal.map { $0.handler($0.error) } }
             if let observer, case .frame(let frame, _, _, _) = output {
                 // The stream's own media time (90 kHz from the first frame): each viewer has its own RTP offset.
                 observer(frame, RTPTimestamp(UInt32(truncatingIfNeeded: frame.timestamp)))
@@ -178,8 +193,9 @@ package final class FanOutEncoder: Sendable {
     /// - Parameters:
     ///   - captureTime: when it was captured, on `ContinuousClock`.
     ///   - fill: writes the picture.
-    /// - Throws: what `fill` throws, `SenderError.finished`.
+    /// - Throws: what `fill` throws, `SenderError.finished`, or the error that ended the stream.
     package func send(captureTime: ContinuousClock.Instant = .now, fill: (inout I420Frame) throws -> Void) throws {
+        if let failure { throw failure }
         let time = MonotonicTime(nanoseconds: (captureTime - origin).saturatingNanoseconds)
         let (wake, _) = try mailbox.put(captureTime: time, fill: fill)
         if wake {
@@ -231,11 +247,27 @@ package final class FanOutEncoder: Sendable {
     ///   - reports: the viewer's statistics, once per report interval.
     /// - Returns: the viewer.
     /// - Throws: `SenderError.finished`, packetizer or controller errors for a configuration that cannot work.
+    /// The error that ended the stream, if it failed (too many frames failed in a row).
+    package var failure: SenderError? { registry.state.withLock { $0.failure } }
+
+    /// Sets what happens when the stream fails: called once, on the encoder's thread, after every viewer's core got
+    /// the error. Frames pushed after that are refused with the error.
+    package func onFatal(_ handler: @escaping @Sendable (SenderError) -> Void) {
+        let mailbox = self.mailbox
+        registry.state.withLock {
+            $0.onFatal = { error in
+                mailbox.close()
+                handler(error)
+            }
+        }
+    }
+
     package func attach(
         transport: UDPTransport, payloadType: PayloadType, rtxPayloadType: PayloadType?, ssrc: SSRC, rtxSSRC: SSRC?,
         transportWideCCExtensionID: UInt8? = nil, events: AsyncStream<SenderEvent>.Continuation, reports: AsyncStream<SenderStats>.Continuation
     ) throws -> FanOutViewer {
         guard !finished.load(ordering: .acquiring) else { throw SenderError.finished }
+        if let failure { throw failure }
         var configuration = self.configuration
         configuration.payloadType = payloadType
         configuration.ssrc = ssrc

@@ -24,6 +24,8 @@ public enum WHEPViewerLeaveReason: Sendable, Equatable, CustomStringConvertible 
     case securityFailed(String)
     /// The server finished.
     case serverFinished
+    /// The shared stream failed (too many frames in a row could not be encoded): every viewer got a BYE.
+    case streamFailed(String)
 
     public var description: String {
         switch self {
@@ -35,6 +37,7 @@ public enum WHEPViewerLeaveReason: Sendable, Equatable, CustomStringConvertible 
         case .closedByViewer: "closed by the viewer"
         case .securityFailed(let why): "SRTP keys refused: \(why)"
         case .serverFinished: "server finished"
+        case .streamFailed(let why): "the stream failed: \(why)"
         }
     }
 }

@@ -1,3 +1,5 @@
+import HTTPEndpoint
+
 /// An HTTP reply of the WHEP endpoint: status, headers and body. Pure data, so that routing is tested without
 /// sockets.
 public struct WHEPReply: Sendable, Equatable {
@@ -38,4 +40,9 @@ public struct WHEPReply: Sendable, Equatable {
         lhs.status == rhs.status && lhs.body == rhs.body
             && lhs.headers.map { "\($0.name): \($0.value)" } == rhs.headers.map { "\($0.name): \($0.value)" }
     }
+}
+
+extension WHEPReply {
+    /// The reply on the wire.
+    var http: HTTPEndpointReply { HTTPEndpointReply(status: status, headers: headers, body: Array(body.utf8)) }
 }

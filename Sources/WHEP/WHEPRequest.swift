@@ -1,3 +1,5 @@
+import HTTPEndpoint
+
 /// What a WHEP HTTP request asks for, once its method, path, content type and token were checked.
 ///
 /// | method and path | reply |
@@ -59,7 +61,7 @@ public enum WHEPRequest: Sendable, Equatable {
             return .failure(WHEPReplyError(.error(404, "unknown path \(path.prefix(100)); the WHEP endpoint is \(endpointPath), the viewer page /")))
         }
         if let token {
-            guard let authorization, constantTimeEqual(Array(authorization.utf8), Array("Bearer \(token)".utf8)) else {
+            guard let authorization, HTTPBearerToken.constantTimeEqual(Array(authorization.utf8), Array("Bearer \(token)".utf8)) else {
                 var reply = WHEPReply.error(401, "missing or wrong bearer token (send Authorization: Bearer <token>)")
                 reply.headers.append(("WWW-Authenticate", "Bearer"))
                 return .failure(WHEPReplyError(reply))
@@ -89,13 +91,6 @@ public enum WHEPRequest: Sendable, Equatable {
         }
     }
 
-    /// Compares two byte strings in time that depends only on their lengths.
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for i in 0..<a.count { difference |= a[i] ^ b[i] }
-        return difference == 0
-    }
 }
 
 extension WHEPReply {

@@ -1,6 +1,7 @@
 public import Codec
 import DTLS
 import H264
+import HTTPEndpoint
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -152,6 +153,13 @@ public final class WHEPServer: Sendable {
         encoder = try await FanOutEncoder(configuration: configuration)
         let table = ViewerTable(limit: options.maximumViewers)
         self.table = table
+        // A failed stream ends every session at once (ICE consent would keep them alive for ever) and refuses new
+        // ones; `send` then throws the error.
+        encoder.onFatal { error in
+            for handle in table.close() {
+                handle.loop.execute { handle.session.value.end(.streamFailed("\(error)")) }
+            }
+        }
         self.options = options
         advertisedIP = advertised
         (events, eventsContinuation) = AsyncStream.makeStream(of: WHEPEvent.self, bufferingPolicy: .bufferingNewest(256))
@@ -164,13 +172,22 @@ public final class WHEPServer: Sendable {
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(IdleStateHandler(allTimeout: Self.idleTimeout))
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                        try channel.pipeline.syncOperations.addHandler(
-                            WHEPHTTPHandler(token: token, allowedOrigin: origin) { request in
+                        try channel.pipeline.syncOperations.addHandler(HTTPExchangeHandler<WHEPRequest>(
+                            maximumBodySize: WHEPRequest.maximumBodySize, extraHeaders: Self.corsHeaders(allowing: origin),
+                            route: { request in
+                                WHEPRequest.parse(
+                                    method: request.head.method.rawValue, uri: request.head.uri,
+                                    contentType: request.head.headers.first(name: "Content-Type"),
+                                    authorization: request.head.headers.first(name: "Authorization"), token: token,
+                                    body: request.body, bodyTooLarge: request.bodyTooLarge)
+                                .mapError { HTTPEndpointError($0.reply.http) }
+                            },
+                            respond: { request in
                                 guard let server = box.server.withLock({ $0 }) else {
-                                    return .error(503, "the server is starting")
+                                    return WHEPReply.error(503, "the server is starting").http
                                 }
-                                return await server.respond(to: request)
-                            })
+                                return await server.respond(to: request).http
+                            }))
                     }
                 }
                 .bind(host: options.host, port: options.port).get()
@@ -179,6 +196,12 @@ public final class WHEPServer: Sendable {
             throw error
         }
         box.server.withLock { $0 = self }
+    }
+
+    /// The headers every reply carries: CORS for players on other origins, and no caching.
+    static func corsHeaders(allowing origin: String) -> [(name: String, value: String)] {
+        [("Access-Control-Allow-Origin", origin), ("Access-Control-Expose-Headers", "Location, ETag, Accept-Post")]
+            + (origin != "*" ? [("Vary", "Origin")] : []) + [("Cache-Control", "no-store")]
     }
 
     /// How long an HTTP connection may stay idle before it is closed.

@@ -77,8 +77,8 @@ struct ReceiveCommand: AsyncParsableCommand {
         if noSRTP && localKey != nil { throw ValidationError("--no-srtp cannot be used with --local-key") }
         if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
         for (name, value) in [("--duration", duration), ("--idle-timeout", idleTimeout)] {
-            if let value, !(value > 0 && value <= SendCommand.maximumDuration) {
-                throw ValidationError("\(name) must be more than 0 and at most \(Int(SendCommand.maximumDuration)) seconds")
+            if let value, !(value > 0 && value <= SourceOptions.maximumDuration) {
+                throw ValidationError("\(name) must be more than 0 and at most \(Int(SourceOptions.maximumDuration)) seconds")
             }
         }
         guard (10...10_000).contains(jitterBufferMs) else { throw ValidationError("--jitter-buffer must be 10-10000 ms") }

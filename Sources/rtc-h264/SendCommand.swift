@@ -30,17 +30,8 @@ struct SendCommand: AsyncParsableCommand {
 
     @OptionGroup var stream: StreamOptions
 
-    @Option(help: "A Y4M file, or - for standard input (default: the built-in test pattern).")
-    var input: String?
+    @OptionGroup var source: SourceOptions
 
-    @Flag(help: "Send the built-in test pattern (the default).")
-    var pattern = false
-
-    @Option(help: "Stop after this many frames.")
-    var frames: Int?
-
-    @Option(help: "Stop after this many seconds of media.")
-    var duration: Double?
 
     @Option(name: .customLong("local-port"), help: "Local RTP port to send from and receive RTCP on (0: any).")
     var localPort: Int = 0
@@ -79,11 +70,6 @@ struct SendCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if pattern && input != nil { throw ValidationError("give --input or --pattern, not both") }
-        if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
-        if let duration, !(duration > 0 && duration <= Self.maximumDuration) {
-            throw ValidationError("--duration must be more than 0 and at most \(Int(Self.maximumDuration)) seconds")
-        }
         if controlToken != nil && controlTokenFile != nil {
             throw ValidationError("give --control-token or --control-token-file, not both")
         }
@@ -119,22 +105,8 @@ struct SendCommand: AsyncParsableCommand {
         }
     }
 
-    /// The longest --duration accepted (ten years, in seconds): larger values would overflow the clock arithmetic.
-    static let maximumDuration: Double = 315_360_000
-
     func run() async throws {
-        let source: FrameSource
-        do {
-            if let input {
-                source = try Y4MSource(path: input)
-            } else {
-                let size = stream.encoding.patternSize
-                source = try PatternSource(width: size.width, height: size.height)
-            }
-        } catch {
-            throw ValidationError("input: \(error)")
-        }
-        let isPattern = input == nil
+        let (source, isPattern) = try self.source.open(patternSize: stream.encoding.patternSize)
         let token = try readControlToken()
         var configuration = try stream.configuration(
             sourceWidth: isPattern ? nil : source.width, sourceHeight: isPattern ? nil : source.height,
@@ -193,7 +165,7 @@ struct SendCommand: AsyncParsableCommand {
         }
         let pump = FramePump(
             source: source, sender: sender, pacing: asFastAsPossible ? .asFastAsPossible : .realTime,
-            frameLimit: frames, durationLimit: duration.map { .seconds($0) })
+            frameLimit: self.source.frames, durationLimit: self.source.duration.map { .seconds($0) })
         let signals = SignalTrap { pump.stop() }
         defer { signals.cancel() }
         var sourceError: Error?

@@ -31,17 +31,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var encoding: EncoderOptions
 
-    @Option(help: "A Y4M file, or - for standard input (default: the built-in test pattern).")
-    var input: String?
-
-    @Flag(help: "Send the built-in test pattern (the default).")
-    var pattern = false
-
-    @Option(help: "Push this many frames, then keep serving without new frames until a signal.")
-    var frames: Int?
-
-    @Option(help: "Push this many seconds of media, then keep serving without new frames until a signal.")
-    var duration: Double?
+    @OptionGroup var source: SourceOptions
 
     @Option(help: "Bearer token POST and DELETE must carry (required beyond loopback; never printed).")
     var token: String?
@@ -98,11 +88,6 @@ struct ServeCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if pattern && input != nil { throw ValidationError("give --input or --pattern, not both") }
-        if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
-        if let duration, !(duration > 0 && duration <= SendCommand.maximumDuration) {
-            throw ValidationError("--duration must be more than 0 and at most \(Int(SendCommand.maximumDuration)) seconds")
-        }
         if token != nil && tokenFile != nil { throw ValidationError("give --token or --token-file, not both") }
         guard (1...WHEPServer.Options.maximumViewerLimit).contains(maxViewers) else {
             throw ValidationError("--max-viewers must be 1-\(WHEPServer.Options.maximumViewerLimit)")
@@ -151,18 +136,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let source: FrameSource
-        do {
-            if let input {
-                source = try Y4MSource(path: input)
-            } else {
-                let size = encoding.patternSize
-                source = try PatternSource(width: size.width, height: size.height)
-            }
-        } catch {
-            throw ValidationError("input: \(error)")
-        }
-        let isPattern = input == nil
+        let (source, isPattern) = try self.source.open(patternSize: encoding.patternSize)
         var configuration = try streamConfiguration(
             sourceWidth: isPattern ? nil : source.width, sourceHeight: isPattern ? nil : source.height,
             sourceFrameRate: source.nativeFrameRate)
@@ -203,8 +177,8 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         let pump = FramePump(
-            source: source, target: server.encoder, pacing: .realTime, frameLimit: frames,
-            durationLimit: duration.map { .seconds($0) })
+            source: source, target: server.encoder, pacing: .realTime, frameLimit: self.source.frames,
+            durationLimit: self.source.duration.map { .seconds($0) })
         let stop = StopSignal()
         let signals = SignalTrap {
             pump.stop()

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import RTP
 import Receiver
 import Sender
@@ -16,14 +17,17 @@ let mallocCountTotal: (@convention(c) () -> UInt64)? = {
     #endif
 }()
 
+/// Set by Tests/run.sh: the counter must be there (a missing preload fails instead of skipping).
+let requireMallocCount = ProcessInfo.processInfo.environment["RTC_H264_REQUIRE_MALLOC_COUNT"] == "1"
+
 /// Steady state of the send path's new stages allocates nothing per packet: store in the history, queue in the
-/// pacer, dequeue, read the packet back, answer a NACK, build the RTX packet. The counter is process-wide, so run
-/// this test alone:
+/// pacer, dequeue, read the packet back, answer a NACK, build the RTX packet. The counter is process-wide, so
+/// Tests/run.sh runs this suite alone, as:
 ///
 ///     gcc -O2 -shared -fPIC -o /tmp/malloc_count.so Tests/Benchmarks/C/malloc_count.c
 ///     LD_PRELOAD=/tmp/malloc_count.so swift test --skip-build --filter SteadyStateAllocationTests
 @Suite(.serialized) struct SteadyStateAllocationTests {
-    @Test(.enabled(if: mallocCountTotal != nil, "needs LD_PRELOAD=malloc_count.so"))
+    @Test(.enabled(if: mallocCountTotal != nil || requireMallocCount, "needs LD_PRELOAD=malloc_count.so"))
     func sendPathStagesDoNotAllocatePerPacket() throws {
         var history = try PacketHistory()
         var pacer = try Pacer(targetBitrate: 2_000_000)
@@ -71,9 +75,10 @@ let mallocCountTotal: (@convention(c) () -> UInt64)? = {
         }
 
         for i in 0..<20_000 { try iterate(i) }  // warm-up: every slot and queue touched once
-        let before = mallocCountTotal!()
+        let count = try #require(mallocCountTotal, "RTC_H264_REQUIRE_MALLOC_COUNT is set but malloc_count.so is not preloaded")
+        let before = count()
         for i in 20_000..<70_000 { try iterate(i) }
-        let allocations = mallocCountTotal!() - before
+        let allocations = count() - before
         print("send-path stages: \(allocations) allocations over 50,000 packets (checksum \(checksum))")
         #expect(allocations == 0)
         #expect(responder.statistics.packetsRetransmitted > 0)
@@ -81,7 +86,7 @@ let mallocCountTotal: (@convention(c) () -> UInt64)? = {
 
     /// The receive path's stages per packet: NACK generator (with 1 % loss, polled every 5 ms), jitter buffer (holding
     /// buffer indices, as a receiver with a buffer pool would), transport-wide arrival recording.
-    @Test(.enabled(if: mallocCountTotal != nil, "needs LD_PRELOAD=malloc_count.so"))
+    @Test(.enabled(if: mallocCountTotal != nil || requireMallocCount, "needs LD_PRELOAD=malloc_count.so"))
     func receivePathStagesDoNotAllocatePerPacket() throws {
         var generator = NACKGenerator()
         var jitter = try JitterBuffer<Int>(maximumWait: .milliseconds(100))
@@ -105,9 +110,10 @@ let mallocCountTotal: (@convention(c) () -> UInt64)? = {
         }
 
         for i in 0..<20_000 { iterate(i) }
-        let before = mallocCountTotal!()
+        let count = try #require(mallocCountTotal, "RTC_H264_REQUIRE_MALLOC_COUNT is set but malloc_count.so is not preloaded")
+        let before = count()
         for i in 20_000..<70_000 { iterate(i) }
-        let allocations = mallocCountTotal!() - before
+        let allocations = count() - before
         print("receive-path stages: \(allocations) allocations over 50,000 packets (released \(released))")
         #expect(allocations == 0)
         #expect(jitter.lostCount > 0)

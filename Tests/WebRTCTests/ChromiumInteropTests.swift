@@ -101,16 +101,15 @@ import Testing
         let sorted = latencies.sorted()
         let p50 = sorted[sorted.count / 2]
         let p99 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
-        #expect(p50 <= 500)
-        #expect(p99 <= 1000)
+        // The figures (p50 <= 500 ms, p99 <= 1 s) are the benchmark's (Tests/Benchmarks/run-whep.sh), not a
+        // timed assertion here: this test checks that twenty joins in a row each decode.
         print("Chromium join latency over \(joins) joins (offer to first decoded frame): p50 \(p50) ms, "
               + "p99 \(p99) ms, min \(sorted.first ?? 0) ms, max \(sorted.last ?? 0) ms")
     }
 
     /// Forty seconds after the stream ends, the viewer is still connected: Chromium's consent checks (RFC 7675) keep
-    /// passing our integrity check, so the 30 s consent timeout never fires. Opt-in with RTC_H264_CHROMIUM_LONG=1.
-    @Test(.enabled(if: enabled && ProcessInfo.processInfo.environment["RTC_H264_CHROMIUM_LONG"] == "1",
-                   "set RTC_H264_CHROMIUM_LONG=1 for the 40 s consent test"), .timeLimit(.minutes(2)))
+    /// passing our integrity check, so the 30 s consent timeout never fires. Run by CI with the others (about 45 s).
+    @Test(.enabled(if: enabled, "set RTC_H264_CHROMIUM=1 to run against /usr/bin/chromium"), .timeLimit(.minutes(2)))
     func consentHoldsForFortySeconds() throws {
         let stream = try InteropHarness.makeStream()
         // The page waits for more frames than we send, so it reports at its 40 s timeout.

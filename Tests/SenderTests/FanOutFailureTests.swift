@@ -1,0 +1,61 @@
+import Codec
+import NIOCore
+import NIOPosix
+import RTP
+import Synchronization
+import Testing
+import Transport
+import Video
+@testable import Sender
+
+/// A shared encoder that fails for good (issue 15: a WHEP stream's viewers must not hang on a frozen picture): the
+/// owner is told once, frames are refused with the error, and no viewer can attach any more.
+@Suite struct FanOutFailureTests {
+    @Test func aFailedStreamTellsItsOwnerOnceAndRefusesFramesAndViewers() async throws {
+        var configuration = SenderConfiguration(
+            peerHost: "127.0.0.1", peerPort: 9,
+            encoder: EncoderConfiguration(width: 320, height: 240, frameRate: 30, targetBitrate: 300_000))
+        configuration.maximumConsecutiveFrameFailures = 3
+        configuration.keyframeThrottle = .zero
+        let failing = FailingFrames(Set(2..<1000))
+        let origin = ContinuousClock.now
+        let fanOut = try await FanOutEncoder(
+            configuration: configuration, origin: origin,
+            makeEncoder: { ScriptedEncoder(try H264Encoder(configuration: $0), failing: failing) })
+        let told = Mutex<[SenderError]>([])
+        fanOut.onFatal { error in told.withLock { $0.append(error) } }
+
+        var refused: (any Error)?
+        for index in 0..<40 {
+            await fanOut.waitForEncoder()
+            do {
+                try fanOut.send(captureTime: origin + .milliseconds(33 * index)) { $0 = I420Frame(width: 320, height: 240) }
+            } catch {
+                refused = error
+                break
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let expected = SenderError.tooManyFrameFailures(count: 3, lastError: "scripted failure of frame 4")
+        #expect(told.withLock { $0 } == [expected])
+        #expect(fanOut.failure == expected)
+        #expect(refused as? SenderError == expected, "frames after the failure must be refused with it")
+
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let transport = try await UDPTransport.bind(
+            configuration: TransportConfiguration(localHost: "127.0.0.1", localPort: 0, peer: nil, rtcpMux: true, security: nil),
+            eventLoop: loop)
+        let (events, eventsContinuation) = AsyncStream.makeStream(of: SenderEvent.self)
+        let (reports, reportsContinuation) = AsyncStream.makeStream(of: SenderStats.self)
+        _ = (events, reports)
+        try await loop.submit {
+            #expect(throws: expected) {
+                _ = try fanOut.attach(
+                    transport: transport.value, payloadType: PayloadType(96), rtxPayloadType: nil, ssrc: SSRC(1),
+                    rtxSSRC: nil, events: eventsContinuation, reports: reportsContinuation)
+            }
+            transport.value.close()
+        }.get()
+        await fanOut.finish()
+    }
+}
