@@ -41,7 +41,7 @@ import Video
             try await waitUntil(sender) { $0.retransmittedPacketsSent >= 2 }
             try await Task.sleep(for: .milliseconds(50))
             #expect(await sender.statistics().retransmittedPacketsSent == 2)
-            // After the RTT guard (no RTT known yet: 100 ms + 5 ms), a new NACK is answered again.
+            // After the RTT guard (no RTT known yet: 100 ms, no margin), a new NACK is answered again.
             try await Task.sleep(for: .milliseconds(150))
             try await peer.send([nack])
             try await waitUntil(sender) { $0.retransmittedPacketsSent >= 4 }
