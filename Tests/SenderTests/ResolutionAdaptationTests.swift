@@ -42,9 +42,11 @@ import Video
         #expect(try await ControlClient.send(.setBitrate(120_000), host: "127.0.0.1", port: control.localPort).status == 200)
         // Liveness only (the 2 s / 15 s are the quality benchmark's figures, not a timed test).
         try await waitUntil(sender, seconds: 5) { $0.frameWidth < 640 }
-        _ = try #require(changes.withLockedValue { $0.first })
+        // The event reaches the stream's consumer task a moment after the statistics change.
+        #expect(try await Self.eventually { changes.withLockedValue { $0.count } >= 1 }, "no resolution-changed event")
         #expect(try await ControlClient.send(.setBitrate(1_000_000), host: "127.0.0.1", port: control.localPort).status == 200)
         try await waitUntil(sender, seconds: 30) { $0.frameWidth == 640 }
+        #expect(try await Self.eventually { changes.withLockedValue { $0.last?.0 } == "640x360" }, "no event back to 640x360")
         let up = try #require(changes.withLockedValue { $0.last })
         #expect(up.0 == "640x360")
         try await Task.sleep(for: .milliseconds(500))
@@ -59,5 +61,14 @@ import Video
         #expect(sent.resolutionChanges >= 2)
         let seen = sizes.withLockedValue { $0 }
         #expect(seen.first == "640x360" && seen.last == "640x360" && seen.count >= 3, "\(seen)")
+    }
+
+    /// Polls `condition` every 10 ms for up to 5 s.
+    static func eventually(_ condition: @escaping @Sendable () -> Bool) async throws -> Bool {
+        for _ in 0..<500 {
+            if condition() { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return false
     }
 }
