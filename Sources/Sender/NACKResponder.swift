@@ -9,6 +9,13 @@ import RTP
 ///   `RtpPacketHistory::VerifyRtt`): a second copy inside one RTT is most likely still on its way;
 /// - retransmissions draw on a byte budget that refills at the target rate and holds at most `budgetWindow` of it
 ///   (500 ms by default), so resending can never take more than the target rate on average.
+///
+/// A packet asked for again at least one RTT after it was resent (its retransmission was lost too) is resent as
+/// `repeatCopies` copies (2 by default), once. At 5 % random loss each way a repair round fails about 5 % of the time
+/// (the retransmission is lost; the receiver's NACK goes twice), and a packet that needs a third round is repaired
+/// only after about 200 ms at a 50 ms RTT: one such freeze a minute at 1.5 Mbit/s. Two copies of the second
+/// retransmission make that third round about 20 times rarer, for about 0.3 % more retransmitted bytes. Later
+/// repeats (the path is not just lossy) and the budget stay as they were: one copy, at most once per RTT.
 public struct NACKResponder: Sendable {
     /// The default budget window: the target rate over 500 ms.
     public static let defaultBudgetWindow: Duration = .milliseconds(500)
@@ -21,6 +28,8 @@ public struct NACKResponder: Sendable {
     public static let defaultMargin: Duration = .zero
     /// The RTT assumed until one is measured (libwebrtc's `kDefaultRtt`, 100 ms... in `NackRequester`).
     public static let defaultRoundTripTime: Duration = .milliseconds(100)
+    /// The default number of copies sent for the first repeated request of a packet.
+    public static let defaultRepeatCopies = 2
 
     /// The media stream whose packets this responder resends.
     public let mediaSSRC: SSRC
@@ -28,6 +37,8 @@ public struct NACKResponder: Sendable {
     public let budgetWindow: Duration
     /// Added to the RTT before a packet may be resent again.
     public let margin: Duration
+    /// Copies sent when a packet is asked for again after its first retransmission (1 turns this off).
+    public let repeatCopies: Int
     /// The latest RTT estimate; `defaultRoundTripTime` is used until one is set.
     public var roundTripTime: Duration?
     /// What happened so far.
@@ -43,11 +54,13 @@ public struct NACKResponder: Sendable {
     ///   - targetBitrate: the media target in bits per second (clamped to 0...10 Gbit/s).
     ///   - budgetWindow: the budget's size as a duration of the target rate (clamped to 10 ms...10 s).
     ///   - margin: added to the RTT (clamped to 0...1 s).
+    ///   - repeatCopies: copies of a packet's second retransmission (clamped to 1...3).
     public init(
         mediaSSRC: SSRC, targetBitrate: Int, budgetWindow: Duration = defaultBudgetWindow,
-        margin: Duration = defaultMargin
+        margin: Duration = defaultMargin, repeatCopies: Int = defaultRepeatCopies
     ) {
         self.mediaSSRC = mediaSSRC
+        self.repeatCopies = min(max(repeatCopies, 1), 3)
         self.budgetWindow = min(max(budgetWindow, .milliseconds(10)), .seconds(10))
         self.margin = min(max(margin, .zero), .seconds(1))
         self.targetBitrate = Self.clampBitrate(targetBitrate)
@@ -83,7 +96,8 @@ public struct NACKResponder: Sendable {
     public var minimumResendInterval: Duration { (roundTripTime ?? Self.defaultRoundTripTime) + margin }
 
     /// Handles one NACK: for each requested sequence number, in order, decides whether to resend it, marks the chosen
-    /// ones as retransmitted in `history` and appends them to `retransmit`.
+    /// ones as retransmitted in `history` and appends them to `retransmit` (a packet's second retransmission appears
+    /// `repeatCopies` times in a row, budget allowing).
     /// - Parameters:
     ///   - nack: the parsed NACK.
     ///   - now: the current time.
@@ -137,10 +151,18 @@ public struct NACKResponder: Sendable {
             statistics.ignoredOverBudget += 1
             return
         }
-        budgetBytes -= Double(size)
+        // The first repeat: the retransmission was lost, so this one goes as `repeatCopies` copies (what the budget
+        // allows; at least one).
+        let copies = count == 1 ? min(repeatCopies, Int(budgetBytes / Double(max(size, 1)))) : 1
+        budgetBytes -= Double(size * copies)
         history.markRetransmitted(sequenceNumber, now: now)
-        retransmit.append(sequenceNumber)
-        statistics.packetsRetransmitted += 1
-        statistics.bytesRetransmitted += size
+        var copy = 0
+        while copy < copies {  // not `for in 0..<copies`: an unoptimized build allocates its iterator
+            retransmit.append(sequenceNumber)
+            copy += 1
+        }
+        statistics.packetsRetransmitted += copies
+        statistics.bytesRetransmitted += size * copies
+        if copies > 1 { statistics.extraCopies += copies - 1 }
     }
 }

@@ -10,6 +10,8 @@ public struct NACKResponderStatistics: Hashable, Sendable {
     public var packetsRetransmitted = 0
     /// Bytes of those packets (the original packets' sizes).
     public var bytesRetransmitted = 0
+    /// Of `packetsRetransmitted`, the extra copies sent for packets asked for again after their retransmission.
+    public var extraCopies = 0
     /// Requests for packets never sent, already overwritten, or too old.
     public var ignoredNotInHistory = 0
     /// Requests for packets resent less than one RTT (plus the margin) ago.

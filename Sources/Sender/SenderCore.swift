@@ -564,6 +564,7 @@ final class SenderCore {
             snapshot.nackIgnoredNotInHistory = r.ignoredNotInHistory
             snapshot.nackIgnoredTooSoon = r.ignoredTooSoon
             snapshot.nackIgnoredOverBudget = r.ignoredOverBudget
+            snapshot.retransmittedExtraCopies = r.extraCopies
         }
         if let pacer {
             snapshot.pacerQueueDelay = pacer.queueDelay(now: clock.monotonic()).inSeconds

@@ -66,6 +66,8 @@ public struct SenderStats: Codable, Sendable, Equatable {
     public var nackIgnoredTooSoon: Int = 0
     /// Of `nackRequestsIgnored`: over the retransmission budget (the target rate over 500 ms).
     public var nackIgnoredOverBudget: Int = 0
+    /// Of `retransmittedPacketsSent`: second copies of packets asked for again after their retransmission was lost.
+    public var retransmittedExtraCopies: Int = 0
     /// Seconds the oldest packet has waited in the pacer's queue.
     public var pacerQueueDelay: Double = 0
     /// Packets the pacer dropped because its queue was full.

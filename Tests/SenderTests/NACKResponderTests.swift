@@ -44,9 +44,43 @@ import Testing
         // One RTT (50 ms, no margin by default) after the first resend: due again.
         responder.respond(to: nack([3]), now: ms(49), history: &history, retransmit: &out)
         #expect(out.count == 10)
+        // Asked again after its retransmission had time to arrive: it was lost, so this resend goes as two copies,
+        // once; later repeats are single again, at most once per RTT.
         responder.respond(to: nack([3]), now: ms(50), history: &history, retransmit: &out)
-        #expect(out.count == 11)
-        #expect(out.last == SequenceNumber(3))
+        #expect(out.count == 12)
+        #expect(out.suffix(2) == [SequenceNumber(3), SequenceNumber(3)])
+        #expect(responder.statistics.extraCopies == 1)
+        for i in 0..<10 {
+            responder.respond(to: nack([3]), now: ms(51 + Int64(i) * 5), history: &history, retransmit: &out)
+        }
+        #expect(out.count == 12)
+        responder.respond(to: nack([3]), now: ms(100), history: &history, retransmit: &out)
+        #expect(out.count == 13)
+        responder.respond(to: nack([3]), now: ms(150), history: &history, retransmit: &out)
+        #expect(out.count == 14)
+        #expect(responder.statistics.extraCopies == 1)
+        #expect(history.retransmissions(of: SequenceNumber(3), now: ms(150))!.count == 4)
+    }
+
+    /// `repeatCopies: 1` resends a repeat once, like libwebrtc; and the copies never overdraw the budget.
+    @Test func repeatCopiesAreConfigurableAndBudgeted() throws {
+        var history = try history(0...9)
+        var single = NACKResponder(mediaSSRC: Self.media, targetBitrate: 1_000_000, repeatCopies: 1)
+        single.roundTripTime = .milliseconds(50)
+        var out: [SequenceNumber] = []
+        single.respond(to: nack([1]), now: ms(0), history: &history, retransmit: &out)
+        single.respond(to: nack([1]), now: ms(50), history: &history, retransmit: &out)
+        #expect(out == [SequenceNumber(1), SequenceNumber(1)])
+        #expect(single.statistics.extraCopies == 0)
+        // 19.2 kbit/s x 500 ms = 1,200 bytes: room for one 1,200-byte packet at a time.
+        var history2 = try self.history(0...9)
+        var tight = NACKResponder(mediaSSRC: Self.media, targetBitrate: 19_200)
+        tight.roundTripTime = .milliseconds(50)
+        out.removeAll()
+        tight.respond(to: nack([2]), now: ms(0), history: &history2, retransmit: &out)
+        tight.respond(to: nack([2]), now: ms(500), history: &history2, retransmit: &out)
+        #expect(out == [SequenceNumber(2), SequenceNumber(2)])  // one copy: the budget held one packet
+        #expect(tight.availableBudget(now: ms(500)) == 0)
     }
 
     /// Budget: target 192 kbit/s x 500 ms = 12,000 bytes = ten 1,200-byte packets; then 1,200 bytes per 50 ms.
