@@ -33,7 +33,7 @@ struct AIMDRateControl: Sendable {
     var roundTripTime = 200.0
     private var lastChange: Double?
     private(set) var lastDecrease: Double?
-    private var linkCapacity = LinkCapacityEstimator()
+    private(set) var linkCapacity = LinkCapacityEstimator()
 
     init(initialBitrate: Double, minimumBitrate: Double, maximumBitrate: Double) {
         self.minimumBitrate = minimumBitrate
