@@ -5,7 +5,9 @@ import Darwin
 #endif
 
 /// The rate controller of Google congestion control (draft-ietf-rmcat-gcc-02 section 5.5; libwebrtc
-/// `AimdRateControl`): on overuse the rate drops to 0.85 x the acknowledged throughput, then holds; on normal it grows
+/// `AimdRateControl`): on overuse the rate drops to 0.85 x the acknowledged throughput (or x the link capacity
+/// estimate when the throughput is within its bounds and below it: an application-limited encoder under-reads the
+/// link; libwebrtc's `estimate_bounded_backoff` does the same with its network estimate's lower bound), then holds; on normal it grows
 /// 8 % per second, or additively (about one packet per response time) once near the capacity where overuse was
 /// last seen; on underuse it holds. Growth is capped at 1.5 x the throughput + 10 kbit/s. Times in ms, rates in bit/s.
 struct AIMDRateControl: Sendable {
@@ -94,7 +96,13 @@ struct AIMDRateControl: Sendable {
             }
             lastChange = now
         case .decrease:
-            var decreased = measured * Self.beta
+            // An application-limited encoder sends under its target, so the acknowledged throughput under-reads the
+            // link: while it is within the capacity estimate's bounds, cut from the larger of the two.
+            var base = measured
+            if let capacity = linkCapacity.estimate, measured / 1000 >= linkCapacity.lowerBound {
+                base = max(measured, capacity * 1000)
+            }
+            var decreased = base * Self.beta
             if decreased > bitrate, let capacity = linkCapacity.estimate { decreased = Self.beta * capacity * 1000 }
             if decreased < bitrate { next = decreased }
             if measured / 1000 < linkCapacity.lowerBound { linkCapacity.reset() }

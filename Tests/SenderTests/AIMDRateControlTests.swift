@@ -57,6 +57,16 @@ import Testing
         #expect(growth > 0.075 * 850_000 && growth < 0.085 * 850_000, "grew \(growth)")
     }
 
+    /// An application-limited encoder under-reads the link: throughput within the estimate's bounds but below it is
+    /// cut from the estimate (1,000 kbit/s, bounds +- 60 kbit/s), not from the throughput.
+    @Test func cutWithinTheBoundsUsesTheEstimate() {
+        var control = Self.control(at: 1_200_000)
+        control.update(usage: .overusing, throughput: 1_000_000, now: 0)
+        control.set(1_000_000, now: 1000)
+        control.update(usage: .overusing, throughput: 960_000, now: 1000)
+        #expect(control.bitrate == 850_000)
+    }
+
     /// Throughput below the lower bound is a different path: the cut follows the throughput and the estimate restarts.
     @Test func cutBelowTheBoundsFollowsTheThroughput() {
         var control = Self.control(at: 1_200_000)
