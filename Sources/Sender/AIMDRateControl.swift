@@ -27,6 +27,8 @@ struct AIMDRateControl: Sendable {
     static let frameInterval = 1000.0 / 30
     /// The packet size assumed when sizing the additive step (libwebrtc: 1,200 bytes).
     static let packetSize = 1200.0
+    /// How long growth rests at the link capacity estimate before going past it (ms).
+    static let capacityHold = 3000.0
 
     private(set) var state = State.hold
     private(set) var bitrate: Double
@@ -36,6 +38,8 @@ struct AIMDRateControl: Sendable {
     private var lastChange: Double?
     private(set) var lastDecrease: Double?
     private(set) var linkCapacity = LinkCapacityEstimator()
+    /// When growth reached the link capacity estimate (nil while below it).
+    private var atCapacitySince: Double?
 
     init(initialBitrate: Double, minimumBitrate: Double, maximumBitrate: Double) {
         self.minimumBitrate = minimumBitrate
@@ -86,8 +90,8 @@ struct AIMDRateControl: Sendable {
             if bitrate < limit {
                 let since = lastChange.map { max(0, now - $0) } ?? 0
                 let increased: Double
-                if linkCapacity.estimate != nil {
-                    increased = bitrate + since * nearMaxIncreasePerSecond / 1000
+                if let ceiling = linkCapacity.ceiling {
+                    increased = ceiled(bitrate + since * nearMaxIncreasePerSecond / 1000, capacity: ceiling * 1000, now: now)
                 } else {
                     let alpha = pow(Self.increaseFactorPerSecond, min(since / 1000, 1))
                     increased = bitrate + max(bitrate * (alpha - 1), Self.minimumMultiplicativeIncrease)
@@ -110,8 +114,29 @@ struct AIMDRateControl: Sendable {
             state = .hold
             lastChange = now
             lastDecrease = now
+            atCapacitySince = nil
         }
         bitrate = min(max(next.isFinite ? next : minimumBitrate, minimumBitrate), maximumBitrate)
+    }
+
+    /// Growth near the link capacity estimate stops at the estimate (the throughput overuse was last seen at: the
+    /// link delivered no more) and stays there `capacityHold` before it goes on, additively: behind a bottleneck the
+    /// queue then builds only from the packets' overhead over the target, and the overuse that follows cuts from the
+    /// capacity, not from past it (at 50 kbit/s a second, growth past the link while the detector needs a second or
+    /// two to see the slow queue put the target 2-3 % over a 1 Mbit/s link). A link that improved shows itself by a
+    /// throughput over the estimate's bounds (the estimate is dropped) or by no overuse during the hold.
+    private mutating func ceiled(_ increased: Double, capacity: Double, now: Double) -> Double {
+        guard increased > capacity else {
+            atCapacitySince = nil
+            return increased
+        }
+        if bitrate < capacity {
+            atCapacitySince = now
+            return capacity
+        }
+        let since = atCapacitySince ?? now
+        atCapacitySince = since
+        return now - since < Self.capacityHold ? bitrate : increased
     }
 
     /// Sets the estimate directly (halving before any throughput is known, libwebrtc `SetEstimate`).
