@@ -5,7 +5,9 @@ import Darwin
 #endif
 
 /// The rate controller of Google congestion control (draft-ietf-rmcat-gcc-02 section 5.5; libwebrtc
-/// `AimdRateControl`): on overuse the rate drops to 0.85 x the acknowledged throughput, then holds; on normal it grows
+/// `AimdRateControl`): on overuse the rate drops to 0.85 x the acknowledged throughput (or x the link capacity
+/// estimate when the throughput is within its bounds and below it: an application-limited encoder under-reads the
+/// link; libwebrtc's `estimate_bounded_backoff` does the same with its network estimate's lower bound), then holds; on normal it grows
 /// 8 % per second, or additively (about one packet per response time) once near the capacity where overuse was
 /// last seen; on underuse it holds. Growth is capped at 1.5 x the throughput + 10 kbit/s. Times in ms, rates in bit/s.
 struct AIMDRateControl: Sendable {
@@ -25,6 +27,8 @@ struct AIMDRateControl: Sendable {
     static let frameInterval = 1000.0 / 30
     /// The packet size assumed when sizing the additive step (libwebrtc: 1,200 bytes).
     static let packetSize = 1200.0
+    /// How long growth rests at the link capacity estimate before going past it (ms).
+    static let capacityHold = 3000.0
 
     private(set) var state = State.hold
     private(set) var bitrate: Double
@@ -33,7 +37,9 @@ struct AIMDRateControl: Sendable {
     var roundTripTime = 200.0
     private var lastChange: Double?
     private(set) var lastDecrease: Double?
-    private var linkCapacity = LinkCapacityEstimator()
+    private(set) var linkCapacity = LinkCapacityEstimator()
+    /// When growth reached the link capacity estimate (nil while below it).
+    private var atCapacitySince: Double?
 
     init(initialBitrate: Double, minimumBitrate: Double, maximumBitrate: Double) {
         self.minimumBitrate = minimumBitrate
@@ -84,8 +90,8 @@ struct AIMDRateControl: Sendable {
             if bitrate < limit {
                 let since = lastChange.map { max(0, now - $0) } ?? 0
                 let increased: Double
-                if linkCapacity.estimate != nil {
-                    increased = bitrate + since * nearMaxIncreasePerSecond / 1000
+                if let ceiling = linkCapacity.ceiling {
+                    increased = ceiled(bitrate + since * nearMaxIncreasePerSecond / 1000, capacity: ceiling * 1000, now: now)
                 } else {
                     let alpha = pow(Self.increaseFactorPerSecond, min(since / 1000, 1))
                     increased = bitrate + max(bitrate * (alpha - 1), Self.minimumMultiplicativeIncrease)
@@ -94,7 +100,13 @@ struct AIMDRateControl: Sendable {
             }
             lastChange = now
         case .decrease:
-            var decreased = measured * Self.beta
+            // An application-limited encoder sends under its target, so the acknowledged throughput under-reads the
+            // link: while it is within the capacity estimate's bounds, cut from the larger of the two.
+            var base = measured
+            if let capacity = linkCapacity.estimate, measured / 1000 >= linkCapacity.lowerBound {
+                base = max(measured, capacity * 1000)
+            }
+            var decreased = base * Self.beta
             if decreased > bitrate, let capacity = linkCapacity.estimate { decreased = Self.beta * capacity * 1000 }
             if decreased < bitrate { next = decreased }
             if measured / 1000 < linkCapacity.lowerBound { linkCapacity.reset() }
@@ -102,8 +114,29 @@ struct AIMDRateControl: Sendable {
             state = .hold
             lastChange = now
             lastDecrease = now
+            atCapacitySince = nil
         }
         bitrate = min(max(next.isFinite ? next : minimumBitrate, minimumBitrate), maximumBitrate)
+    }
+
+    /// Growth near the link capacity estimate stops at the estimate (the throughput overuse was last seen at: the
+    /// link delivered no more) and stays there `capacityHold` before it goes on, additively: behind a bottleneck the
+    /// queue then builds only from the packets' overhead over the target, and the overuse that follows cuts from the
+    /// capacity, not from past it (at 50 kbit/s a second, growth past the link while the detector needs a second or
+    /// two to see the slow queue put the target 2-3 % over a 1 Mbit/s link). A link that improved shows itself by a
+    /// throughput over the estimate's bounds (the estimate is dropped) or by no overuse during the hold.
+    private mutating func ceiled(_ increased: Double, capacity: Double, now: Double) -> Double {
+        guard increased > capacity else {
+            atCapacitySince = nil
+            return increased
+        }
+        if bitrate < capacity {
+            atCapacitySince = now
+            return capacity
+        }
+        let since = atCapacitySince ?? now
+        atCapacitySince = since
+        return now - since < Self.capacityHold ? bitrate : increased
     }
 
     /// Sets the estimate directly (halving before any throughput is known, libwebrtc `SetEstimate`).

@@ -19,6 +19,9 @@ struct LinkCapacityEstimator: Sendable {
 
     /// The estimate plus three deviations, or infinity without an estimate.
     var upperBound: Double { estimate.map { $0 + 3 * deviationEstimate } ?? .infinity }
+    /// The estimate minus one deviation: where growth near the capacity stops (`AIMDRateControl`); the estimate is a
+    /// smoothed throughput and reads a little over the link as often as under it.
+    var ceiling: Double? { estimate.map { max(0, $0 - deviationEstimate) } }
     /// The estimate minus three deviations, or 0.
     var lowerBound: Double { estimate.map { max(0, $0 - 3 * deviationEstimate) } ?? 0 }
 

@@ -128,6 +128,7 @@ public struct SendSideBandwidthEstimator: Sendable {
     @discardableResult
     public mutating func update(with feedback: TransportFeedback, now: MonotonicTime) -> Int {
         delayBased?.update(with: feedback, now: now)
+        lossBased.increaseBetweenReports(now: now)
         if let probe = delayBased?.takeProbeRaise() {
             // A probe got through at this rate: the loss-based estimate follows at once (within the ceilings).
             lossBased.raise(to: probe)

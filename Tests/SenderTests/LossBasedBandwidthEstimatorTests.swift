@@ -29,6 +29,26 @@ import Testing
         #expect(ratio > 1.079 && ratio < 1.082)
     }
 
+    /// After a low-loss report the target keeps growing between reports (called on each transport-wide feedback),
+    /// 8 % a second in all; not after a report in the hold band, nor once the last report is over 6 s old.
+    @Test func growsBetweenReportsOnlyAfterRecentLowLoss() throws {
+        var estimator = try LossBasedBandwidthEstimator(initialBitrate: 1_000_000)
+        estimator.increaseBetweenReports(now: ms(0))
+        #expect(estimator.targetBitrate == 1_000_000)  // no report yet
+        estimator.update(packetsExpected: 100, packetsLost: 0, now: ms(0), roundTripTime: nil)
+        let first = estimator.targetBitrate
+        for i in 1...20 { estimator.increaseBetweenReports(now: ms(Int64(i) * 50)) }
+        let ratio = Double(estimator.targetBitrate) / Double(first)
+        #expect(ratio > 1.079 && ratio < 1.082, "ratio \(ratio)")
+        let grown = estimator.targetBitrate
+        estimator.increaseBetweenReports(now: ms(7_500))  // the report is 7.5 s old
+        #expect(estimator.targetBitrate == grown)
+        estimator.update(packetsExpected: 100, packetsLost: 5, now: ms(8_000), roundTripTime: nil)
+        let held = estimator.targetBitrate
+        estimator.increaseBetweenReports(now: ms(8_500))
+        #expect(estimator.targetBitrate == held)
+    }
+
     @Test func smallReportsAccumulateUntilTwentyPackets() throws {
         var estimator = try LossBasedBandwidthEstimator(initialBitrate: 1_000_000)
         // 3 packets, 2 lost: alone it would be 67 % loss; it is held until 20 packets are covered.

@@ -10,7 +10,7 @@ import Testing
         let sent = settled.reduce(0) { $0 + $1.sent }
         let dropped = settled.reduce(0) { $0 + $1.dropped }
         let targets = settled.map(\.target)
-        print("1 Mbit/s, 30 packets, from 1.5 Mbit/s: targets per second \(samples.prefix(12).map { $0.target / 1000 }) kbit/s ...; "
+        print("1 Mbit/s, 30 packets, from 1.5 Mbit/s: targets per second \(samples.map { $0.target / 1000 }) kbit/s ...; "
             + "after 10 s \(targets.min()! / 1000)...\(targets.max()! / 1000) kbit/s, loss \(dropped)/\(sent)")
         #expect(targets.min()! >= 800_000)
         #expect(targets.max()! <= 1_000_000)

@@ -1,0 +1,110 @@
+import Testing
+@testable import Sender
+
+/// `AIMDRateControl` on a fake clock (times in ms, rates in bit/s): additive growth near the link capacity
+/// estimate, multiplicative without one, where a cut lands, and one cut per RTT.
+@Suite struct AIMDRateControlTests {
+    static func control(at bitrate: Double, roundTripTime: Double = 400) -> AIMDRateControl {
+        var control = AIMDRateControl(initialBitrate: bitrate, minimumBitrate: 30_000, maximumBitrate: 20_000_000)
+        control.roundTripTime = roundTripTime
+        return control
+    }
+
+    /// Normal verdicts every 50 ms from `start` for one second at `throughput`; returns the growth.
+    static func growForOneSecond(_ control: inout AIMDRateControl, from start: Double, throughput: Double) -> Double {
+        let before = control.bitrate
+        for step in 0...20 { control.update(usage: .normal, throughput: throughput, now: start + Double(step) * 50) }
+        return control.bitrate - before
+    }
+
+    @Test func cutLandsAtBetaTimesAcknowledged() {
+        var control = Self.control(at: 1_200_000)
+        control.update(usage: .overusing, throughput: 1_000_000, now: 0)
+        #expect(control.bitrate == 850_000)
+        #expect(control.state == .hold)
+        #expect(control.linkCapacity.estimate == 1000)
+    }
+
+    @Test func cutNeverRaisesTheTarget() {
+        var control = Self.control(at: 500_000)
+        control.update(usage: .overusing, throughput: 1_000_000, now: 0)
+        #expect(control.bitrate == 500_000)
+    }
+
+    /// Without a capacity estimate the target grows 8 % a second.
+    @Test func growsMultiplicativelyWithoutAnEstimate() {
+        var control = Self.control(at: 850_000)
+        let growth = Self.growForOneSecond(&control, from: 0, throughput: 850_000)
+        #expect(growth > 0.075 * 850_000 && growth < 0.085 * 850_000, "grew \(growth)")
+    }
+
+    /// Near the capacity seen at the last overuse it grows by about one packet per response time (RTT + 100 ms):
+    /// at 850 kbit/s, 3 packets of 1,180 bytes a frame, 9,444 bits / 0.5 s = ~19 kbit/s a second, not 8 %.
+    @Test func growsAdditivelyNearTheEstimate() {
+        var control = Self.control(at: 1_200_000)
+        control.update(usage: .overusing, throughput: 1_000_000, now: 0)
+        let growth = Self.growForOneSecond(&control, from: 500, throughput: 850_000)
+        #expect(control.linkCapacity.estimate != nil)
+        #expect(growth > 15_000 && growth < 25_000, "grew \(growth)")
+    }
+
+    /// Throughput above the estimate's upper bound resets it: back to 8 % a second.
+    @Test func growsMultiplicativelyAgainFarAboveTheEstimate() {
+        var control = Self.control(at: 1_200_000)
+        control.update(usage: .overusing, throughput: 1_000_000, now: 0)
+        let growth = Self.growForOneSecond(&control, from: 500, throughput: 1_250_000)
+        #expect(control.linkCapacity.estimate == nil)
+        #expect(growth > 0.075 * 850_000 && growth < 0.085 * 850_000, "grew \(growth)")
+    }
+
+    /// An application-limited encoder under-reads the link: throughput within the estimate's bounds but below it is
+    /// cut from the estimate (1,000 kbit/s, bounds +- 60 kbit/s), not from the throughput.
+    @Test func cutWithinTheBoundsUsesTheEstimate() {
+        var control = Self.control(at: 1_200_000)
+        control.update(usage: .overusing, throughput: 1_000_000, now: 0)
+        control.set(1_000_000, now: 1000)
+        control.update(usage: .overusing, throughput: 960_000, now: 1000)
+        #expect(control.bitrate == 850_000)
+    }
+
+    /// Throughput below the lower bound is a different path: the cut follows the throughput and the estimate restarts.
+    @Test func cutBelowTheBoundsFollowsTheThroughput() {
+        var control = Self.control(at: 1_200_000)
+        control.update(usage: .overusing, throughput: 1_000_000, now: 0)
+        control.set(1_000_000, now: 1000)
+        control.update(usage: .overusing, throughput: 800_000, now: 1000)
+        #expect(control.bitrate == 680_000)
+        #expect(control.linkCapacity.estimate == 800)
+    }
+
+    @Test func oneCutPerRoundTrip() {
+        var control = Self.control(at: 1_200_000, roundTripTime: 100)
+        control.update(usage: .overusing, throughput: 1_000_000, now: 0)
+        #expect(!control.timeToReduceFurther(now: 50, throughput: 900_000))
+        #expect(control.timeToReduceFurther(now: 50, throughput: 400_000))  // below half the estimate: at once
+        #expect(control.timeToReduceFurther(now: 100, throughput: 900_000))
+    }
+
+    /// Growth stops at the capacity estimate less one deviation (1,000 kbit/s: sqrt(0.4 x 1,000) = 20 kbit/s, so
+    /// 980 kbit/s), rests there `capacityHold` (3 s), then goes on additively: a link that got better is found.
+    @Test func growthRestsAtTheCapacityBeforeGoingPast() {
+        var control = Self.control(at: 1_200_000, roundTripTime: 50)
+        control.update(usage: .overusing, throughput: 1_000_000, now: 0)
+        #expect(control.bitrate == 850_000)
+        var now = 50.0
+        var reached: Double?
+        while now < 10_000 {
+            control.update(usage: .normal, throughput: control.bitrate, now: now)
+            if reached == nil, control.bitrate >= 979_999 { reached = now }
+            if let reached, now < reached + AIMDRateControl.capacityHold {
+                #expect(abs(control.bitrate - 980_000) < 1, "at \(now) ms: \(control.bitrate)")
+            }
+            now += 50
+        }
+        #expect(reached != nil && reached! < 4_000, "reached at \(reached ?? -1) ms")
+        #expect(control.bitrate > 990_000, "after the hold: \(control.bitrate)")
+        // An overuse starts it all again: the next climb rests at the ceiling too.
+        control.update(usage: .overusing, throughput: 1_000_000, now: now)
+        #expect(control.bitrate < 900_000)
+    }
+}
