@@ -1,5 +1,6 @@
 import ArgumentParser
 import Codec
+import Control
 import Dispatch
 import Foundation
 import RTP
@@ -22,7 +23,13 @@ struct ServeCommand: AsyncParsableCommand {
             takes it as http://HOST:PORT/#token=...). After --frames/--duration or the end of a file the server \
             keeps its viewers (no new frames) until SIGINT/SIGTERM, which ends every viewer (RTCP BYE, DTLS \
             close_notify) and exits. Prints viewers joining and leaving and one progress line per second on stderr.
+            --control HOST:PORT starts the control endpoint (as for send; loopback unless --control-token or \
+            --control-token-file): `rtc-h264 control bitrate RATE` sets the operator's bitrate, a ceiling the \
+            viewers' estimates cannot raise the encoder above; keyframe asks for an IDR for every viewer (409 when \
+            none is watching); framerate, degradation-preference and stats (the server's and every viewer's) as for \
+            send.
             Example: rtc-h264 serve --whep 127.0.0.1:8080   then open http://127.0.0.1:8080/
+            Example: rtc-h264 serve --whep 127.0.0.1:8080 --control 127.0.0.1:8090   then rtc-h264 control --to 127.0.0.1:8090 bitrate 800k
             """
     )
 
@@ -38,6 +45,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("token-file"), help: "A file holding the bearer token.")
     var tokenFile: String?
+
+    @OptionGroup var control: ControlEndpointOptions
 
     @Option(name: .customLong("max-viewers"), help: "Most viewers at once, connected or connecting (1-\(WHEPServer.Options.maximumViewerLimit)).")
     var maxViewers: Int = 8
@@ -142,6 +151,7 @@ struct ServeCommand: AsyncParsableCommand {
             sourceFrameRate: source.nativeFrameRate)
         let annexB = try saveAnnexB.map { try OutputFile(path: $0) }
         if let annexB { configuration.frameObserver = { frame, _ in annexB.write(frame.bytes) } }
+        let controlToken = try control.readToken()
         var options = WHEPServer.Options(host: whep.host, port: whep.port, token: try readToken())
         options.maximumViewers = maxViewers
         options.advertisedHost = advertise
@@ -159,6 +169,13 @@ struct ServeCommand: AsyncParsableCommand {
             if !quiet { FileHandle.standardError.write(Data((line + "\n").utf8)) }
         }
         log("WHEP endpoint on \(server.url)whep; watch at \(server.url)")
+        let controlServer: ControlServer?
+        do {
+            controlServer = try await control.start(target: server, token: controlToken, quiet: quiet)
+        } catch {
+            await server.finish()
+            throw error
+        }
         let eventTask = Task {
             for await event in server.events {
                 switch event {
@@ -190,6 +207,7 @@ struct ServeCommand: AsyncParsableCommand {
             pushed = try await pump.run()
         } catch {
             reportTask.cancel()
+            await controlServer?.close()
             await server.finish()
             throw error
         }
@@ -201,6 +219,7 @@ struct ServeCommand: AsyncParsableCommand {
             try? statsFile.write(Array(final.json.utf8))
             try? statsFile.close()
         }
+        await controlServer?.close()
         await server.finish()
         annexB?.close()
         await eventTask.value
