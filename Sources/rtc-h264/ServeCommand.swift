@@ -60,29 +60,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("connect-timeout"), help: "Seconds a viewer may take from its answer to ICE and DTLS done (1-300).")
     var connectTimeout: Double = 15
 
-    @Option(name: .customLong("min-bitrate"), help: "Lowest target the viewers' REMB and loss may impose.")
-    var minBitrate: RateArgument = RateArgument(bps: 50_000)
-
-    @Option(name: .customLong("keyframe-throttle"), help: "Minimum milliseconds between keyframes sent on request (PLI/FIR, joins).")
-    var keyframeThrottleMs: Int = 300
-
-    @Option(help: "IP-level MTU the packets must fit.")
-    var mtu: Int = 1200
-
-    @Option(name: .customLong("degradation-preference"), help: "When the bitrate is short: maintain-framerate, maintain-resolution or balanced.")
-    var degradationPreference: DegradationPreferenceArgument = .maintainFramerate
-
-    @Flag(name: .customLong("no-nack"), help: "Do not answer NACKs (and offer no RTX).")
-    var noNACK = false
+    @OptionGroup var policy: SenderPolicyOptions
 
     @Flag(name: .customLong("no-rtx"), help: "Retransmit on the media SSRC even when the viewer offers RTX (RFC 4588).")
     var noRTX = false
-
-    @Flag(name: .customLong("no-pacing"), help: "Send each frame's packets in one burst.")
-    var noPacing = false
-
-    @Flag(name: .customLong("no-congestion-control"), help: "Do not lower the target when a viewer reports loss.")
-    var noCongestionControl = false
 
     @Option(help: "RTCP CNAME.")
     var cname: String = "rtc-h264"
@@ -104,10 +85,6 @@ struct ServeCommand: AsyncParsableCommand {
         guard connectTimeout.isFinite, (1...300).contains(connectTimeout) else {
             throw ValidationError("--connect-timeout must be 1-300 seconds")
         }
-        guard mtu >= 200 && mtu <= 65_000 else { throw ValidationError("--mtu must be between 200 and 65000") }
-        guard (0...StreamOptions.maximumKeyframeThrottleMs).contains(keyframeThrottleMs) else {
-            throw ValidationError("--keyframe-throttle must be 0-\(StreamOptions.maximumKeyframeThrottleMs) ms")
-        }
         guard !cname.isEmpty, cname.utf8.count <= SenderConfiguration.maximumCNAMELength else {
             throw ValidationError("--cname must be 1-\(SenderConfiguration.maximumCNAMELength) bytes")
         }
@@ -127,15 +104,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("\(error)")
         }
         var configuration = SenderConfiguration(peerHost: whep.host, peerPort: 9, encoder: encoder)
-        configuration.minimumBitrate = min(minBitrate.bps, encoder.targetBitrate)
-        configuration.mtu = mtu
-        configuration.degradationPreference = degradationPreference.preference
-        configuration.nack = !noNACK
-        configuration.rtx = noNACK || noRTX ? nil : .init(payloadType: PayloadType(97))  // the viewer's RTX PT is used
-        configuration.pacingFactor = noPacing ? nil : 2.5
-        configuration.congestionControl = !noCongestionControl
+        policy.apply(to: &configuration, pacingFactor: 2.5)
+        configuration.rtx = policy.noNACK || noRTX ? nil : .init(payloadType: PayloadType(97))  // the viewer's RTX PT is used
         configuration.cname = cname
-        configuration.keyframeThrottle = .milliseconds(keyframeThrottleMs)
         do {
             try configuration.validate()
         } catch {
