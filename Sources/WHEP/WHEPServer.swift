@@ -37,9 +37,10 @@ import WebRTCTransport
 ///
 /// Policies: a viewer's PLI/FIR reaches the one encoder through one keyframe throttle; NACKs are answered from that
 /// viewer's own history (its own SSRC and sequence numbers); the encoder's bitrate follows the weakest viewer (the
-/// lowest of the viewers' REMB-, TMMBR- and loss-limited targets, never above the configured bitrate). A joining
-/// viewer gets an IDR and its first packet is that IDR's. A viewer that does not finish ICE and DTLS within
-/// `connectTimeout`, stops answering consent checks (RFC 7675), fails DTLS, or is DELETEd, is torn down.
+/// lowest of the viewers' REMB-, TMMBR- and loss-limited targets, never above the operator's bitrate: the configured
+/// one until `setBitrate(_:)`). A joining viewer gets an IDR and its first packet is that IDR's. A viewer that does
+/// not finish ICE and DTLS within `connectTimeout`, stops answering consent checks (RFC 7675), fails DTLS, or is
+/// DELETEd, is torn down.
 ///
 /// Security: the endpoint binds to loopback unless told otherwise, and then refuses to start without a bearer token
 /// (compared in constant time, never printed); bodies over 64 KiB get 413; a slot is reserved before a socket is

@@ -18,9 +18,9 @@ struct ServeCommand: AsyncParsableCommand {
             One encoder is shared by every viewer; each viewer has its own UDP socket (on HOST, advertised as the \
             ICE candidate), ICE-lite agent and DTLS-SRTP keys. A viewer's PLI/FIR asks the shared encoder for an IDR \
             (at most one per --keyframe-throttle), its NACKs are answered from its own packet history, and the \
-            bitrate follows the weakest viewer's REMB and loss (never above --bitrate). A joining viewer starts at \
-            an IDR. At most --max-viewers at once (then 503). Binding beyond loopback requires --token (the page \
-            takes it as http://HOST:PORT/#token=...). After --frames/--duration or the end of a file the server \
+            bitrate follows the weakest viewer's REMB and loss (never above --bitrate, or the bitrate set through \
+            --control). A joining viewer starts at an IDR. At most --max-viewers at once (then 503). Binding \
+            beyond loopback requires --token (the page takes it as http://HOST:PORT/#token=...). After --frames/--duration or the end of a file the server \
             keeps its viewers (no new frames) until SIGINT/SIGTERM, which ends every viewer (RTCP BYE, DTLS \
             close_notify) and exits. Prints viewers joining and leaving and one progress line per second on stderr.
             --control HOST:PORT starts the control endpoint (as for send; loopback unless --control-token or \
