@@ -116,9 +116,10 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
 
-        // The WHEP server: HTTP (NIOHTTP1), one encoder shared by every viewer, a WebRTCLink + SenderCore per viewer.
+        // The WHEP server: HTTP (NIOHTTP1), one encoder shared by every viewer, a WebRTCLink + SenderCore per viewer;
+        // a `ControlTarget` (Control) so that one control endpoint serves it and the sender alike.
         .target(name: "WHEP", dependencies: [
-            "HTTPEndpoint", "Codec", "DTLS", "H264", "RTP", "SRTP", "STUN", "Sender", "Transport", "Video", "WebRTC", "WebRTCTransport",
+            "HTTPEndpoint", "Control", "Codec", "DTLS", "H264", "RTP", "SRTP", "STUN", "Sender", "Transport", "Video", "WebRTC", "WebRTCTransport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -161,7 +162,7 @@ let package = Package(
         ]),
         // The WHEP server: routing (pure), HTTP over loopback, and real viewers (our full ICE agent + DTLS client).
         .testTarget(name: "WHEPTests", dependencies: [
-            "WHEP", "Sender", "Transport", "WebRTC", "WebRTCTransport", "DTLS", "STUN", "RTP", "H264", "Codec", "Video",
+            "WHEP", "Control", "Sender", "Transport", "WebRTC", "WebRTCTransport", "DTLS", "STUN", "RTP", "H264", "Codec", "Video",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),

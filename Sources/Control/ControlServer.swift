@@ -10,17 +10,19 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// The control endpoint: a small HTTP/JSON API, scriptable with curl, over a running `H264Sender`.
+/// The control endpoint: a small HTTP/JSON API, scriptable with curl, over a running `ControlTarget`: an
+/// `H264Sender` (`send --control`) or a WHEP server's shared encoder (`serve --control`).
 ///
 /// | method and path | body | effect |
 /// |---|---|---|
-/// | `POST /bitrate` | `{"bitrate":"800k"}`, `{"bitrate":800000}` or `800k` | sets the application's bitrate |
+/// | `POST /bitrate` | `{"bitrate":"800k"}`, `{"bitrate":800000}` or `800k` | sets the operator's bitrate (for a WHEP server: the ceiling over every viewer's estimate) |
 /// | `POST /framerate` | `{"fps":15}` or `15` | sets the frame rate |
 /// | `POST /degradation-preference` | `{"preference":"balanced"}` or `balanced` | sets what the encoder gives up first: `maintain-framerate`, `maintain-resolution` or `balanced` |
-/// | `POST /keyframe` | none | asks for a keyframe |
-/// | `GET /stats` | none | the sender's statistics (WebRTC `outbound-rtp` names) |
+/// | `POST /keyframe` | none | asks for a keyframe (a WHEP server: for every viewer) |
+/// | `GET /stats` | none | the target's statistics (a sender's in WebRTC `outbound-rtp` names; a WHEP server's with every viewer's) |
 ///
-/// A bad command gets a 4xx reply with `{"ok":false,"error":"..."}` and changes nothing. Hard to abuse: it binds to
+/// A bad command gets a 4xx reply with `{"ok":false,"error":"..."}` and changes nothing; a command the target cannot
+/// carry out now (`ControlTargetError`) gets 409 with the reason. Hard to abuse: it binds to
 /// loopback unless told otherwise, and then only with a bearer token (`Authorization: Bearer ...`, compared in
 /// constant time, never printed); bodies over `maximumBodySize` get 413, headers over NIO's parser limit (80 KiB) a
 /// 4xx and a closed connection, and a connection idle for `idleTimeout` is closed. Built on NIOHTTP1, in a module of
@@ -41,9 +43,9 @@ public final class ControlServer: Sendable {
     ///   - host: the address to bind; a non-loopback address requires `token`.
     ///   - port: the port (0 picks a free one).
     ///   - token: the bearer token every request must carry, or nil (loopback only).
-    ///   - sender: the sender the commands go to.
+    ///   - target: what the commands go to (a sender, a WHEP server).
     /// - Throws: `ControlServerError.tokenRequired` for a non-loopback address without a token; bind errors.
-    public init(host: String, port: Int, token: String?, sender: H264Sender) async throws {
+    public init(host: String, port: Int, token: String?, target: some ControlTarget) async throws {
         if let token, token.isEmpty || token.utf8.count > 1024 { throw ControlServerError.invalidToken }
         guard token != nil || Self.isLoopback(host) else { throw ControlServerError.tokenRequired(host) }
         let expected = token.map { Array("Bearer \($0)".utf8) }
@@ -56,10 +58,21 @@ public final class ControlServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(HTTPExchangeHandler<ControlCommand>(
                         maximumBodySize: Self.maximumBodySize,
                         route: { request in Self.route(request, authorization: expected) },
-                        respond: { command in Self.httpReply(await Self.apply(command, to: sender)) }))
+                        respond: { command in Self.httpReply(await Self.apply(command, to: target)) }))
                 }
             }
             .bind(host: host, port: port).get()
+    }
+
+    /// Starts a server over a sender (`init(host:port:token:target:)` with the sender as the target).
+    /// - Parameters:
+    ///   - host: the address to bind; a non-loopback address requires `token`.
+    ///   - port: the port (0 picks a free one).
+    ///   - token: the bearer token every request must carry, or nil (loopback only).
+    ///   - sender: the sender the commands go to.
+    /// - Throws: `ControlServerError.tokenRequired` for a non-loopback address without a token; bind errors.
+    public convenience init(host: String, port: Int, token: String?, sender: H264Sender) async throws {
+        try await self.init(host: host, port: port, token: token, target: sender)
     }
 
     /// Stops listening.
@@ -73,37 +86,38 @@ public final class ControlServer: Sendable {
         host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
 
-    /// Carries out one command on the sender and words the reply.
+    /// Carries out one command on a target and words the reply.
     /// - Parameters:
     ///   - command: the command.
-    ///   - sender: the sender.
+    ///   - target: the sender or WHEP server.
     /// - Returns: the reply.
-    public static func apply(_ command: ControlCommand, to sender: H264Sender) async -> ControlReply {
+    public static func apply(_ command: ControlCommand, to target: some ControlTarget) async -> ControlReply {
         do {
             switch command {
             case .setBitrate(let bps):
-                let target = try await sender.setBitrate(bps)
-                let stats = await sender.statistics()
-                return .ok(["\"targetBitrate\":\(target)", "\"maxBitrate\":\(stats.maxBitrate)"])
+                let applied = try await target.applyBitrate(bps)
+                return .ok(["\"targetBitrate\":\(applied.target)", "\"maxBitrate\":\(applied.ceiling)"])
             case .setFrameRate(let fps):
-                try await sender.setFrameRate(fps)
+                try await target.applyFrameRate(fps)
                 return .ok(["\"framesPerSecond\":\(fps)"])
             case .setDegradationPreference(let preference):
-                try await sender.setDegradationPreference(preference)
+                try await target.applyDegradationPreference(preference)
                 return .ok(["\"degradationPreference\":\(JSONString.quote(preference.rawValue))"])
             case .requestKeyframe:
-                sender.requestKeyframe()
+                try await target.applyKeyframeRequest()
                 return .ok()
             case .stats:
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]
-                guard let data = try? encoder.encode(await sender.statistics()) else {
+                guard let data = try? encoder.encode(await target.controlStatistics()) else {
                     return .error(500, "stats could not be encoded")
                 }
                 return ControlReply(status: 200, body: String(decoding: data, as: UTF8.self))
             }
         } catch SenderError.finished {
             return .error(409, "the sender has finished")
+        } catch let error as ControlTargetError {
+            return .error(409, "\(error)")
         } catch {
             return .error(400, "\(error)")
         }

@@ -32,6 +32,8 @@ package final class FanOutEncoder: Sendable {
     private let mailbox: FrameMailbox
     private let registry: Registry
     private let finished = Atomic<Bool>(false)
+    /// The frame rate the encoder plans for now (a `Double`'s bits), changed by `setFrameRate(_:)`.
+    private let frameRateBits: Atomic<UInt64>
 
     /// The viewers, their keyframe gates and the rate arbiter, shared by the encoder's thread and the viewers' loops.
     final class Registry: Sendable {
@@ -117,12 +119,10 @@ package final class FanOutEncoder: Sendable {
         }
 
         func setRates(target: Int, ceiling: Int) -> EventLoopFuture<Void> {
-            let applied = registry.state.withLock {
+            _ = registry.state.withLock {
                 $0.arbiter.set(RateArbiter.Rates(target: target, ceiling: ceiling), for: id)
             }
-            return loop.submit { [stage] () throws -> Void in
-                try stage.value.setRates(target: applied.target, ceiling: applied.ceiling)
-            }
+            return FanOutEncoder.applyArbitratedRates(loop: loop, stage: stage, registry: registry)
         }
     }
 
@@ -176,6 +176,19 @@ package final class FanOutEncoder: Sendable {
         self.encoderLoop = encoderLoop
         self.mailbox = mailbox
         self.registry = registry
+        self.frameRateBits = Atomic(configuration.encoder.frameRate.bitPattern)
+    }
+
+    /// Moves the encoder to the arbiter's rates as they are when the encoder's thread gets to it (not when asked):
+    /// changes from viewers and from the operator may be queued in any order, and the last one applied must reflect
+    /// every wish recorded.
+    static func applyArbitratedRates(
+        loop: EventLoop, stage: NIOLoopBound<EncoderStage>, registry: Registry
+    ) -> EventLoopFuture<Void> {
+        loop.submit { () throws -> Void in
+            let applied = registry.state.withLock { $0.arbiter.applied }
+            try stage.value.setRates(target: applied.target, ceiling: applied.ceiling)
+        }
     }
 
     deinit {
@@ -186,8 +199,8 @@ package final class FanOutEncoder: Sendable {
 
     // MARK: Frames
 
-    /// The frame rate the encoder plans for.
-    package var frameRate: Double { configuration.encoder.frameRate }
+    /// The frame rate the encoder plans for (the configuration's until `setFrameRate(_:)`).
+    package var frameRate: Double { Double(bitPattern: frameRateBits.load(ordering: .relaxed)) }
 
     /// Pushes a frame written into the encoder's reused buffer (newest wins when the encoder is busy).
     /// - Parameters:
@@ -228,6 +241,104 @@ package final class FanOutEncoder: Sendable {
     package var appliedRates: (target: Int, ceiling: Int) {
         let rates = registry.state.withLock { $0.arbiter.applied }
         return (rates.target, rates.ceiling)
+    }
+
+    /// The operator's rates: the configured bitrate until `setOperatorBitrate(_:)` (the ceiling at 1.5x).
+    package var operatorRates: (target: Int, ceiling: Int) {
+        let rates = registry.state.withLock { $0.arbiter.operatorRates }
+        return (rates.target, rates.ceiling)
+    }
+
+    // MARK: Control
+
+    /// Sets the operator's bitrate: a ceiling over every viewer. The encoder follows the lowest of it and the
+    /// viewers' wishes (REMB, TMMBR, loss and delay estimates), so no viewer's estimate raises it above this value;
+    /// each viewer's own controller takes it as its application bitrate too, so that a raised value lets the
+    /// encoder rise as far as the weakest viewer's estimate allows. Viewers joining later start from it.
+    /// - Parameter bitsPerSecond: the operator's target in bit/s (clamped to the configured minimum; the ceiling
+    ///   follows at 1.5x).
+    /// - Returns: the rates the encoder applies once every viewer has taken the new value.
+    /// - Throws: `SenderError.invalidRate` for a value that is not positive or above the level's limit (nothing
+    ///   changed), `SenderError.finished`, or the error that ended the stream.
+    package func setOperatorBitrate(_ bitsPerSecond: Int) async throws -> (target: Int, ceiling: Int) {
+        guard !finished.load(ordering: .acquiring) else { throw SenderError.finished }
+        if let failure { throw failure }
+        let controller: BitrateController
+        do {
+            controller = try BitrateController(
+                operatorBitrate: bitsPerSecond, minimumBitrate: configuration.minimumBitrate,
+                maximumBitrate: Self.maximumBitrate(configuration.encoder))
+        } catch {
+            throw SenderError.invalidRate("\(error)")
+        }
+        let (previous, viewers) = registry.state.withLock { state in
+            let previous = state.arbiter.operatorRates
+            _ = state.arbiter.setOperatorRates(
+                RateArbiter.Rates(target: controller.effectiveTarget, ceiling: controller.effectiveCeiling))
+            return (previous, Array(state.viewers.values))
+        }
+        do {
+            try await Self.applyArbitratedRates(loop: encoderLoop, stage: stage, registry: registry).get()
+        } catch {
+            registry.state.withLock { _ = $0.arbiter.setOperatorRates(previous) }
+            throw SenderError.invalidRate("\(error)")
+        }
+        // Each viewer's wish follows (a viewer that finished meanwhile is skipped: it no longer counts).
+        for viewer in viewers {
+            _ = try? await viewer.loop.flatSubmit { [core = viewer.core] in
+                core.value.finished
+                    ? viewer.loop.makeFailedFuture(SenderError.finished) : core.value.setOperatorBitrate(bitsPerSecond)
+            }.get()
+        }
+        return appliedRates
+    }
+
+    /// The highest operator bitrate the configured level allows (its MaxBR over the 1.5x ceiling), in bit/s: the
+    /// limit each viewer's `BitrateController` has too.
+    static func maximumBitrate(_ encoder: EncoderConfiguration) -> Int {
+        Int(Double(encoder.level.maxBitrate(for: encoder.profile)) / EncoderConfiguration.defaultMaxBitrateRatio)
+    }
+
+    /// Asks the encoder for a keyframe, which every viewer past its first keyframe gets (within the keyframe
+    /// throttle's window, like a viewer's PLI).
+    /// - Throws: `SenderError.finished`.
+    package func requestKeyframe() throws {
+        guard !finished.load(ordering: .acquiring) else { throw SenderError.finished }
+        let stage = self.stage, now = clock.monotonic()
+        encoderLoop.execute { stage.value.requestKeyframe(at: now) }
+    }
+
+    /// Changes the frame rate the encoder's rate control plans for (and the frame pump paces at).
+    /// - Parameter framesPerSecond: within `EncoderConfiguration.supportedFrameRates`.
+    /// - Throws: `SenderError.invalidRate` (nothing changed), `SenderError.finished`.
+    package func setFrameRate(_ framesPerSecond: Double) async throws {
+        guard !finished.load(ordering: .acquiring) else { throw SenderError.finished }
+        let range = EncoderConfiguration.supportedFrameRates
+        guard framesPerSecond.isFinite, range.contains(framesPerSecond) else {
+            throw SenderError.invalidRate("frame rate must be \(range.lowerBound)-\(range.upperBound) fps, got \(framesPerSecond)")
+        }
+        let stage = self.stage
+        do {
+            try await encoderLoop.submit { try stage.value.setFrameRate(framesPerSecond) }.get()
+        } catch {
+            throw SenderError.invalidRate("\(error)")
+        }
+        frameRateBits.store(framesPerSecond.bitPattern, ordering: .relaxed)
+    }
+
+    /// Changes what the shared encoder gives up first when the bitrate is short (as `H264Sender`'s).
+    /// - Parameter preference: the new preference.
+    /// - Throws: `SenderError.finished`; `SenderError.invalidConfiguration` when the encoder does not adapt its size.
+    package func setDegradationPreference(_ preference: DegradationPreference) async throws {
+        guard !finished.load(ordering: .acquiring) else { throw SenderError.finished }
+        let stage = self.stage
+        do {
+            try await encoderLoop.submit { try stage.value.setDegradationPreference(preference) }.get()
+        } catch let error as SenderError {
+            throw error
+        } catch {
+            throw SenderError.finished  // the encoder's loop is gone: finished meanwhile
+        }
     }
 
     // MARK: Viewers
@@ -294,6 +405,10 @@ package final class FanOutEncoder: Sendable {
             timestampOffset: UInt32.random(in: .min ... .max, using: &rng), transport: transport, clock: clock,
             encoder: control, mailbox: FrameMailbox(), events: events, reports: reports)
         core.start()
+        // A viewer joining after the operator changed the bitrate starts from the operator's value, not the
+        // configured one (its wish is capped by the arbiter either way).
+        let operatorTarget = registry.state.withLock { $0.arbiter.operatorRates.target }
+        if operatorTarget != configuration.encoder.targetBitrate { _ = core.setOperatorBitrate(operatorTarget) }
         let bound = NIOLoopBound(core, eventLoop: transport.eventLoop)
         registry.state.withLock { $0.viewers[id] = Registry.Viewer(loop: transport.eventLoop, core: bound) }
         core.requestKeyframe(.application)
@@ -302,12 +417,12 @@ package final class FanOutEncoder: Sendable {
 
     /// Detaches a viewer: no more frames for it; the encoder's rates follow the remaining viewers.
     func detach(_ id: UInt64) {
-        let (rates, wasAttached) = registry.state.withLock { state in
-            (state.arbiter.remove(id), state.viewers.removeValue(forKey: id) != nil)
+        let wasAttached = registry.state.withLock { state in
+            _ = state.arbiter.remove(id)
+            return state.viewers.removeValue(forKey: id) != nil
         }
         guard wasAttached, !finished.load(ordering: .relaxed) else { return }
-        let stage = self.stage
-        encoderLoop.execute { try? stage.value.setRates(target: rates.target, ceiling: rates.ceiling) }
+        _ = Self.applyArbitratedRates(loop: encoderLoop, stage: stage, registry: registry)
     }
 
     /// Stops the encoder (the frame waiting is encoded and delivered first). Viewers are not finished here.

@@ -46,6 +46,15 @@ struct RateArbiter: Sendable, Equatable {
         return applied
     }
 
+    /// Sets the operator's rates (the control endpoint's bitrate): a ceiling no viewer's wish can raise the encoder
+    /// above, and what applies with no viewer.
+    /// - Parameter rates: the operator's target and ceiling.
+    /// - Returns: the rates to apply now.
+    mutating func setOperatorRates(_ rates: Rates) -> Rates {
+        operatorRates = rates
+        return applied
+    }
+
     /// Forgets a viewer (it left).
     /// - Parameter viewer: the viewer.
     /// - Returns: the rates to apply now.

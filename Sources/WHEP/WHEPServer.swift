@@ -37,9 +37,10 @@ import WebRTCTransport
 ///
 /// Policies: a viewer's PLI/FIR reaches the one encoder through one keyframe throttle; NACKs are answered from that
 /// viewer's own history (its own SSRC and sequence numbers); the encoder's bitrate follows the weakest viewer (the
-/// lowest of the viewers' REMB-, TMMBR- and loss-limited targets, never above the configured bitrate). A joining
-/// viewer gets an IDR and its first packet is that IDR's. A viewer that does not finish ICE and DTLS within
-/// `connectTimeout`, stops answering consent checks (RFC 7675), fails DTLS, or is DELETEd, is torn down.
+/// lowest of the viewers' REMB-, TMMBR- and loss-limited targets, never above the operator's bitrate: the configured
+/// one until `setBitrate(_:)`). A joining viewer gets an IDR and its first packet is that IDR's. A viewer that does
+/// not finish ICE and DTLS within `connectTimeout`, stops answering consent checks (RFC 7675), fails DTLS, or is
+/// DELETEd, is torn down.
 ///
 /// Security: the endpoint binds to loopback unless told otherwise, and then refuses to start without a bearer token
 /// (compared in constant time, never printed); bodies over 64 KiB get 413; a slot is reserved before a socket is
@@ -260,8 +261,15 @@ public final class WHEPServer: Sendable {
     /// Frames encoded so far (each sent to every viewer past its first keyframe).
     public var framesEncoded: Int { encoder.frameCounts.encoded }
 
-    /// The bitrate the shared encoder follows now (the weakest viewer's, at most the configured one), in bit/s.
+    /// The bitrate the shared encoder follows now (the weakest viewer's, at most the operator's), in bit/s.
     public var appliedBitrate: Int { encoder.appliedRates.target }
+
+    /// The ceiling the shared encoder follows now (at least `appliedBitrate`), in bit/s.
+    public var appliedMaxBitrate: Int { encoder.appliedRates.ceiling }
+
+    /// The operator's bitrate: the configured one until `setBitrate(_:)`, in bit/s. No viewer's estimate raises the
+    /// encoder above it.
+    public var operatorBitrate: Int { encoder.operatorRates.target }
 
     /// Every viewer's statistics now.
     public func viewers() async -> [WHEPViewerStatistics] {
@@ -272,6 +280,53 @@ public final class WHEPServer: Sendable {
             }
         }
         return result.sorted { $0.id < $1.id }
+    }
+
+    /// The server's statistics now: the shared encoder's rates and frames, and every viewer's.
+    public func statistics() async -> WHEPServerStatistics {
+        let viewers = await viewers()
+        let frames = encoder.frameCounts
+        return WHEPServerStatistics(
+            viewers: viewers.count, framesEncoded: frames.encoded, framesDropped: frames.dropped,
+            framesPerSecond: frameRate, operatorBitrate: operatorBitrate, appliedBitrate: appliedBitrate,
+            appliedMaxBitrate: appliedMaxBitrate, viewerStats: viewers)
+    }
+
+    // MARK: Control
+
+    /// Sets the operator's bitrate: a ceiling over every viewer. The shared encoder follows the lower of it and the
+    /// weakest viewer's estimate (REMB, TMMBR, loss, delay), so no viewer raises it above this value; raising it lets
+    /// the encoder rise as far as the weakest viewer allows. The ceiling follows at 1.5x; viewers joining later start
+    /// from it.
+    /// - Parameter bitsPerSecond: the bitrate in bit/s (from the configured minimum bitrate to the level's maximum).
+    /// - Returns: the target the shared encoder applies now, in bit/s.
+    /// - Throws: `SenderError.invalidRate` for a value that is not positive or above the level's limit (nothing
+    ///   changed), `SenderError.finished` once the server has finished.
+    @discardableResult
+    public func setBitrate(_ bitsPerSecond: Int) async throws -> Int {
+        try await encoder.setOperatorBitrate(bitsPerSecond).target
+    }
+
+    /// Asks the shared encoder for a keyframe: every viewer gets it (within the keyframe throttle's window, like a
+    /// viewer's PLI).
+    /// - Throws: `SenderError.finished` once the server has finished.
+    public func forceKeyframe() throws {
+        try encoder.requestKeyframe()
+    }
+
+    /// Changes the frame rate the shared encoder's rate control plans for (and `frameRate`, which producers pace at).
+    /// - Parameter framesPerSecond: within `EncoderConfiguration.supportedFrameRates`.
+    /// - Throws: `SenderError.invalidRate` (nothing changed), `SenderError.finished`.
+    public func setFrameRate(_ framesPerSecond: Double) async throws {
+        try await encoder.setFrameRate(framesPerSecond)
+    }
+
+    /// Changes what the shared encoder gives up first when the bitrate is short (as `H264Sender`'s; an IDR for
+    /// every viewer only if the size in use is one the new preference does not allow).
+    /// - Parameter preference: the new preference.
+    /// - Throws: `SenderError.finished`; `SenderError.invalidConfiguration` when the encoder does not adapt its size.
+    public func setDegradationPreference(_ preference: DegradationPreference) async throws {
+        try await encoder.setDegradationPreference(preference)
     }
 
     /// Ends every viewer (BYE, close_notify, sockets closed), stops listening and stops the encoder. Idempotent.

@@ -1,7 +1,7 @@
 public import Sender
 
 /// One viewer of a WHEP server, now.
-public struct WHEPViewerStatistics: Sendable {
+public struct WHEPViewerStatistics: Sendable, Encodable {
     /// The session id (the last path component of its `Location`).
     public var id: String
     /// The viewer's address once ICE selected it (`IP:port`).

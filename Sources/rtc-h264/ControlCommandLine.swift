@@ -7,9 +7,9 @@ import Sender
 struct ControlCLI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "control",
-        abstract: "Send a command to a running sender's control endpoint.",
+        abstract: "Send a command to a running sender's or WHEP server's control endpoint.",
         discussion: """
-            The sender must run with --control 127.0.0.1:PORT. Examples:
+            The sender (send) or WHEP server (serve) must run with --control 127.0.0.1:PORT. Examples:
               rtc-h264 control --to 127.0.0.1:8090 bitrate 800k
               rtc-h264 control --to 127.0.0.1:8090 framerate 15
               rtc-h264 control --to 127.0.0.1:8090 degradation-preference balanced

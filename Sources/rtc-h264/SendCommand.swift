@@ -36,14 +36,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("local-port"), help: "Local RTP port to send from and receive RTCP on (0: any).")
     var localPort: Int = 0
 
-    @Option(help: "Start the control endpoint on HOST:PORT (loopback unless you say otherwise; then a token is required).")
-    var control: HostPort?
-
-    @Option(name: .customLong("control-token"), help: "Bearer token the control endpoint requires (never printed).")
-    var controlToken: String?
-
-    @Option(name: .customLong("control-token-file"), help: "A file holding the control endpoint's bearer token.")
-    var controlTokenFile: String?
+    @OptionGroup var control: ControlEndpointOptions
 
     @Option(help: "Publish to this WHIP endpoint (http://HOST[:PORT]/PATH, RFC 9725) instead of --to.")
     var whip: String?
@@ -70,12 +63,6 @@ struct SendCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if controlToken != nil && controlTokenFile != nil {
-            throw ValidationError("give --control-token or --control-token-file, not both")
-        }
-        if (controlToken != nil || controlTokenFile != nil) && control == nil {
-            throw ValidationError("--control-token needs --control")
-        }
         guard (0...65534).contains(localPort) else { throw ValidationError("--local-port must be 0-65534") }
         if token != nil && tokenFile != nil { throw ValidationError("give --token or --token-file, not both") }
         if let whip {
@@ -107,7 +94,7 @@ struct SendCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (source, isPattern) = try self.source.open(patternSize: stream.encoding.patternSize)
-        let token = try readControlToken()
+        let token = try control.readToken()
         var configuration = try stream.configuration(
             sourceWidth: isPattern ? nil : source.width, sourceHeight: isPattern ? nil : source.height,
             sourceFrameRate: source.nativeFrameRate, publishing: whip != nil)
@@ -153,15 +140,12 @@ struct SendCommand: AsyncParsableCommand {
                 if let statsFile, let line = try? JSONLine.encode(stats) { statsFile.write(Array(line.utf8)) }
             }
         }
-        var controlServer: ControlServer?
-        if let control {
-            do {
-                controlServer = try await ControlServer(host: control.host, port: control.port, token: token, sender: sender)
-            } catch let error as ControlServerError {
-                _ = try? await sender.finish()
-                throw ValidationError("\(error)")
-            }
-            if !quiet { FileHandle.standardError.write(Data("control endpoint on http://\(control)\n".utf8)) }
+        let controlServer: ControlServer?
+        do {
+            controlServer = try await control.start(target: sender, token: token, quiet: quiet)
+        } catch {
+            _ = try? await sender.finish()
+            throw error
         }
         let pump = FramePump(
             source: source, sender: sender, pacing: asFastAsPossible ? .asFastAsPossible : .realTime,
@@ -205,17 +189,6 @@ struct SendCommand: AsyncParsableCommand {
             return try String(contentsOfFile: tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         } catch {
             throw ValidationError("cannot read --token-file \(tokenFile): \(error.localizedDescription)")
-        }
-    }
-
-    /// The control token from --control-token or --control-token-file.
-    func readControlToken() throws -> String? {
-        if let controlToken { return controlToken }
-        guard let controlTokenFile else { return nil }
-        do {
-            return try String(contentsOfFile: controlTokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        } catch {
-            throw ValidationError("cannot read --control-token-file \(controlTokenFile): \(error.localizedDescription)")
         }
     }
 }

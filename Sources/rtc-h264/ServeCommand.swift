@@ -1,5 +1,6 @@
 import ArgumentParser
 import Codec
+import Control
 import Dispatch
 import Foundation
 import RTP
@@ -17,12 +18,18 @@ struct ServeCommand: AsyncParsableCommand {
             One encoder is shared by every viewer; each viewer has its own UDP socket (on HOST, advertised as the \
             ICE candidate), ICE-lite agent and DTLS-SRTP keys. A viewer's PLI/FIR asks the shared encoder for an IDR \
             (at most one per --keyframe-throttle), its NACKs are answered from its own packet history, and the \
-            bitrate follows the weakest viewer's REMB and loss (never above --bitrate). A joining viewer starts at \
-            an IDR. At most --max-viewers at once (then 503). Binding beyond loopback requires --token (the page \
-            takes it as http://HOST:PORT/#token=...). After --frames/--duration or the end of a file the server \
+            bitrate follows the weakest viewer's REMB and loss (never above --bitrate, or the bitrate set through \
+            --control). A joining viewer starts at an IDR. At most --max-viewers at once (then 503). Binding \
+            beyond loopback requires --token (the page takes it as http://HOST:PORT/#token=...). After --frames/--duration or the end of a file the server \
             keeps its viewers (no new frames) until SIGINT/SIGTERM, which ends every viewer (RTCP BYE, DTLS \
             close_notify) and exits. Prints viewers joining and leaving and one progress line per second on stderr.
+            --control HOST:PORT starts the control endpoint (as for send; loopback unless --control-token or \
+            --control-token-file): `rtc-h264 control bitrate RATE` sets the operator's bitrate, a ceiling the \
+            viewers' estimates cannot raise the encoder above; keyframe asks for an IDR for every viewer (409 when \
+            none is watching); framerate, degradation-preference and stats (the server's and every viewer's) as for \
+            send.
             Example: rtc-h264 serve --whep 127.0.0.1:8080   then open http://127.0.0.1:8080/
+            Example: rtc-h264 serve --whep 127.0.0.1:8080 --control 127.0.0.1:8090   then rtc-h264 control --to 127.0.0.1:8090 bitrate 800k
             """
     )
 
@@ -39,6 +46,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("token-file"), help: "A file holding the bearer token.")
     var tokenFile: String?
 
+    @OptionGroup var control: ControlEndpointOptions
+
     @Option(name: .customLong("max-viewers"), help: "Most viewers at once, connected or connecting (1-\(WHEPServer.Options.maximumViewerLimit)).")
     var maxViewers: Int = 8
 
@@ -51,29 +60,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("connect-timeout"), help: "Seconds a viewer may take from its answer to ICE and DTLS done (1-300).")
     var connectTimeout: Double = 15
 
-    @Option(name: .customLong("min-bitrate"), help: "Lowest target the viewers' REMB and loss may impose.")
-    var minBitrate: RateArgument = RateArgument(bps: 50_000)
-
-    @Option(name: .customLong("keyframe-throttle"), help: "Minimum milliseconds between keyframes sent on request (PLI/FIR, joins).")
-    var keyframeThrottleMs: Int = 300
-
-    @Option(help: "IP-level MTU the packets must fit.")
-    var mtu: Int = 1200
-
-    @Option(name: .customLong("degradation-preference"), help: "When the bitrate is short: maintain-framerate, maintain-resolution or balanced.")
-    var degradationPreference: DegradationPreferenceArgument = .maintainFramerate
-
-    @Flag(name: .customLong("no-nack"), help: "Do not answer NACKs (and offer no RTX).")
-    var noNACK = false
+    @OptionGroup var policy: SenderPolicyOptions
 
     @Flag(name: .customLong("no-rtx"), help: "Retransmit on the media SSRC even when the viewer offers RTX (RFC 4588).")
     var noRTX = false
-
-    @Flag(name: .customLong("no-pacing"), help: "Send each frame's packets in one burst.")
-    var noPacing = false
-
-    @Flag(name: .customLong("no-congestion-control"), help: "Do not lower the target when a viewer reports loss.")
-    var noCongestionControl = false
 
     @Option(help: "RTCP CNAME.")
     var cname: String = "rtc-h264"
@@ -95,10 +85,6 @@ struct ServeCommand: AsyncParsableCommand {
         guard connectTimeout.isFinite, (1...300).contains(connectTimeout) else {
             throw ValidationError("--connect-timeout must be 1-300 seconds")
         }
-        guard mtu >= 200 && mtu <= 65_000 else { throw ValidationError("--mtu must be between 200 and 65000") }
-        guard (0...StreamOptions.maximumKeyframeThrottleMs).contains(keyframeThrottleMs) else {
-            throw ValidationError("--keyframe-throttle must be 0-\(StreamOptions.maximumKeyframeThrottleMs) ms")
-        }
         guard !cname.isEmpty, cname.utf8.count <= SenderConfiguration.maximumCNAMELength else {
             throw ValidationError("--cname must be 1-\(SenderConfiguration.maximumCNAMELength) bytes")
         }
@@ -118,15 +104,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("\(error)")
         }
         var configuration = SenderConfiguration(peerHost: whep.host, peerPort: 9, encoder: encoder)
-        configuration.minimumBitrate = min(minBitrate.bps, encoder.targetBitrate)
-        configuration.mtu = mtu
-        configuration.degradationPreference = degradationPreference.preference
-        configuration.nack = !noNACK
-        configuration.rtx = noNACK || noRTX ? nil : .init(payloadType: PayloadType(97))  // the viewer's RTX PT is used
-        configuration.pacingFactor = noPacing ? nil : 2.5
-        configuration.congestionControl = !noCongestionControl
+        policy.apply(to: &configuration, pacingFactor: 2.5)
+        configuration.rtx = policy.noNACK || noRTX ? nil : .init(payloadType: PayloadType(97))  // the viewer's RTX PT is used
         configuration.cname = cname
-        configuration.keyframeThrottle = .milliseconds(keyframeThrottleMs)
         do {
             try configuration.validate()
         } catch {
@@ -142,6 +122,7 @@ struct ServeCommand: AsyncParsableCommand {
             sourceFrameRate: source.nativeFrameRate)
         let annexB = try saveAnnexB.map { try OutputFile(path: $0) }
         if let annexB { configuration.frameObserver = { frame, _ in annexB.write(frame.bytes) } }
+        let controlToken = try control.readToken()
         var options = WHEPServer.Options(host: whep.host, port: whep.port, token: try readToken())
         options.maximumViewers = maxViewers
         options.advertisedHost = advertise
@@ -159,6 +140,13 @@ struct ServeCommand: AsyncParsableCommand {
             if !quiet { FileHandle.standardError.write(Data((line + "\n").utf8)) }
         }
         log("WHEP endpoint on \(server.url)whep; watch at \(server.url)")
+        let controlServer: ControlServer?
+        do {
+            controlServer = try await control.start(target: server, token: controlToken, quiet: quiet)
+        } catch {
+            await server.finish()
+            throw error
+        }
         let eventTask = Task {
             for await event in server.events {
                 switch event {
@@ -190,6 +178,7 @@ struct ServeCommand: AsyncParsableCommand {
             pushed = try await pump.run()
         } catch {
             reportTask.cancel()
+            await controlServer?.close()
             await server.finish()
             throw error
         }
@@ -201,6 +190,7 @@ struct ServeCommand: AsyncParsableCommand {
             try? statsFile.write(Array(final.json.utf8))
             try? statsFile.close()
         }
+        await controlServer?.close()
         await server.finish()
         annexB?.close()
         await eventTask.value

@@ -20,14 +20,7 @@ struct StreamOptions: ParsableArguments {
 
     @OptionGroup var encoding: EncoderOptions
 
-    @Option(name: .customLong("min-bitrate"), help: "Lowest target the peer's REMB/TMMBR may impose.")
-    var minBitrate: RateArgument = RateArgument(bps: 50_000)
-
-    @Option(name: .customLong("keyframe-throttle"), help: "Minimum milliseconds between keyframes sent on request (PLI/FIR).")
-    var keyframeThrottleMs: Int = 300
-
-    @Option(help: "IP-level MTU the packets must fit.")
-    var mtu: Int = 1200
+    @OptionGroup var policy: SenderPolicyOptions
 
     @Option(name: .customLong("packetization-mode"), help: "RFC 6184 packetization mode: 0 (single NAL) or 1 (STAP-A, FU-A).")
     var packetizationMode: Int = 1
@@ -62,12 +55,6 @@ struct StreamOptions: ParsableArguments {
     @Flag(name: .customLong("no-rtcp-mux"), help: "RTCP on port+1 on both sides instead of multiplexed (RFC 5761).")
     var noRTCPMux = false
 
-    @Option(name: .customLong("degradation-preference"), help: "When the bitrate is short: maintain-framerate (step the resolution down), maintain-resolution (skip frames) or balanced.")
-    var degradationPreference: DegradationPreferenceArgument = .maintainFramerate
-
-    @Flag(name: .customLong("no-nack"), help: "Do not answer NACKs with retransmissions (RFC 4585).")
-    var noNACK = false
-
     @Flag(help: "Retransmit on an RTX stream (RFC 4588; the SDP gets rtx and ssrc-group:FID) instead of the media SSRC.")
     var rtx = false
 
@@ -79,12 +66,6 @@ struct StreamOptions: ParsableArguments {
 
     @Option(name: .customLong("pacing-factor"), help: "Pace packets at this factor over the target bitrate (1-10).")
     var pacingFactor: Double = 2.5
-
-    @Flag(name: .customLong("no-pacing"), help: "Send each frame's packets in one burst.")
-    var noPacing = false
-
-    @Flag(name: .customLong("no-congestion-control"), help: "Do not lower the target when the peer reports loss.")
-    var noCongestionControl = false
 
     @Option(name: .customLong("transport-cc"), help: ArgumentHelp(
         "Carry the transport-wide sequence number with this RTP header extension ID (1-14) and adapt to the peer's transport-cc feedback (delay-based congestion control); the SDP gets a=extmap and rtcp-fb transport-cc.",
@@ -111,7 +92,7 @@ struct StreamOptions: ParsableArguments {
             guard (96...127).contains(rtxPayloadType), rtxPayloadType != payloadType else {
                 throw ValidationError("--rtx-pt must be 96-127 and differ from --pt")
             }
-            if noNACK { throw ValidationError("--rtx needs NACK (remove --no-nack)") }
+            if policy.noNACK { throw ValidationError("--rtx needs NACK (remove --no-nack)") }
         } else if rtxSSRC != nil {
             throw ValidationError("--rtx-ssrc needs --rtx")
         }
@@ -125,10 +106,8 @@ struct StreamOptions: ParsableArguments {
         guard (0...1).contains(packetizationMode) else { throw ValidationError("--packetization-mode must be 0 or 1") }
         guard (96...127).contains(payloadType) else { throw ValidationError("--pt must be 96-127 (a dynamic payload type)") }
         if let peer, !(1...65535).contains(peer.port) { throw ValidationError("--to needs a port between 1 and 65535") }
-        guard mtu >= 200 && mtu <= 65_000 else { throw ValidationError("--mtu must be between 200 and 65000") }
-        guard (0...Self.maximumKeyframeThrottleMs).contains(keyframeThrottleMs) else {
-            throw ValidationError("--keyframe-throttle must be 0-\(Self.maximumKeyframeThrottleMs) ms")
-        }
+        try policy.validate()  // the MTU is in range before the payload limit below is computed from it
+        let mtu = policy.mtu
         if packetizationMode == 0 {
             // Every NAL unit must fit one packet, and the encoder cannot cut slices below its minimum.
             let limit = SenderConfiguration.payloadLimit(
@@ -141,9 +120,6 @@ struct StreamOptions: ParsableArguments {
             }
         }
     }
-
-    /// The longest keyframe throttle accepted, in milliseconds (an hour).
-    static let maximumKeyframeThrottleMs = 3_600_000
 
     /// The SRTP settings: the given key (or a random one) and the peer's key if it differs.
     func security() throws -> SenderConfiguration.Security? {
@@ -197,21 +173,15 @@ struct StreamOptions: ParsableArguments {
         let peer = publishing ? HostPort(host: "0.0.0.0", port: 9) : try requiredPeer
         var configuration = SenderConfiguration(peerHost: peer.host, peerPort: peer.port, encoder: encoder)
         configuration.rtcpMux = !noRTCPMux
-        configuration.minimumBitrate = min(minBitrate.bps, encoder.targetBitrate)
-        configuration.mtu = mtu
+        policy.apply(to: &configuration, pacingFactor: pacingFactor)
         configuration.packetizationMode = packetizationMode == 0 ? .singleNALUnit : .nonInterleaved
         configuration.payloadType = PayloadType(payloadType)
         configuration.ssrc = ssrc.map { SSRC($0) }
         configuration.security = try security()
         configuration.acceptPlainRTCP = acceptPlainRTCP
-        configuration.degradationPreference = degradationPreference.preference
-        configuration.nack = !noNACK
         configuration.rtx = rtx ? .init(payloadType: PayloadType(rtxPayloadType), ssrc: rtxSSRC.map { SSRC($0) }) : nil
-        configuration.pacingFactor = noPacing ? nil : pacingFactor
-        configuration.congestionControl = !noCongestionControl
         configuration.transportWideCCExtensionID = transportCC
         configuration.cname = cname
-        configuration.keyframeThrottle = .milliseconds(keyframeThrottleMs)
         do {
             try configuration.validate()
         } catch {

@@ -133,6 +133,18 @@ import Testing
          "--jitter-buffer-max must be 10-10000 ms and at least --jitter-buffer"),
         (["receive", "--listen", "127.0.0.1:5004"], "give --sdp, --key (with --suite), or --no-srtp"),
         (["control", "--to", "127.0.0.1:9", "bitrate", "fast"], "bitrate:"),
+        // The options send shares with serve (SenderPolicyOptions, ControlEndpointOptions): the same messages.
+        (["send", "--to", "127.0.0.1:5004", "--mtu", "100"], "--mtu must be between 200 and 65000"),
+        (["send", "--to", "127.0.0.1:5004", "--keyframe-throttle=-1"], "--keyframe-throttle must be 0-3600000 ms"),
+        (["send", "--to", "127.0.0.1:5004", "--min-bitrate", "fast"], "The value 'fast' is invalid for '--min-bitrate"),
+        (["send", "--to", "127.0.0.1:5004", "--degradation-preference", "fastest"],
+         "The value 'fastest' is invalid for '--degradation-preference"),
+        (["send", "--to", "127.0.0.1:5004", "--rtx", "--no-nack"], "--rtx needs NACK (remove --no-nack)"),
+        (["send", "--to", "127.0.0.1:5004", "--control", "10.20.30.40:8090"],
+         "the control endpoint on 10.20.30.40 is reachable beyond this machine: give it a token (--control-token or --control-token-file)"),
+        (["send", "--to", "127.0.0.1:5004", "--control-token", "abc"], "--control-token needs --control"),
+        (["send", "--to", "127.0.0.1:5004", "--control", "8090", "--control-token", "a", "--control-token-file", "f"],
+         "give --control-token or --control-token-file, not both"),
     ])
     func badArgumentsAreClearErrorsBeforeAnythingStarts(arguments: [String], message: String) throws {
         let result = try Self.run(arguments)

@@ -15,6 +15,18 @@ import Testing
         (["--whep", "127.0.0.1:8080", "--duration=-1"], "--duration must be more than 0"),
         (["--whep", "127.0.0.1:8080", "--duration", "1e300"], "--duration must be more than 0"),
         (["--whep", "nonsense"], "--whep"),
+        (["--whep", "127.0.0.1:8080", "--mtu", "100"], "--mtu must be between 200 and 65000"),
+        (["--whep", "127.0.0.1:8080", "--keyframe-throttle", "3600001"], "--keyframe-throttle must be 0-3600000 ms"),
+        (["--whep", "127.0.0.1:8080", "--min-bitrate", "fast"], "The value 'fast' is invalid for '--min-bitrate"),
+        (["--whep", "127.0.0.1:8080", "--degradation-preference", "fastest"],
+         "The value 'fastest' is invalid for '--degradation-preference"),
+        (["--whep", "127.0.0.1:8080", "--control", "10.20.30.40:8090"],
+         "the control endpoint on 10.20.30.40 is reachable beyond this machine: give it a token (--control-token or --control-token-file)"),
+        (["--whep", "127.0.0.1:8080", "--control-token", "abc"], "--control-token needs --control"),
+        (["--whep", "127.0.0.1:8080", "--control", "8090", "--control-token", "a", "--control-token-file", "f"],
+         "give --control-token or --control-token-file, not both"),
+        (["--whep", "127.0.0.1:8080", "--control", "8090", "--control-token-file", "/nonexistent/token"],
+         "cannot read --control-token-file /nonexistent/token"),
     ])
     func badOptionsAreRefusedWithAClearMessage(arguments: [String], message: String) throws {
         let run = try CommandLineTests.run(["serve"] + arguments)
@@ -51,6 +63,65 @@ import Testing
         #expect(object["framesEncoded"] as? Int == 20)
         #expect(object["viewers"] as? Int == 0)
         #expect(object["appliedBitrate"] as? Int == 1_500_000)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func theControlEndpointSetsTheOperatorsBitrateAndAnswersStats() async throws {
+        let dir = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stats = dir.appendingPathComponent("stats.jsonl").path
+        let port = Int.random(in: 30_000..<40_000)
+        let controlPort = port + 1
+        let (process, _, err) = try CommandLineTests.start([
+            "serve", "--whep", "127.0.0.1:\(port)", "--control", "127.0.0.1:\(controlPort)", "--size", "320x240",
+            "--stats", stats,
+        ])
+        defer { if process.isRunning { process.terminate() } }
+        var page: String?
+        for _ in 0..<100 where page == nil {
+            try await Task.sleep(for: .milliseconds(100))
+            page = try? await Self.get("http://127.0.0.1:\(port)/")
+        }
+        #expect(page != nil, "serve did not serve its page on port \(port)")
+        let bitrate = try await Self.control(["--to", "127.0.0.1:\(controlPort)", "bitrate", "800k"])
+        #expect(bitrate.status == 0, "\(bitrate)")
+        #expect(bitrate.stdout.contains("\"targetBitrate\":800000"), "\(bitrate.stdout)")
+        #expect(bitrate.stdout.contains("\"maxBitrate\":1200000"), "\(bitrate.stdout)")
+        let statsReply = try await Self.control(["--to", "127.0.0.1:\(controlPort)", "stats"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(statsReply.stdout.utf8)) as? [String: Any])
+        #expect(object["operatorBitrate"] as? Int == 800_000)
+        #expect(object["appliedBitrate"] as? Int == 800_000)
+        #expect(object["viewers"] as? Int == 0)
+        // No viewer: a keyframe cannot reach anyone, and the reply says so (exit status 1).
+        let keyframe = try await Self.control(["--to", "127.0.0.1:\(controlPort)", "keyframe"])
+        #expect(keyframe.status == 1)
+        #expect(keyframe.stdout.contains("no viewer is watching"), "\(keyframe.stdout)")
+        let tooHigh = try await Self.control(["--to", "127.0.0.1:\(controlPort)", "bitrate", "900M"])
+        #expect(tooHigh.status == 1)
+        #expect(tooHigh.stdout.contains("above the limit"), "\(tooHigh.stdout)")
+        try await Task.sleep(for: .milliseconds(1200))
+        process.interrupt()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(stderr.contains("control endpoint on http://127.0.0.1:\(controlPort)"))
+        let last = try #require(try String(contentsOfFile: stats, encoding: .utf8).split(separator: "\n").last)
+        let final = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect(final["appliedBitrate"] as? Int == 800_000)
+    }
+
+    /// `rtc-h264 control ...`, on a thread of its own (not Swift concurrency's pool).
+    static func control(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                do {
+                    let run = try CommandLineTests.run(["control"] + arguments)
+                    continuation.resume(returning: (run.status, run.stdout, run.stderr))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }.start()
+        }
     }
 
     /// A GET with curl (Tests/install-deps.sh installs it), on a thread of its own (not Swift concurrency's pool).

@@ -1,3 +1,4 @@
+import Control
 import Foundation
 import RTP
 import Sender
@@ -97,6 +98,59 @@ import WebRTCTransport
         }, "finish() did not end viewer A with a BYE and close_notify")
         await a.close()
         await b.close()
+    }
+
+    /// `serve --control`'s bitrate is the operator's ceiling: a viewer whose REMB allows far more does not lift the
+    /// shared encoder above it, and raising it lets the encoder rise again. Keyframes reach the viewer; with no
+    /// viewer, a keyframe request is refused with the reason.
+    @Test(.timeLimit(.minutes(1)))
+    func theOperatorsBitrateCapsTheEncoderAboveTheViewersEstimateAndRaisingItLetsItRise() async throws {
+        let (server, pump) = try await WHEPTestSupport.start(.init(host: "127.0.0.1", port: 0))
+        defer { pump.cancel() }
+        let lonely = await ControlServer.apply(.requestKeyframe, to: server)
+        #expect(lonely.status == 409)
+        #expect(lonely.body.contains("no viewer is watching"))
+
+        let viewer = try await TestViewer(serverPort: server.localPort)
+        #expect(try await WHEPTestSupport.waitFor { try await viewer.isConnected }, "the viewer did not connect")
+        #expect(try await WHEPTestSupport.waitFor { try await viewer.mediaPackets().count >= 20 })
+        let remb = RTCPPacket.remb(ReceiverEstimatedMaximumBitrate(
+            senderSSRC: SSRC(0x0bad_cafe), bitrate: 5_000_000, ssrcs: [SSRC(viewer.mediaSSRC)]))
+        try await viewer.sendRTCP([remb])
+        #expect(await WHEPTestSupport.waitFor { server.appliedBitrate == 500_000 })
+
+        // Lowered through the control endpoint's command: the encoder follows at once, whatever the viewer estimates.
+        let lowered = await ControlServer.apply(.setBitrate(300_000), to: server)
+        #expect(lowered.status == 200, "\(lowered.body)")
+        #expect(lowered.body.contains("\"targetBitrate\":300000"), "\(lowered.body)")
+        #expect(server.operatorBitrate == 300_000)
+        #expect(server.appliedBitrate == 300_000)
+        try await viewer.sendRTCP([remb])
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.appliedBitrate == 300_000)
+        #expect(server.appliedMaxBitrate == 450_000)
+
+        // Raised again: the encoder rises above the old ceiling, as far as the viewer's own estimate allows.
+        let target = try await server.setBitrate(1_000_000)
+        #expect(target > 300_000 && target <= 1_000_000, "target \(target)")
+        #expect(await WHEPTestSupport.waitFor { server.appliedBitrate > 300_000 && server.appliedBitrate <= 1_000_000 })
+        let viewerStats = try #require(await server.statistics().viewerStats.first)
+        #expect(viewerStats.sender.operatorBitrate == 1_000_000)
+
+        // A keyframe for every viewer, on request.
+        let before = try await viewer.keyframeCount()
+        try await Task.sleep(for: .milliseconds(350))  // past the keyframe throttle's window of the join's IDR
+        #expect(await ControlServer.apply(.requestKeyframe, to: server).status == 200)
+        #expect(try await WHEPTestSupport.waitFor { try await viewer.keyframeCount() > before }, "no keyframe followed")
+
+        // Out of range: refused, nothing changed.
+        let refused = await ControlServer.apply(.setBitrate(900_000_000), to: server)
+        #expect(refused.status == 400)
+        #expect(refused.body.contains("above the limit"))
+        #expect(server.operatorBitrate == 1_000_000)
+        await viewer.close()
+        await server.finish()
+        #expect(await ControlServer.apply(.setBitrate(400_000), to: server).status == 409)
     }
 
     /// A viewer that offers transport-cc (as Chromium does) gets the extension in its answer and on every packet, in

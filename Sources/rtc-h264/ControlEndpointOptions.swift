@@ -1,0 +1,59 @@
+import ArgumentParser
+import Control
+import Foundation
+
+/// `--control HOST:PORT` and its token: the control endpoint `send` and `serve` share, with the same rules (loopback
+/// unless a token is given; the token never printed).
+struct ControlEndpointOptions: ParsableArguments {
+    @Option(help: "Start the control endpoint on HOST:PORT (loopback unless you say otherwise; then a token is required).")
+    var control: HostPort?
+
+    @Option(name: .customLong("control-token"), help: "Bearer token the control endpoint requires (never printed).")
+    var controlToken: String?
+
+    @Option(name: .customLong("control-token-file"), help: "A file holding the control endpoint's bearer token.")
+    var controlTokenFile: String?
+
+    func validate() throws {
+        if controlToken != nil && controlTokenFile != nil {
+            throw ValidationError("give --control-token or --control-token-file, not both")
+        }
+        if (controlToken != nil || controlTokenFile != nil) && control == nil {
+            throw ValidationError("--control-token needs --control")
+        }
+        // Refused before anything starts; `ControlServer` checks it again when it binds.
+        if let control, controlToken == nil && controlTokenFile == nil && !ControlServer.isLoopback(control.host) {
+            throw ValidationError("\(ControlServerError.tokenRequired(control.host))")
+        }
+    }
+
+    /// The control token from --control-token or --control-token-file.
+    func readToken() throws -> String? {
+        if let controlToken { return controlToken }
+        guard let controlTokenFile else { return nil }
+        do {
+            return try String(contentsOfFile: controlTokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch {
+            throw ValidationError("cannot read --control-token-file \(controlTokenFile): \(error.localizedDescription)")
+        }
+    }
+
+    /// Starts the control endpoint over `target` when --control was given, and says where on stderr unless `quiet`.
+    /// - Parameters:
+    ///   - target: the sender or WHEP server the commands go to.
+    ///   - token: the token `readToken()` read.
+    ///   - quiet: no line on stderr.
+    /// - Returns: the server, or nil without --control.
+    /// - Throws: `ValidationError` naming why the endpoint cannot start (a token missing or malformed), bind errors.
+    func start(target: some ControlTarget, token: String?, quiet: Bool) async throws -> ControlServer? {
+        guard let control else { return nil }
+        let server: ControlServer
+        do {
+            server = try await ControlServer(host: control.host, port: control.port, token: token, target: target)
+        } catch let error as ControlServerError {
+            throw ValidationError("\(error)")
+        }
+        if !quiet { FileHandle.standardError.write(Data("control endpoint on http://\(control)\n".utf8)) }
+        return server
+    }
+}
