@@ -27,8 +27,8 @@ struct AIMDRateControl: Sendable {
     static let frameInterval = 1000.0 / 30
     /// The packet size assumed when sizing the additive step (libwebrtc: 1,200 bytes).
     static let packetSize = 1200.0
-    /// How long growth rests at the link capacity estimate before going past it (ms).
-    static let capacityHold = 3000.0
+    /// The share of the additive step taken past the link capacity estimate less one deviation.
+    static let pastCapacityFraction = 0.25
 
     private(set) var state = State.hold
     private(set) var bitrate: Double
@@ -38,8 +38,6 @@ struct AIMDRateControl: Sendable {
     private var lastChange: Double?
     private(set) var lastDecrease: Double?
     private(set) var linkCapacity = LinkCapacityEstimator()
-    /// When growth reached the link capacity estimate (nil while below it).
-    private var atCapacitySince: Double?
 
     init(initialBitrate: Double, minimumBitrate: Double, maximumBitrate: Double) {
         self.minimumBitrate = minimumBitrate
@@ -91,7 +89,7 @@ struct AIMDRateControl: Sendable {
                 let since = lastChange.map { max(0, now - $0) } ?? 0
                 let increased: Double
                 if let ceiling = linkCapacity.ceiling {
-                    increased = ceiled(bitrate + since * nearMaxIncreasePerSecond / 1000, capacity: ceiling * 1000, now: now)
+                    increased = ceiled(from: bitrate, step: since * nearMaxIncreasePerSecond / 1000, ceiling: ceiling * 1000)
                 } else {
                     let alpha = pow(Self.increaseFactorPerSecond, min(since / 1000, 1))
                     increased = bitrate + max(bitrate * (alpha - 1), Self.minimumMultiplicativeIncrease)
@@ -114,29 +112,22 @@ struct AIMDRateControl: Sendable {
             state = .hold
             lastChange = now
             lastDecrease = now
-            atCapacitySince = nil
         }
         bitrate = min(max(next.isFinite ? next : minimumBitrate, minimumBitrate), maximumBitrate)
     }
 
-    /// Growth near the link capacity estimate stops at the estimate (the throughput overuse was last seen at: the
-    /// link delivered no more) and stays there `capacityHold` before it goes on, additively: behind a bottleneck the
-    /// queue then builds only from the packets' overhead over the target, and the overuse that follows cuts from the
-    /// capacity, not from past it (at 50 kbit/s a second, growth past the link while the detector needs a second or
-    /// two to see the slow queue put the target 2-3 % over a 1 Mbit/s link). A link that improved shows itself by a
-    /// throughput over the estimate's bounds (the estimate is dropped) or by no overuse during the hold.
-    private mutating func ceiled(_ increased: Double, capacity: Double, now: Double) -> Double {
-        guard increased > capacity else {
-            atCapacitySince = nil
-            return increased
-        }
-        if bitrate < capacity {
-            atCapacitySince = now
-            return capacity
-        }
-        let since = atCapacitySince ?? now
-        atCapacitySince = since
-        return now - since < Self.capacityHold ? bitrate : increased
+    /// Growth near the link capacity estimate slows to `pastCapacityFraction` of the additive step once past the
+    /// estimate less one deviation (the throughput overuse was last seen at: the link delivered no more). Behind a
+    /// bottleneck the queue then builds slowly from the packets' overhead over the target, and the overuse that follows
+    /// cuts from about the capacity, not from past it: at the full step (50 kbit/s a second at a 50 ms RTT) the target
+    /// went 2-3 % over a 1 Mbit/s link while the detector needed a second or two to see the slow queue. A link that
+    /// got better still shows itself, by a throughput over the estimate's bounds (the estimate is dropped and growth
+    /// is multiplicative again), and an estimate read too low from a spurious overuse only slows growth, never stops it.
+    private func ceiled(from bitrate: Double, step: Double, ceiling: Double) -> Double {
+        let increased = bitrate + step
+        guard increased > ceiling else { return increased }
+        let below = max(0, ceiling - bitrate)
+        return bitrate + below + (step - below) * Self.pastCapacityFraction
     }
 
     /// Sets the estimate directly (halving before any throughput is known, libwebrtc `SetEstimate`).

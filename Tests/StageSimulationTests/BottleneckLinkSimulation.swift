@@ -3,7 +3,7 @@ import Receiver
 import Sender
 
 /// Congestion control wired the way the sender and receiver will wire it, over a simulated bottleneck (1 ms fake
-/// clock): frames of `target / 30` bytes every 33 ms -> Pacer (2.5 x target) -> transport-wide sequence number at
+/// clock): frames of `target / 30` bytes (plus `packetOverhead` per packet) every 33 ms -> Pacer (2.5 x target) -> transport-wide sequence number at
 /// dequeue -> SendSideBandwidthEstimator.packetSent -> a link of `capacity(t)` bit/s with a drop-tail queue and
 /// `oneWayDelay` -> TransportFeedbackGenerator (every 50 ms) and a receiver report each second -> back after
 /// `oneWayDelay` -> SendSideBandwidthEstimator -> the encoder target, the pacer and the next frames.
@@ -12,6 +12,10 @@ struct BottleneckLinkSimulation {
     var queueLimit = 30
     var oneWayDelay: Int64 = 25
     var startBitrate = 1_500_000
+    /// Bytes each packet carries besides the encoder's: the RTP header (12), the transport-wide sequence number
+    /// extension (8) and the SRTP authentication tag (10), as the real sender's packets do; the link (the relay)
+    /// counts them as it counts UDP payload.
+    static let packetOverhead = 30
 
     struct Sample {
         var ms: Int64
@@ -46,10 +50,10 @@ struct BottleneckLinkSimulation {
                 let frameBytes = target / 8 / 30
                 var remaining = frameBytes
                 while remaining > 0 {
-                    let size = min(1200, remaining + 12)
+                    let size = min(1200, remaining + Self.packetOverhead)
                     pacer.enqueue(PacedPacket(sequenceNumber: SequenceNumber(mediaSequence), size: size, kind: .media), now: now)
                     mediaSequence &+= 1
-                    remaining -= size - 12
+                    remaining -= size - Self.packetOverhead
                 }
             }
             while let packet = pacer.dequeue(now: now) {
