@@ -13,6 +13,7 @@ PART=${1:-all}
 JOINS=${2:-20}
 VIEWERS=${3:-8}
 source Tests/WebRTCTests/Interop/netns.sh
+require_root run-whep
 require_tool chromium chromium
 require_tool ip iproute2
 if [ -z "${RTC_BIN:-}" ]; then

@@ -8,6 +8,17 @@ require_tool() {
     command -v "$1" >/dev/null || { echo "$1 is missing: apt-get install $2 (Tests/install-deps.sh)" >&2; exit 1; }
 }
 
+# require_root SCRIPT: exits unless run as root (a namespace needs it).
+require_root() {
+    [ "$(id -u)" = 0 ] || { echo "$1: needs root (ip netns add)" >&2; exit 1; }
+}
+
+# rtc_binary SCRIPT: sets RTC to $RTC_H264, or else this checkout's debug build; exits if it is not there.
+rtc_binary() {
+    RTC="${RTC_H264:-$(swift build --show-bin-path)/rtc-h264}"
+    [ -x "$RTC" ] || { echo "$1: $RTC is missing: run swift build" >&2; exit 1; }
+}
+
 # netns_up NS DEV0 ADDR0 DEV1 ADDR1: creates namespace NS with loopback up and a veth pair DEV0 (ADDR0/24) <->
 # DEV1 (ADDR1/24), both ends in NS and up.
 netns_up() {

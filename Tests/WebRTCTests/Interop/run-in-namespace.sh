@@ -8,6 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 source Tests/WebRTCTests/Interop/netns.sh
+require_root run-in-namespace
 require_tool chromium chromium
 require_tool ip iproute2
 require_tool iptables iptables

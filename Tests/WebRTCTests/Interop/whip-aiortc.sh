@@ -17,11 +17,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 HERE=Tests/WebRTCTests/Interop
-RTC="${RTC_H264:-$(swift build --show-bin-path)/rtc-h264}"
-[ -x "$RTC" ] || { echo "whip-aiortc: $RTC is missing: run swift build" >&2; exit 1; }
 source "$HERE/netns.sh"
+rtc_binary whip-aiortc
 require_tool ip iproute2
-[ "$(id -u)" = 0 ] || { echo "whip-aiortc: needs root (ip netns add)" >&2; exit 1; }
+require_root whip-aiortc
 
 aiortc_venv
 PY="$AIORTC_PYTHON"

@@ -19,13 +19,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 HERE=Tests/WebRTCTests/Interop
-RTC="${RTC_H264:-$(swift build --show-bin-path)/rtc-h264}"
-[ -x "$RTC" ] || { echo "whip-janus: $RTC is missing: run swift build" >&2; exit 1; }
 source "$HERE/netns.sh"
+rtc_binary whip-janus
 for tool in janus:janus node:nodejs ip:iproute2 curl:curl chromium:chromium; do
     require_tool "${tool%%:*}" "${tool#*:}"
 done
-[ "$(id -u)" = 0 ] || { echo "whip-janus: needs root (ip netns add)" >&2; exit 1; }
+require_root whip-janus
 JLIB=""
 for candidate in /usr/lib/x86_64-linux-gnu/janus /usr/lib/aarch64-linux-gnu/janus /usr/lib/janus; do
     [ -f "$candidate/plugins/libjanus_videoroom.so" ] && { JLIB="$candidate"; break; }
