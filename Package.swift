@@ -135,6 +135,8 @@ let package = Package(
         ),
 
         // MARK: Tests
+        // What more than one test target shares (Foundation only): the Guide's examples checked against Docs/Guide.md.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "H264Tests", dependencies: ["H264"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "H264"]),
         .testTarget(name: "SRTPTests", dependencies: ["SRTP"]),
@@ -150,7 +152,7 @@ let package = Package(
             name: "WebRTCTests", dependencies: ["WebRTC", "STUN", "DTLS", "SRTP", "RTP", "H264"], exclude: ["Interop"]
         ),
         .testTarget(name: "WHIPTests", dependencies: [
-            "WHIP", "WebRTC", "Sender", "Codec",
+            "WHIP", "WebRTC", "Sender", "Codec", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -167,7 +169,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "SenderTests", dependencies: [
-            "Sender", "Receiver", "Control", "Transport", "H264", "RTP", "SRTP", "SDP", "Codec", "Video",
+            "Sender", "Receiver", "Control", "Transport", "H264", "RTP", "SRTP", "SDP", "Codec", "Video", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

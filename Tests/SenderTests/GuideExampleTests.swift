@@ -5,6 +5,7 @@ import RTP
 import SRTP
 import Synchronization
 import Testing
+import TestSupport
 import Video
 @testable import Sender
 
@@ -65,16 +66,8 @@ import Video
         #expect(stats.targetBitrate == 500_000)
         #expect(receivedStats.framesDecoded == stats.framesSent)
 
-        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let begin = try #require(source.range(of: "    // guide:begin\n"))
-        let end = try #require(source.range(of: "    // guide:end"))
-        let example = source[begin.upperBound..<end.lowerBound]
-            .split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasPrefix("    ") ? String($0.dropFirst(4)) : String($0) }
-            .joined(separator: "\n")
-        let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Docs/Guide.md")
-        let text = try String(contentsOf: guide, encoding: .utf8)
+        let example = try GuideExample.text(inTestFile: #filePath)
+        let text = try GuideExample.guide(besideTestFile: #filePath)
         #expect(text.contains(example), "Docs/Guide.md must contain the example of GuideExampleTests verbatim")
     }
 }

@@ -2,6 +2,7 @@ import Codec
 import Foundation
 import Sender
 import Testing
+import TestSupport
 import WHIP
 
 /// The WHIP example of Docs/Guide.md ("Publish to an SFU with WHIP"), compiled here so that it cannot rot, and run
@@ -52,16 +53,8 @@ import WHIP
         #expect(server.requests.first?.body.contains("a=rtpmap:97 rtx/90000") == true)
         await server.close()
 
-        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let begin = try #require(source.range(of: "    // guide:begin\n"))
-        let end = try #require(source.range(of: "    // guide:end"))
-        let example = source[begin.upperBound..<end.lowerBound]
-            .split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasPrefix("    ") ? String($0.dropFirst(4)) : String($0) }
-            .joined(separator: "\n")
-        let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Docs/Guide.md")
-        let text = try String(contentsOf: guide, encoding: .utf8)
+        let example = try GuideExample.text(inTestFile: #filePath)
+        let text = try GuideExample.guide(besideTestFile: #filePath)
         #expect(text.contains(example), "Docs/Guide.md must contain the example of WHIPGuideExampleTests verbatim")
     }
 }

@@ -25,23 +25,11 @@ import Testing
 
         // One socket on an external interface (aioice leaves loopback out), ICE-lite, DTLS server.
         let socket = try UDPTestSocket(ip: try #require(UDPTestSocket.firstExternalIPv4()))
-        let certificate = try DTLSCertificate.generate()
-        let credentials = ICECredentials.random()
-        var video = VideoSendConfiguration(profileLevelID: try ProfileLevelID(string: "42e01f"), packetizationMode: 1,
-                                           ssrc: 0x5eed_0001, cname: "interop")
-        video.feedback = ["nack", "nack pli"]
-        let (answer, negotiated) = try VideoAnswerer.answer(
-            offer, video: video,
-            transport: LocalTransportDescription(credentials: credentials, candidates: [.host(socket.address)],
-                                                 iceLite: true, fingerprint: certificate.fingerprint))
-        let clock = InteropHarness.Clock()
-        try InteropHarness.send(["answer": answer.sdp], to: input)
-        let transport = PeerTransport(
-            agent: .lite(ICELiteAgent(local: credentials, remote: negotiated.remoteCredentials, now: clock.now())),
-            dtls: try DTLSEndpoint(context: try DTLSContext(certificate: certificate), role: negotiated.dtlsRole,
-                                   remoteFingerprint: negotiated.remoteFingerprint))
-        let outcome = try InteropHarness.drive(transport, socket: socket, clock: clock, payloadType: negotiated.format.payloadType,
-                                     ssrc: video.ssrc, stream: stream, lines: &lines)
+        let answered = try InteropHarness.answerAsLite(
+            offer, ssrc: 0x5eed_0001, feedback: ["nack", "nack pli"], socket: socket,
+            certificate: try DTLSCertificate.generate(), input: input)
+        let (transport, negotiated) = (answered.transport, answered.negotiated)
+        let outcome = try InteropHarness.drive(answered, socket: socket, stream: stream, lines: &lines)
         InteropHarness.expectDecoded(outcome)
         if case .lite(let agent) = transport.agent {
             #expect(agent.statistics.integrityFailures == 0)

@@ -28,23 +28,11 @@ import Testing
 
         let socket = try UDPTestSocket(ip: try #require(UDPTestSocket.firstExternalIPv4()))
         let certificate = try DTLSCertificate.generate()
-        let credentials = ICECredentials.random()
-        let video = VideoSendConfiguration(profileLevelID: try ProfileLevelID(string: "42e01f"), packetizationMode: 1,
-                                           ssrc: 0x5eed_0003, cname: "interop")
-        var local = LocalTransportDescription(credentials: credentials, candidates: [.host(socket.address)],
-                                              iceLite: true, fingerprint: certificate.fingerprint)
-        local.preferredSetup = setup
-        let (answer, negotiated) = try VideoAnswerer.answer(offer, video: video, transport: local)
-        let clock = InteropHarness.Clock()
-        try InteropHarness.send(["answer": answer.sdp], to: input)
-        let transport = PeerTransport(
-            agent: .lite(ICELiteAgent(local: credentials, remote: negotiated.remoteCredentials, now: clock.now())),
-            dtls: try DTLSEndpoint(context: try DTLSContext(certificate: certificate, srtpSuites: [suite]),
-                                   role: negotiated.dtlsRole,
-                                   remoteFingerprint: negotiated.remoteFingerprint))
-        let outcome = try InteropHarness.drive(
-            transport, socket: socket, clock: clock, payloadType: negotiated.format.payloadType, ssrc: video.ssrc,
-            stream: stream, lines: &lines)
+        let answered = try InteropHarness.answerAsLite(
+            offer, ssrc: 0x5eed_0003, socket: socket, certificate: certificate,
+            context: try DTLSContext(certificate: certificate, srtpSuites: [suite]), setup: setup, input: input)
+        let (transport, negotiated) = (answered.transport, answered.negotiated)
+        let outcome = try InteropHarness.drive(answered, socket: socket, stream: stream, lines: &lines)
         InteropHarness.expectDecoded(outcome)
         #expect(outcome.report["dtls"] as? String == "connected")
         #expect(outcome.report["srtp"] as? String == "SRTP_" + (suite == .aeadAES128GCM ? "AEAD_AES_128_GCM" : "AES128_CM_HMAC_SHA1_80"))
@@ -75,23 +63,11 @@ import Testing
         for _ in 0..<joins {
             let offer = try JSEPSessionDescription(parsing: try InteropHarness.receive("offer", from: &lines))
             let socket = try UDPTestSocket(ip: ip)
-            let credentials = ICECredentials.random()
-            let video = VideoSendConfiguration(profileLevelID: try ProfileLevelID(string: "42e01f"),
-                                               packetizationMode: 1, ssrc: UInt32.random(in: 1...UInt32.max),
-                                               cname: "interop")
-            let (answer, negotiated) = try VideoAnswerer.answer(
-                offer, video: video,
-                transport: LocalTransportDescription(credentials: credentials, candidates: [.host(socket.address)],
-                                                     iceLite: true, fingerprint: certificate.fingerprint))
-            let clock = InteropHarness.Clock()
-            try InteropHarness.send(["answer": answer.sdp], to: input)
-            let transport = PeerTransport(
-                agent: .lite(ICELiteAgent(local: credentials, remote: negotiated.remoteCredentials, now: clock.now())),
-                dtls: try DTLSEndpoint(context: context, role: negotiated.dtlsRole,
-                                       remoteFingerprint: negotiated.remoteFingerprint))
-            let outcome = try InteropHarness.drive(
-                transport, socket: socket, clock: clock, payloadType: negotiated.format.payloadType, ssrc: video.ssrc,
-                stream: stream, lines: &lines)
+            let answered = try InteropHarness.answerAsLite(
+                offer, ssrc: UInt32.random(in: 1...UInt32.max), socket: socket, certificate: certificate,
+                context: context, input: input)
+            let transport = answered.transport
+            let outcome = try InteropHarness.drive(answered, socket: socket, stream: stream, lines: &lines)
             transport.close()
             while let transmit = transport.pollTransmit() { socket.send(transmit.bytes, to: transmit.destination) }
             #expect((outcome.report["frames"] as? Int ?? 0) >= 3)
@@ -118,23 +94,10 @@ import Testing
         defer { if viewer.isRunning { viewer.terminate() } }
         let offer = try JSEPSessionDescription(parsing: try InteropHarness.receive("offer", from: &lines))
         let socket = try UDPTestSocket(ip: try #require(UDPTestSocket.firstExternalIPv4()))
-        let certificate = try DTLSCertificate.generate()
-        let credentials = ICECredentials.random()
-        let video = VideoSendConfiguration(profileLevelID: try ProfileLevelID(string: "42e01f"), packetizationMode: 1,
-                                           ssrc: 0x5eed_0004, cname: "interop")
-        let (answer, negotiated) = try VideoAnswerer.answer(
-            offer, video: video,
-            transport: LocalTransportDescription(credentials: credentials, candidates: [.host(socket.address)],
-                                                 iceLite: true, fingerprint: certificate.fingerprint))
-        let clock = InteropHarness.Clock()
-        try InteropHarness.send(["answer": answer.sdp], to: input)
-        let transport = PeerTransport(
-            agent: .lite(ICELiteAgent(local: credentials, remote: negotiated.remoteCredentials, now: clock.now())),
-            dtls: try DTLSEndpoint(context: try DTLSContext(certificate: certificate), role: negotiated.dtlsRole,
-                                   remoteFingerprint: negotiated.remoteFingerprint))
-        let outcome = try InteropHarness.drive(
-            transport, socket: socket, clock: clock, payloadType: negotiated.format.payloadType, ssrc: video.ssrc,
-            stream: stream, lines: &lines)
+        let answered = try InteropHarness.answerAsLite(
+            offer, ssrc: 0x5eed_0004, socket: socket, certificate: try DTLSCertificate.generate(), input: input)
+        let (transport, clock) = (answered.transport, answered.clock)
+        let outcome = try InteropHarness.drive(answered, socket: socket, stream: stream, lines: &lines)
         #expect(outcome.report["ice"] as? String == "connected")
         #expect((outcome.report["frames"] as? Int ?? 0) >= InteropHarness.frameCount - 2)
         guard case .lite(let agent) = transport.agent else { return }

@@ -68,6 +68,50 @@ enum InteropHarness {
         return try #require(object?[key])
     }
 
+    /// Our side answering a peer's offer as a WHEP server does: ICE-lite on `socket`, a DTLS endpoint in the role the
+    /// answer gives, 42e01f packetization mode 1 on `ssrc`.
+    struct LiteAnswer {
+        let transport: PeerTransport
+        let negotiated: NegotiatedVideo
+        let video: VideoSendConfiguration
+        let clock: Clock
+    }
+
+    /// Answers `offer`, writes `{"answer": sdp}` to the peer's `input`, and starts the clock there (the drive loop's
+    /// "connected after the answer" counts from it).
+    /// - Parameters:
+    ///   - context: the DTLS context to use (a join loop shares one); by default a new one for `certificate`.
+    ///   - setup: our preferred `a=setup` (passive: the peer is the DTLS client).
+    static func answerAsLite(
+        _ offer: JSEPSessionDescription, ssrc: UInt32, feedback: [String]? = nil, socket: UDPTestSocket,
+        certificate: DTLSCertificate, context: DTLSContext? = nil, setup: DTLSSetup = .passive, input: FileHandle
+    ) throws -> LiteAnswer {
+        let credentials = ICECredentials.random()
+        var video = VideoSendConfiguration(profileLevelID: try ProfileLevelID(string: "42e01f"), packetizationMode: 1,
+                                           ssrc: ssrc, cname: "interop")
+        if let feedback { video.feedback = feedback }
+        var local = LocalTransportDescription(credentials: credentials, candidates: [.host(socket.address)],
+                                              iceLite: true, fingerprint: certificate.fingerprint)
+        local.preferredSetup = setup
+        let (answer, negotiated) = try VideoAnswerer.answer(offer, video: video, transport: local)
+        let clock = Clock()
+        try send(["answer": answer.sdp], to: input)
+        let transport = PeerTransport(
+            agent: .lite(ICELiteAgent(local: credentials, remote: negotiated.remoteCredentials, now: clock.now())),
+            dtls: try DTLSEndpoint(context: try context ?? DTLSContext(certificate: certificate), role: negotiated.dtlsRole,
+                                   remoteFingerprint: negotiated.remoteFingerprint))
+        return LiteAnswer(transport: transport, negotiated: negotiated, video: video, clock: clock)
+    }
+
+    /// Drives a `LiteAnswer` until the peer reports (see `drive(_:socket:clock:payloadType:ssrc:stream:lines:)`).
+    static func drive(
+        _ answer: LiteAnswer, socket: UDPTestSocket, stream: (annexB: [UInt8], accessUnits: [AccessUnit]),
+        lines: inout LineReader
+    ) throws -> Outcome {
+        try drive(answer.transport, socket: socket, clock: answer.clock, payloadType: answer.negotiated.format.payloadType,
+                  ssrc: answer.video.ssrc, stream: stream, lines: &lines)
+    }
+
     /// What the drive loop saw.
     struct Outcome {
         var report: [String: Any]

@@ -12,21 +12,23 @@ Run inside a network namespace with a non-loopback interface (Tests/Benchmarks/r
 Prints one JSON line per part.
 """
 import argparse
-import http.server
 import json
 import os
 import shutil
 import signal
-import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
+
+# The interop scripts' shared helpers (HTTP, headless Chromium, getStats() in the page).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "WebRTCTests", "Interop"))
+from interop_common import (QuietHandler, first_external_ipv4, free_port, get_when_listening,  # noqa: E402
+                            launch_chromium, render_page, serve_in_thread, stop_process)
 
 PAGE = """<!doctype html><html><body><script>
+%(video_stats)s
 const server = %(server)s, token = %(token)s, mode = %(mode)s, count = %(count)d;
 const auth = {"Authorization": "Bearer " + token};
 async function connect(statsCb) {
@@ -44,11 +46,9 @@ async function connect(statsCb) {
   return {pc, started, location};
 }
 async function frames(pc) {
-  let out = {frames: 0, fps: 0};
-  (await pc.getStats()).forEach((s) => { if (s.type === "inbound-rtp" && s.kind === "video")
-    out = {frames: s.framesDecoded || 0, fps: s.framesPerSecond || 0, width: s.frameWidth, height: s.frameHeight,
-           lost: s.packetsLost || 0, nacks: s.nackCount || 0, plis: s.pliCount || 0}; });
-  return out;
+  const s = videoStats(await pc.getStats()).inbound;
+  return s ? {frames: s.framesDecoded || 0, fps: s.framesPerSecond || 0, width: s.frameWidth, height: s.frameHeight,
+              lost: s.packetsLost || 0, nacks: s.nackCount || 0, plis: s.pliCount || 0} : {frames: 0, fps: 0};
 }
 async function post(path, body) { await fetch(path, {method: "POST", body: JSON.stringify(body)}); }
 async function joins() {
@@ -81,13 +81,6 @@ async function viewers() {
 </script></body></html>"""
 
 
-def first_external_ipv4() -> str:
-    out = subprocess.run(["ip", "-4", "-o", "addr", "show", "scope", "global"], capture_output=True, text=True).stdout
-    for line in out.splitlines():
-        return line.split()[3].split("/")[0]
-    sys.exit("no non-loopback IPv4 interface (run inside Tests/Benchmarks/run-whep.sh)")
-
-
 def cpu_seconds(pid: int) -> float:
     fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -98,61 +91,39 @@ class Harness:
         self.host = host
         self.token = os.urandom(16).hex()
         self.workdir = tempfile.mkdtemp(prefix="whep-bench-")
-        with socket.socket() as s:
-            s.bind((host, 0))
-            self.port = s.getsockname()[1]
+        self.port = free_port(host)
         self.stats_path = os.path.join(self.workdir, "stats.jsonl")
         self.serve = subprocess.Popen(
             [binary, "serve", "--whep", f"{host}:{self.port}", "--size", size, "--fps", "30", "--bitrate", bitrate,
              "--token", self.token, "--max-viewers", str(viewers_max), "--stats", self.stats_path,
              "--allow-origin", "*"] + (["--frames", str(frames)] if frames else []))
         self.started = time.time()
-        deadline = time.time() + 15
-        while True:
-            try:
-                urllib.request.urlopen(f"http://{host}:{self.port}/", timeout=2).read()
-                break
-            except OSError:
-                if time.time() > deadline:
-                    raise SystemExit("serve did not start")
-                time.sleep(0.2)
+        if get_when_listening(f"http://{host}:{self.port}/") is None:
+            raise SystemExit("serve did not start")
         self.events = {}
         self.cond = threading.Condition()
         harness = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def log_message(self, *_):
-                pass
-
+        class Handler(QuietHandler):
             def do_GET(self):
-                body = harness.page.encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                self.reply(harness.page.encode(), "text/html")
 
             def do_POST(self):
-                data = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
+                data = json.loads(self.body() or b"{}")
                 self.send_response(204)
                 self.end_headers()
                 with harness.cond:
                     harness.events[self.path] = data
                     harness.cond.notify_all()
 
-        self.http = http.server.ThreadingHTTPServer((host, 0), Handler)
-        threading.Thread(target=self.http.serve_forever, daemon=True).start()
+        self.http = serve_in_thread(Handler, host)
         self.browser = None
 
     def open(self, mode, count):
-        self.page = PAGE % {"server": json.dumps(f"http://{self.host}:{self.port}"), "token": json.dumps(self.token),
-                            "mode": json.dumps(mode), "count": count}
+        self.page = render_page(PAGE, server=json.dumps(f"http://{self.host}:{self.port}"), token=json.dumps(self.token),
+                                mode=json.dumps(mode), count=count)
         profile = os.path.join(self.workdir, f"profile-{mode}")
-        self.browser = subprocess.Popen(
-            ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-             "--autoplay-policy=no-user-gesture-required", f"--user-data-dir={profile}",
-             f"http://{self.host}:{self.http.server_address[1]}/"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.browser = launch_chromium(f"http://{self.host}:{self.http.server_address[1]}/", profile)
 
     def wait(self, path, timeout):
         deadline = time.time() + timeout
@@ -170,11 +141,7 @@ class Harness:
 
     def close(self):
         if self.browser:
-            self.browser.terminate()
-            try:
-                self.browser.wait(5)
-            except subprocess.TimeoutExpired:
-                self.browser.kill()
+            stop_process(self.browser)
         if self.serve.poll() is None:
             self.serve.kill()
         self.http.shutdown()
@@ -194,7 +161,7 @@ def main() -> int:
     parser.add_argument("--window", type=float, default=10.0)
     parser.add_argument("--part", choices=["joins", "viewers", "all"], default="all")
     args = parser.parse_args()
-    host = first_external_ipv4()
+    host = first_external_ipv4("Tests/Benchmarks/run-whep.sh")
     if args.part in ("joins", "all"):
         h = Harness(args.rtc_h264, host, "640x360", "1M", 4)
         try:

@@ -6,54 +6,34 @@ Protocol on stdio, one JSON object per line:
   -> {"frames": N, "ice": "...", "connection": "...", "keyframes": K, "width": W, "height": H}
 Exits after `--frames` decoded frames or `--timeout` seconds.
 """
-import argparse
 import asyncio
-import json
-import sys
 
-from aiortc import RTCPeerConnection, RTCSessionDescription
+from aiortc import RTCPeerConnection
+
+from interop_common import (count_frame, frames_and_timeout_arguments, on_decoded_frames, read_line,
+                            report_and_close, session_description, wait_at_most, write_line)
 
 
 async def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--frames", type=int, default=60)
-    parser.add_argument("--timeout", type=float, default=20.0)
-    args = parser.parse_args()
-
+    args = frames_and_timeout_arguments()
     pc = RTCPeerConnection()
     pc.addTransceiver("video", direction="recvonly")
     stats = {"frames": 0, "keyframes": 0, "width": 0, "height": 0}
     done = asyncio.Event()
 
-    @pc.on("track")
-    def on_track(track):
-        async def consume():
-            while True:
-                try:
-                    frame = await track.recv()
-                except Exception:
-                    return
-                stats["frames"] += 1
-                stats["width"], stats["height"] = frame.width, frame.height
-                if getattr(frame, "key_frame", False):
-                    stats["keyframes"] += 1
-                if stats["frames"] >= args.frames:
-                    done.set()
+    def on_frame(frame):
+        count_frame(stats, frame)
+        if getattr(frame, "key_frame", False):
+            stats["keyframes"] += 1
+        if stats["frames"] >= args.frames:
+            done.set()
 
-        asyncio.ensure_future(consume())
-
+    on_decoded_frames(pc, on_frame)
     await pc.setLocalDescription(await pc.createOffer())
-    print(json.dumps({"offer": pc.localDescription.sdp}), flush=True)
-    line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-    await pc.setRemoteDescription(RTCSessionDescription(sdp=json.loads(line)["answer"], type="answer"))
-    try:
-        await asyncio.wait_for(done.wait(), args.timeout)
-    except asyncio.TimeoutError:
-        pass
-    stats["ice"] = pc.iceConnectionState
-    stats["connection"] = pc.connectionState
-    print(json.dumps(stats), flush=True)
-    await pc.close()
+    write_line({"offer": pc.localDescription.sdp})
+    await pc.setRemoteDescription(session_description((await read_line())["answer"], "answer"))
+    await wait_at_most(done, args.timeout)
+    await report_and_close(pc, stats)
 
 
 asyncio.run(main())

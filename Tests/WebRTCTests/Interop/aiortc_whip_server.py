@@ -14,23 +14,12 @@ Exits after the DELETE, or after --timeout seconds.
 """
 import argparse
 import asyncio
-import hashlib
 import json
 import uuid
 
-from aiortc import RTCPeerConnection, RTCSessionDescription
+from aiortc import RTCPeerConnection
 
-
-def frame_md5(frame):
-    """MD5 of a frame's yuv420p planes, row by row without the line padding (as ffmpeg's framemd5 hashes them)."""
-    if frame.format.name != "yuv420p":
-        frame = frame.reformat(format="yuv420p")
-    digest = hashlib.md5()
-    for plane in frame.planes:
-        data = bytes(plane)
-        for row in range(plane.height):
-            digest.update(data[row * plane.line_size: row * plane.line_size + plane.width])
-    return digest.hexdigest()
+from interop_common import count_frame, frame_md5, on_decoded_frames, session_description, wait_at_most
 
 
 class Endpoint:
@@ -43,19 +32,13 @@ class Endpoint:
                       "offer_actpass": False, "offer_candidates": []}
         self.done = asyncio.Event()
 
-    async def consume(self, track):
-        while True:
-            try:
-                frame = await track.recv()
-            except Exception:
-                return
-            self.stats["md5"].append(frame_md5(frame))
-            self.stats["frames"] += 1
-            self.stats["width"], self.stats["height"] = frame.width, frame.height
-            if self.args.close_after and self.stats["frames"] == self.args.close_after:
-                # The endpoint goes away mid-stream (DTLS close_notify): the publisher must stop with a clear error.
-                self.stats["closed_by_endpoint"] = True
-                asyncio.ensure_future(self.pc.close())
+    def on_frame(self, frame):
+        self.stats["md5"].append(frame_md5(frame))
+        count_frame(self.stats, frame)
+        if self.args.close_after and self.stats["frames"] == self.args.close_after:
+            # The endpoint goes away mid-stream (DTLS close_notify): the publisher must stop with a clear error.
+            self.stats["closed_by_endpoint"] = True
+            asyncio.ensure_future(self.pc.close())
 
     async def post(self, target, headers, body):
         self.stats["posts"] += 1
@@ -72,16 +55,13 @@ class Endpoint:
         self.stats["offer_candidates"] = sorted(line.split()[4] for line in offer.split("\r\n")
                                                 if line.startswith("a=candidate:"))
         self.pc = RTCPeerConnection()
-
-        @self.pc.on("track")
-        def on_track(track):
-            asyncio.ensure_future(self.consume(track))
+        on_decoded_frames(self.pc, self.on_frame)
 
         @self.pc.on("iceconnectionstatechange")
         def on_ice():
             self.stats["ice"] = self.pc.iceConnectionState
 
-        await self.pc.setRemoteDescription(RTCSessionDescription(sdp=offer, type="offer"))
+        await self.pc.setRemoteDescription(session_description(offer, "offer"))
         await self.pc.setLocalDescription(await self.pc.createAnswer())
         self.resource = uuid.uuid4().hex
         # A relative Location (RFC 3986 section 5.2): /whip/resource/<id> seen from the URL that was POSTed to.
@@ -143,10 +123,7 @@ async def main():
     server = await asyncio.start_server(endpoint.handle, args.listen, args.port)
     port = server.sockets[0].getsockname()[1]
     print(json.dumps({"listening": "http://%s:%d/whip" % (args.listen, port)}), flush=True)
-    try:
-        await asyncio.wait_for(endpoint.done.wait(), args.timeout)
-    except asyncio.TimeoutError:
-        pass
+    await wait_at_most(endpoint.done, args.timeout)
     await asyncio.sleep(0.2)
     if endpoint.pc is not None:
         endpoint.stats["ice"] = endpoint.pc.iceConnectionState

@@ -7,16 +7,17 @@ Prints one JSON line: {"frames": framesDecoded, "received": framesReceived, "dro
 "ice": "...", "srtp": "..."} or {"error": "..."}. Uses only the Python standard library and /usr/bin/chromium.
 """
 import argparse
-import http.server
 import json
 import shutil
-import subprocess
 import tempfile
 import threading
+
+from interop_common import QuietHandler, launch_chromium, render_page, serve_in_thread, stop_process
 
 PAGE = """<!doctype html>
 <html><body><video id="v" autoplay muted playsinline></video>
 <script>
+%(video_stats)s
 const janus = %(janus)s, room = %(room)d, timeoutMs = %(timeout_ms)d, idleMs = %(idle_ms)d;
 const tx = () => Math.random().toString(36).slice(2);
 async function call(path, body) {
@@ -54,20 +55,16 @@ async function main() {
   let report = {frames: 0}, firstFrameMs = null, lastFrames = 0, lastChange = performance.now();
   while (performance.now() - started < timeoutMs) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const stats = await pc.getStats();
+    const {inbound: s, codec, transport: t} = videoStats(await pc.getStats());
     report = {frames: report.frames || 0, ice: pc.iceConnectionState};
-    stats.forEach((s) => {
-      if (s.type === "inbound-rtp" && s.kind === "video") {
-        report.frames = s.framesDecoded || 0; report.received = s.framesReceived || 0; report.dropped = s.framesDropped || 0;
-        report.packetsLost = s.packetsLost; report.keyFrames = s.keyFramesDecoded; report.nackCount = s.nackCount;
-        report.pliCount = s.pliCount; report.width = s.frameWidth || 0; report.height = s.frameHeight || 0;
-        report.decoder = s.decoderImplementation; report.freezes = s.freezeCount;
-        if (s.codecId && stats.get(s.codecId)) {
-          const codec = stats.get(s.codecId); report.codec = codec.mimeType + " " + (codec.sdpFmtpLine || "");
-        }
-      }
-      if (s.type === "transport") { report.srtp = s.srtpCipher; report.dtlsRole = s.dtlsRole; }
-    });
+    if (s) {
+      report.frames = s.framesDecoded || 0; report.received = s.framesReceived || 0; report.dropped = s.framesDropped || 0;
+      report.packetsLost = s.packetsLost; report.keyFrames = s.keyFramesDecoded; report.nackCount = s.nackCount;
+      report.pliCount = s.pliCount; report.width = s.frameWidth || 0; report.height = s.frameHeight || 0;
+      report.decoder = s.decoderImplementation; report.freezes = s.freezeCount;
+      if (codec) report.codec = codec.mimeType + " " + (codec.sdpFmtpLine || "");
+    }
+    if (t) { report.srtp = t.srtpCipher; report.dtlsRole = t.dtlsRole; }
     if (firstFrameMs === null && report.frames > 0) firstFrameMs = performance.now() - answered;
     if (report.frames !== lastFrames) { lastFrames = report.frames; lastChange = performance.now(); }
     if (report.frames > 0 && performance.now() - lastChange > idleMs) break;
@@ -93,47 +90,29 @@ def main() -> None:
     done = threading.Event()
     result = {}
 
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def log_message(self, *_):
-            pass
-
-        def reply(self, body: bytes, content_type: str) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
+    class Handler(QuietHandler):
         def do_GET(self):
-            page = PAGE % {"janus": json.dumps(args.janus), "room": args.room, "timeout_ms": int(args.timeout * 1000),
-                           "idle_ms": int(args.idle * 1000)}
+            page = render_page(PAGE, janus=json.dumps(args.janus), room=args.room, timeout_ms=int(args.timeout * 1000),
+                               idle_ms=int(args.idle * 1000))
             self.reply(page.encode(), "text/html")
 
         def do_POST(self):
-            body = self.rfile.read(int(self.headers.get("Content-Length", "0"))).decode()
+            body = self.body().decode()
             if self.path == "/result":
                 result["line"] = body
                 done.set()
             self.reply(b"ok", "text/plain")
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = serve_in_thread(Handler)
     profile = tempfile.mkdtemp(prefix="chromium-videoroom-")
-    browser = subprocess.Popen(
-        ["/usr/bin/chromium", "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-         "--autoplay-policy=no-user-gesture-required", "--disable-features=WebRtcHideLocalIpsWithMdns",
-         f"--user-data-dir={profile}", f"http://127.0.0.1:{server.server_address[1]}/"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    browser = launch_chromium(f"http://127.0.0.1:{server.server_address[1]}/", profile,
+                              extra=["--disable-features=WebRtcHideLocalIpsWithMdns"], binary="/usr/bin/chromium")
     try:
         if not done.wait(args.timeout + 15):
             result["line"] = json.dumps({"error": "no result from the page"})
         print(result["line"], flush=True)
     finally:
-        browser.terminate()
-        try:
-            browser.wait(5)
-        except subprocess.TimeoutExpired:
-            browser.kill()
+        stop_process(browser)
         server.shutdown()
         shutil.rmtree(profile, ignore_errors=True)
 

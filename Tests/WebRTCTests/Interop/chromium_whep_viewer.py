@@ -11,18 +11,18 @@ With --joins N the page joins N times in a row (a new RTCPeerConnection each tim
 Uses only the Python standard library and /usr/bin/chromium.
 """
 import argparse
-import http.server
 import json
-import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
 
+from interop_common import QuietHandler, launch_chromium, render_page, serve_in_thread, stop_process
+
 PAGE = """<!doctype html>
 <html><body><video id="v" autoplay muted playsinline></video>
 <script>
+%(video_stats)s
 const target = %(frames)d, timeoutMs = %(timeout_ms)d, joins = %(joins)d;
 async function post(path, body) {
   const response = await fetch(path, {method: "POST", body: body});
@@ -39,23 +39,19 @@ async function join() {
   let firstFrameMs = null, report = {};
   while (performance.now() - started < timeoutMs) {
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const stats = await pc.getStats();
+    const {inbound: s, codec, transport: t} = videoStats(await pc.getStats());
     report = {ice: pc.iceConnectionState, connection: pc.connectionState};
-    stats.forEach((s) => {
-      if (s.type === "inbound-rtp" && s.kind === "video") {
-        report.frames = s.framesDecoded || 0; report.width = s.frameWidth || 0; report.height = s.frameHeight || 0;
-        report.packetsReceived = s.packetsReceived; report.packetsLost = s.packetsLost;
-        report.nackCount = s.nackCount; report.pliCount = s.pliCount; report.keyFramesDecoded = s.keyFramesDecoded;
-        report.decoder = s.decoderImplementation;
-        if (s.codecId && stats.get(s.codecId)) {
-          const codec = stats.get(s.codecId); report.codec = codec.mimeType + " " + (codec.sdpFmtpLine || "");
-        }
-      }
-      if (s.type === "transport") {
-        report.srtp = s.srtpCipher; report.dtls = s.dtlsState; report.tls = s.tlsVersion; report.dtlsCipher = s.dtlsCipher;
-        report.dtlsRole = s.dtlsRole;
-      }
-    });
+    if (s) {
+      report.frames = s.framesDecoded || 0; report.width = s.frameWidth || 0; report.height = s.frameHeight || 0;
+      report.packetsReceived = s.packetsReceived; report.packetsLost = s.packetsLost;
+      report.nackCount = s.nackCount; report.pliCount = s.pliCount; report.keyFramesDecoded = s.keyFramesDecoded;
+      report.decoder = s.decoderImplementation;
+      if (codec) report.codec = codec.mimeType + " " + (codec.sdpFmtpLine || "");
+    }
+    if (t) {
+      report.srtp = t.srtpCipher; report.dtls = t.dtlsState; report.tls = t.tlsVersion; report.dtlsCipher = t.dtlsCipher;
+      report.dtlsRole = t.dtlsRole;
+    }
     if (firstFrameMs === null && report.frames > 0) firstFrameMs = performance.now() - started;
     if (report.frames >= target) break;
   }
@@ -81,23 +77,13 @@ def main() -> None:
     done = threading.Event()
     lock = threading.Lock()
 
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def log_message(self, *_):
-            pass
-
-        def reply(self, body: bytes, content_type: str) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
+    class Handler(QuietHandler):
         def do_GET(self):
-            page = PAGE % {"frames": args.frames, "timeout_ms": int(args.timeout * 1000), "joins": args.joins}
+            page = render_page(PAGE, frames=args.frames, timeout_ms=int(args.timeout * 1000), joins=args.joins)
             self.reply(page.encode(), "text/html")
 
         def do_POST(self):
-            body = self.rfile.read(int(self.headers.get("Content-Length", "0"))).decode()
+            body = self.body().decode()
             if self.path == "/offer":
                 with lock:
                     print(json.dumps({"offer": body}), flush=True)
@@ -112,23 +98,14 @@ def main() -> None:
                 self.reply(b"ok", "text/plain")
                 done.set()
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = serve_in_thread(Handler)
     profile = tempfile.mkdtemp(prefix="chromium-whep-")
-    browser = subprocess.Popen(
-        ["/usr/bin/chromium", "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-         "--autoplay-policy=no-user-gesture-required", f"--user-data-dir={profile}",
-         f"http://127.0.0.1:{server.server_address[1]}/"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    browser = launch_chromium(f"http://127.0.0.1:{server.server_address[1]}/", profile, binary="/usr/bin/chromium")
     try:
         if not done.wait(args.timeout * args.joins + 15):
             print(json.dumps({"error": "no result from the page"}), flush=True)
     finally:
-        browser.terminate()
-        try:
-            browser.wait(5)
-        except subprocess.TimeoutExpired:
-            browser.kill()
+        stop_process(browser)
         server.shutdown()
         shutil.rmtree(profile, ignore_errors=True)
 

@@ -4,7 +4,7 @@
   -> Janus's offer (long poll) -> aiortc's answer -> start -> decode (PyAV) until the stream stops
 
 The report (--report, JSON): {"feed": id, "display": "...", "frames": N, "md5": [...], "width": W, "height": H,
-"ice": "...", "codec": "..."}. Frames are hashed as aiortc_whip_server.frame_md5 does, so that whip_compare.py can
+"ice": "...", "codec": "..."}. Frames are hashed with interop_common.frame_md5, as whip_compare.py does, so that it can
 compare them with our bitstream. Stops --idle seconds after the last frame, or after --timeout seconds.
 """
 import argparse
@@ -13,23 +13,14 @@ import json
 import random
 import string
 import time
-import urllib.request
 
-from aiortc import RTCPeerConnection, RTCSessionDescription
+from aiortc import RTCPeerConnection
 
-from aiortc_whip_server import frame_md5
+from interop_common import count_frame, frame_md5, json_call, on_decoded_frames, session_description
 
 
 def transaction():
     return "".join(random.choice(string.ascii_letters) for _ in range(12))
-
-
-def call(url, body=None, timeout=35):
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"},
-                                     method="GET" if body is None else "POST")
-    with urllib.request.urlopen(request, timeout=timeout) as reply:
-        return json.loads(reply.read())
 
 
 async def main():
@@ -45,7 +36,7 @@ async def main():
     async def janus(path, body=None):
         if body is not None:
             body = dict(body, transaction=transaction())
-        return await loop.run_in_executor(None, call, args.janus + path, body)
+        return await loop.run_in_executor(None, json_call, args.janus + path, body)
 
     started = time.monotonic()
     session = (await janus("", {"janus": "create"}))["data"]["id"]
@@ -77,21 +68,14 @@ async def main():
     last_frame = [time.monotonic()]
     pc = RTCPeerConnection()
 
-    @pc.on("track")
-    def on_track(track):
-        async def consume():
-            while True:
-                try:
-                    frame = await track.recv()
-                except Exception:
-                    return
-                stats["md5"].append(frame_md5(frame))
-                stats["frames"] += 1
-                stats["width"], stats["height"] = frame.width, frame.height
-                last_frame[0] = time.monotonic()
-        asyncio.ensure_future(consume())
+    def on_frame(frame):
+        stats["md5"].append(frame_md5(frame))
+        count_frame(stats, frame)
+        last_frame[0] = time.monotonic()
 
-    await pc.setRemoteDescription(RTCSessionDescription(sdp=offer, type="offer"))
+    on_decoded_frames(pc, on_frame)
+
+    await pc.setRemoteDescription(session_description(offer, "offer"))
     await pc.setLocalDescription(await pc.createAnswer())
     stats["codec"] = ",".join(sorted({line.split(" ", 1)[1] for line in pc.localDescription.sdp.split("\r\n")
                                       if line.startswith("a=rtpmap:") and "rtx" not in line}))

@@ -7,31 +7,18 @@
 # Usage: Tests/WebRTCTests/Interop/run-in-namespace.sh   (as root; after `swift build --build-tests`)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-command -v chromium >/dev/null || { echo "chromium is missing: apt-get install chromium (Tests/install-deps.sh)" >&2; exit 1; }
-command -v ip >/dev/null || { echo "ip is missing: apt-get install iproute2 (Tests/install-deps.sh)" >&2; exit 1; }
-command -v iptables >/dev/null || { echo "iptables is missing: apt-get install iptables (Tests/install-deps.sh)" >&2; exit 1; }
-
-VENV=.build/aiortc-venv
-if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c "import aiortc" 2>/dev/null; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q aiortc
-fi
+source Tests/WebRTCTests/Interop/netns.sh
+require_root run-in-namespace
+require_tool chromium chromium
+require_tool ip iproute2
+require_tool iptables iptables
+aiortc_venv
 
 NS="rtch264-webrtc-$$"
-cleanup() {
-    for pid in $(ip netns pids "$NS" 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
-    ip netns delete "$NS" 2>/dev/null || true
-}
-trap cleanup EXIT
-ip netns add "$NS"
-ip -n "$NS" link set lo up
-ip -n "$NS" link add wrtc0 type veth peer name wrtc1
-ip -n "$NS" addr add 10.79.0.1/24 dev wrtc0
-ip -n "$NS" addr add 10.79.0.2/24 dev wrtc1
-ip -n "$NS" link set wrtc0 up
-ip -n "$NS" link set wrtc1 up
+trap 'netns_down "$NS"' EXIT
+netns_up "$NS" wrtc0 10.79.0.1 wrtc1 10.79.0.2
 
-ip netns exec "$NS" env RTC_H264_CHROMIUM=1 RTC_H264_AIORTC_PYTHON="$PWD/$VENV/bin/python" \
+ip netns exec "$NS" env RTC_H264_CHROMIUM=1 RTC_H264_AIORTC_PYTHON="$AIORTC_PYTHON" \
     swift test --skip-build --filter "ChromiumInteropTests|AiortcInteropTests"
 
 # `rtc-h264 serve --whep` end to end (about 35 s): headless Chromium opens the page the server serves (two viewers at
@@ -42,4 +29,4 @@ INTEROP=Tests/WebRTCTests/Interop
 ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 150 --viewers 2
 ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 150 --loss 0.05
 ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 240 --blackout-ms 3000
-ip netns exec "$NS" "$PWD/$VENV/bin/python" "$INTEROP/serve_aiortc_viewer.py" --rtc-h264 "$RTC_H264"
+ip netns exec "$NS" "$AIORTC_PYTHON" "$INTEROP/serve_aiortc_viewer.py" --rtc-h264 "$RTC_H264"

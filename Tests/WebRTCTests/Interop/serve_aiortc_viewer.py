@@ -13,51 +13,19 @@ Usage: serve_aiortc_viewer.py --rtc-h264 PATH [--host IP] [--frames 90]
 """
 import argparse
 import asyncio
-import hashlib
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 
 import av
-from aiortc import RTCPeerConnection, RTCSessionDescription
+from aiortc import RTCPeerConnection
 
-
-def picture_md5(frame) -> str:
-    """The MD5 of a picture's Y, U and V planes, packed (no row padding)."""
-    if frame.format.name != "yuv420p":
-        frame = frame.reformat(format="yuv420p")
-    digest = hashlib.md5()
-    for plane in frame.planes:
-        data = bytes(plane)
-        for row in range(plane.height):
-            digest.update(data[row * plane.line_size:row * plane.line_size + plane.width])
-    return digest.hexdigest()
-
-
-def first_external_ipv4() -> str:
-    out = subprocess.run(["ip", "-4", "-o", "addr", "show", "scope", "global"], capture_output=True, text=True).stdout
-    for line in out.splitlines():
-        return line.split()[3].split("/")[0]
-    sys.exit("no non-loopback IPv4 interface (run inside Tests/WebRTCTests/Interop/run-in-namespace.sh)")
-
-
-def request(method, url, token, body=None, content_type=None):
-    headers = {"Authorization": f"Bearer {token}"}
-    if content_type:
-        headers["Content-Type"] = content_type
-    req = urllib.request.Request(url, data=body, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(req, timeout=10) as response:
-            return response.status, dict(response.headers), response.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read().decode()
+from interop_common import (count_frame, first_external_ipv4, frame_md5, free_port, get_when_listening,
+                            on_decoded_frames, request, session_description, wait_at_most)
 
 
 async def watch(base, token, args, failures):
@@ -66,24 +34,15 @@ async def watch(base, token, args, failures):
     stats = {"frames": 0, "firstIsKeyframe": None, "width": 0, "height": 0, "md5": []}
     done = asyncio.Event()
 
-    @pc.on("track")
-    def on_track(track):
-        async def consume():
-            while True:
-                try:
-                    frame = await track.recv()
-                except Exception:
-                    return
-                if stats["frames"] == 0:
-                    stats["firstIsKeyframe"] = bool(getattr(frame, "key_frame", False))
-                stats["frames"] += 1
-                stats["width"], stats["height"] = frame.width, frame.height
-                stats["md5"].append(picture_md5(frame))
-                if stats["frames"] >= args.min_frames:
-                    done.set()
+    def on_frame(frame):
+        if stats["frames"] == 0:
+            stats["firstIsKeyframe"] = bool(getattr(frame, "key_frame", False))
+        count_frame(stats, frame)
+        stats["md5"].append(frame_md5(frame))
+        if stats["frames"] >= args.min_frames:
+            done.set()
 
-        asyncio.ensure_future(consume())
-
+    on_decoded_frames(pc, on_frame)
     await pc.setLocalDescription(await pc.createOffer())  # aiortc gathers before it returns
     loop = asyncio.get_running_loop()
     started = time.time()
@@ -98,11 +57,8 @@ async def watch(base, token, args, failures):
         failures.append(f"201 without a Location under /whep/: {location}")
     if not headers.get("Content-Type", "").startswith("application/sdp"):
         failures.append(f"answer Content-Type {headers.get('Content-Type')}")
-    await pc.setRemoteDescription(RTCSessionDescription(sdp=body, type="answer"))
-    try:
-        await asyncio.wait_for(done.wait(), args.timeout)
-    except asyncio.TimeoutError:
-        pass
+    await pc.setRemoteDescription(session_description(body, "answer"))
+    await wait_at_most(done, args.timeout)
     stats["seconds"] = round(time.time() - started, 2)
     stats["ice"] = pc.iceConnectionState
     url = base.rstrip("/") + (location or "/whep/none")
@@ -119,10 +75,8 @@ def main() -> int:
     parser.add_argument("--min-frames", type=int, default=60)
     parser.add_argument("--timeout", type=float, default=20.0)
     args = parser.parse_args()
-    host = args.host or first_external_ipv4()
-    with socket.socket() as s:
-        s.bind((host, 0))
-        port = s.getsockname()[1]
+    host = args.host or first_external_ipv4("Tests/WebRTCTests/Interop/run-in-namespace.sh")
+    port = free_port(host)
     token = os.urandom(16).hex()
     workdir = tempfile.mkdtemp(prefix="serve-aiortc-")
     log_path = os.path.join(workdir, "serve.log")
@@ -134,16 +88,9 @@ def main() -> int:
     failures = []
     try:
         base = f"http://{host}:{port}/"
-        deadline = time.time() + 15
-        while True:
-            try:
-                urllib.request.urlopen(base, timeout=2).read()
-                break
-            except OSError:
-                if time.time() > deadline or serve.poll() is not None:
-                    failures.append("serve did not start listening")
-                    return 1
-                time.sleep(0.2)
+        if get_when_listening(base, serve) is None:
+            failures.append("serve did not start listening")
+            return 1
         stats = asyncio.run(watch(base, token, args, failures))
         time.sleep(0.5)
         serve.terminate()
@@ -156,7 +103,7 @@ def main() -> int:
             failures.append(f"decoded {stats['frames']} frames, expected at least {args.min_frames}")
         if (stats["width"], stats["height"]) != (320, 240):
             failures.append(f"decoded {stats['width']}x{stats['height']}, expected 320x240")
-        sent = [picture_md5(f) for f in av.open(annexb_path, format="h264").decode(video=0)]
+        sent = [frame_md5(f) for f in av.open(annexb_path, format="h264").decode(video=0)]
         received = stats.pop("md5")
         start = sent.index(received[0]) if received and received[0] in sent else -1
         stats["bitstreamFrames"] = len(sent)

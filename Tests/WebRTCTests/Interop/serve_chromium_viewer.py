@@ -21,31 +21,18 @@ Prints one JSON summary line. Uses only the Python standard library, /usr/bin/ch
 Usage: serve_chromium_viewer.py --rtc-h264 PATH [--host IP] [--frames 150] [--viewers 1]
 """
 import argparse
-import http.server
 import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 
-
-def first_external_ipv4() -> str:
-    out = subprocess.run(["ip", "-4", "-o", "addr", "show", "scope", "global"], capture_output=True, text=True).stdout
-    for line in out.splitlines():
-        return line.split()[3].split("/")[0]
-    sys.exit("no non-loopback IPv4 interface (run inside Tests/WebRTCTests/Interop/run-in-namespace.sh)")
-
-
-def free_port(host: str) -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
+from interop_common import (QuietHandler, first_external_ipv4, free_port, get_when_listening, launch_chromium,
+                            serve_in_thread, stop_process)
 
 
 def main() -> int:
@@ -61,7 +48,7 @@ def main() -> int:
     args = parser.parse_args()
     if not shutil.which("chromium"):
         sys.exit("chromium is missing: apt-get install chromium (Tests/install-deps.sh)")
-    host = args.host or first_external_ipv4()
+    host = args.host or first_external_ipv4("Tests/WebRTCTests/Interop/run-in-namespace.sh")
     if (args.loss or args.blackout_ms) and not shutil.which("iptables"):
         sys.exit("iptables is missing: apt-get install iptables (Tests/install-deps.sh)")
     rule = None
@@ -81,12 +68,9 @@ def main() -> int:
     reports = {}  # page index -> latest report
     lock = threading.Lock()
 
-    class Collector(http.server.BaseHTTPRequestHandler):
-        def log_message(self, *_):
-            pass
-
+    class Collector(QuietHandler):
         def do_POST(self):
-            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            body = self.body()
             index = int(self.path.rsplit("/", 1)[-1])
             with lock:
                 reports[index] = json.loads(body or b"{}")
@@ -94,8 +78,7 @@ def main() -> int:
             self.send_header("Access-Control-Allow-Origin", "*")
             self.end_headers()
 
-    collector = http.server.ThreadingHTTPServer((host, 0), Collector)
-    threading.Thread(target=collector.serve_forever, daemon=True).start()
+    collector = serve_in_thread(Collector, host)
     workdir = tempfile.mkdtemp(prefix="serve-chromium-")
     stats_path = os.path.join(workdir, "stats.jsonl")
     port = free_port(host)
@@ -109,28 +92,19 @@ def main() -> int:
     failures = []
     try:
         page = f"http://{host}:{port}/"
-        deadline = time.time() + 15
-        while True:
-            try:
-                with urllib.request.urlopen(page, timeout=2) as response:
-                    html = response.read().decode()
-                    if response.status != 200 or "RTCPeerConnection" not in html:
-                        failures.append(f"GET / answered {response.status} without the viewer page")
-                break
-            except OSError:
-                if time.time() > deadline or serve.poll() is not None:
-                    failures.append("serve did not start listening")
-                    raise SystemExit
-                time.sleep(0.2)
+        answered = get_when_listening(page, serve)
+        if answered is None:
+            failures.append("serve did not start listening")
+            raise SystemExit
+        status, html = answered
+        if status != 200 or "RTCPeerConnection" not in html:
+            failures.append(f"GET / answered {status} without the viewer page")
         started = time.time()
         for index in range(args.viewers):
             profile = os.path.join(workdir, f"profile{index}")
-            browsers.append(subprocess.Popen(
-                ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--autoplay-policy=no-user-gesture-required", "--use-fake-ui-for-media-stream",
-                 f"--user-data-dir={profile}",
-                 f"{page}#token={token}&report=http://{host}:{collector.server_address[1]}/report/{index}"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            browsers.append(launch_chromium(
+                f"{page}#token={token}&report=http://{host}:{collector.server_address[1]}/report/{index}", profile,
+                extra=["--use-fake-ui-for-media-stream"]))
         # Until the stream has ended and every page's decoded count has stopped growing.
         stream_seconds = args.frames / 30.0
         last, last_change = None, time.time()
@@ -229,11 +203,7 @@ def main() -> int:
         if rule:
             impair(None)
         for browser in browsers:
-            browser.terminate()
-            try:
-                browser.wait(5)
-            except subprocess.TimeoutExpired:
-                browser.kill()
+            stop_process(browser)
         if serve.poll() is None:
             serve.kill()
         collector.shutdown()

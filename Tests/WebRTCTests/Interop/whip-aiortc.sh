@@ -17,17 +17,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 HERE=Tests/WebRTCTests/Interop
-RTC="${RTC_H264:-$(swift build --show-bin-path)/rtc-h264}"
-[ -x "$RTC" ] || { echo "whip-aiortc: $RTC is missing: run swift build" >&2; exit 1; }
-command -v ip >/dev/null || { echo "ip is missing: apt-get install iproute2 (Tests/install-deps.sh)" >&2; exit 1; }
-[ "$(id -u)" = 0 ] || { echo "whip-aiortc: needs root (ip netns add)" >&2; exit 1; }
+source "$HERE/netns.sh"
+rtc_binary whip-aiortc
+require_tool ip iproute2
+require_root whip-aiortc
 
-VENV=.build/aiortc-venv
-if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c "import aiortc, av" 2>/dev/null; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q aiortc || { echo "pip install aiortc failed (Tests/install-deps.sh)" >&2; exit 1; }
-fi
-PY="$PWD/$VENV/bin/python"
+aiortc_venv
+PY="$AIORTC_PYTHON"
 
 WORK=$(mktemp -d /tmp/whip-aiortc.XXXXXX)
 NS="rtch264-whip-$$"
@@ -35,19 +31,12 @@ SERVER_PID=""
 cleanup() {
     local status=$?
     [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
-    for pid in $(ip netns pids "$NS" 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
-    ip netns delete "$NS" 2>/dev/null || true
+    netns_down "$NS"
     [ "${KEEP:-0}" = 1 ] && echo "whip-aiortc: kept $WORK" >&2 || rm -rf "$WORK"
     exit $status
 }
 trap cleanup EXIT
-ip netns add "$NS"
-ip -n "$NS" link set lo up
-ip -n "$NS" link add whip0 type veth peer name whip1
-ip -n "$NS" addr add 10.81.0.1/24 dev whip0
-ip -n "$NS" addr add 10.81.0.2/24 dev whip1
-ip -n "$NS" link set whip0 up
-ip -n "$NS" link set whip1 up
+netns_up "$NS" whip0 10.81.0.1 whip1 10.81.0.2
 
 TOKEN="whip-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 printf '%s\n' "$TOKEN" >"$WORK/token"

@@ -19,12 +19,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 HERE=Tests/WebRTCTests/Interop
-RTC="${RTC_H264:-$(swift build --show-bin-path)/rtc-h264}"
-[ -x "$RTC" ] || { echo "whip-janus: $RTC is missing: run swift build" >&2; exit 1; }
+source "$HERE/netns.sh"
+rtc_binary whip-janus
 for tool in janus:janus node:nodejs ip:iproute2 curl:curl chromium:chromium; do
-    command -v "${tool%%:*}" >/dev/null || { echo "${tool%%:*} is missing: apt-get install ${tool#*:} (Tests/install-deps.sh)" >&2; exit 1; }
+    require_tool "${tool%%:*}" "${tool#*:}"
 done
-[ "$(id -u)" = 0 ] || { echo "whip-janus: needs root (ip netns add)" >&2; exit 1; }
+require_root whip-janus
 JLIB=""
 for candidate in /usr/lib/x86_64-linux-gnu/janus /usr/lib/aarch64-linux-gnu/janus /usr/lib/janus; do
     [ -f "$candidate/plugins/libjanus_videoroom.so" ] && { JLIB="$candidate"; break; }
@@ -33,12 +33,8 @@ done
 
 SWS="$PWD/.build/simple-whip-server"
 bash "$HERE/janus-whip/fetch-simple-whip-server.sh" "$SWS" 2> >(grep -v "unsandboxed" >&2)
-VENV=.build/aiortc-venv
-if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c "import aiortc, av" 2>/dev/null; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q aiortc || { echo "pip install aiortc failed (Tests/install-deps.sh)" >&2; exit 1; }
-fi
-PY="$PWD/$VENV/bin/python"
+aiortc_venv
+PY="$AIORTC_PYTHON"
 
 ADDR=10.82.0.1
 WHIP_PORT=7080
@@ -50,8 +46,7 @@ cleanup() {
     local status=$?
     for pid in "${PIDS[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done
     sleep 0.3
-    for pid in $(ip netns pids "$NS" 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
-    ip netns delete "$NS" 2>/dev/null || true
+    netns_down "$NS"
     if [ "$status" != 0 ]; then
         for log in janus.out sws.out sws.err subscriber.err chromium.out send.err; do
             [ -f "$WORK/$log" ] && { echo "--- $log (tail)" >&2; tail -n 15 "$WORK/$log" >&2; }
@@ -63,13 +58,7 @@ cleanup() {
 trap cleanup EXIT
 in_ns() { ip netns exec "$NS" "$@"; }
 
-ip netns add "$NS"
-ip -n "$NS" link set lo up
-ip -n "$NS" link add wjan0 type veth peer name wjan1
-ip -n "$NS" addr add "$ADDR/24" dev wjan0
-ip -n "$NS" addr add 10.82.0.2/24 dev wjan1
-ip -n "$NS" link set wjan0 up
-ip -n "$NS" link set wjan1 up
+netns_up "$NS" wjan0 "$ADDR" wjan1 10.82.0.2
 # Chromium gathers candidates only on the interface of its default route: one through the veth (nothing leaves the
 # namespace: both ends are in it).
 ip -n "$NS" route add default dev wjan1

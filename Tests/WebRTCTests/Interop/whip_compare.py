@@ -15,7 +15,7 @@ import sys
 
 import av
 
-from aiortc_whip_server import frame_md5
+from interop_common import frame_md5
 
 
 def main():

@@ -1,0 +1,218 @@
+"""What the interop scripts share: hashing decoded frames, an aiortc peer's decode loop and stdio exchange, HTTP
+helpers (a free port, waiting for a server, requests with a bearer token, a page server in a thread), and headless
+Chromium (launch, stop, reading getStats() in a page).
+
+Imported by the scripts beside it (Python puts a script's own directory first on sys.path, whatever the working
+directory or network namespace it runs in) and by Tests/Benchmarks/whep/whep_bench.py (which adds this directory).
+The Chromium scripts run with the system python3: importing this module needs only the standard library; the aiortc
+helpers import aiortc when they are called.
+"""
+import argparse
+import asyncio
+import hashlib
+import http.server
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+
+# MARK: Decoded frames
+
+def frame_md5(frame) -> str:
+    """MD5 of a frame's yuv420p planes, row by row without the line padding (as ffmpeg's framemd5 hashes them)."""
+    if frame.format.name != "yuv420p":
+        frame = frame.reformat(format="yuv420p")
+    digest = hashlib.md5()
+    for plane in frame.planes:
+        data = bytes(plane)
+        for row in range(plane.height):
+            digest.update(data[row * plane.line_size: row * plane.line_size + plane.width])
+    return digest.hexdigest()
+
+
+def count_frame(stats: dict, frame) -> None:
+    """Counts a decoded frame in `stats` ("frames") and records its size ("width", "height")."""
+    stats["frames"] += 1
+    stats["width"], stats["height"] = frame.width, frame.height
+
+
+# MARK: aiortc
+
+def on_decoded_frames(pc, on_frame) -> None:
+    """Calls `on_frame(frame)` for every frame aiortc (PyAV) decodes on each track `pc` receives, until it ends."""
+
+    @pc.on("track")
+    def on_track(track):
+        async def consume():
+            while True:
+                try:
+                    frame = await track.recv()
+                except Exception:
+                    return
+                on_frame(frame)
+
+        asyncio.ensure_future(consume())
+
+
+def session_description(sdp: str, kind: str):
+    """An aiortc RTCSessionDescription ("offer" or "answer")."""
+    from aiortc import RTCSessionDescription
+    return RTCSessionDescription(sdp=sdp, type=kind)
+
+
+def frames_and_timeout_arguments() -> argparse.Namespace:
+    """--frames (decoded frames to wait for, 60) and --timeout (seconds, 20): the stdio peers' arguments."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--frames", type=int, default=60)
+    parser.add_argument("--timeout", type=float, default=20.0)
+    return parser.parse_args()
+
+
+def write_line(obj) -> None:
+    """One JSON object on one stdout line, flushed (the stdio protocol of the Swift tests)."""
+    print(json.dumps(obj), flush=True)
+
+
+async def read_line() -> dict:
+    """The next JSON object on stdin, read off the event loop."""
+    line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    return json.loads(line)
+
+
+async def wait_at_most(event: asyncio.Event, seconds: float) -> None:
+    """Waits for `event`, or `seconds`, whichever comes first."""
+    try:
+        await asyncio.wait_for(event.wait(), seconds)
+    except asyncio.TimeoutError:
+        pass
+
+
+async def report_and_close(pc, stats: dict) -> None:
+    """Writes `stats` with the peer connection's ICE and connection states, then closes it."""
+    stats["ice"] = pc.iceConnectionState
+    stats["connection"] = pc.connectionState
+    write_line(stats)
+    await pc.close()
+
+
+# MARK: HTTP
+
+def first_external_ipv4(run_inside: str) -> str:
+    """The first non-loopback IPv4 address; exits naming `run_inside` (the script that makes a namespace) if none."""
+    out = subprocess.run(["ip", "-4", "-o", "addr", "show", "scope", "global"], capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        return line.split()[3].split("/")[0]
+    sys.exit(f"no non-loopback IPv4 interface (run inside {run_inside})")
+
+
+def free_port(host: str) -> int:
+    """A TCP port free on `host` a moment ago."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def get_when_listening(url: str, process=None, seconds: float = 15):
+    """GETs `url` until it answers, every 0.2 s for up to `seconds` (sooner if `process` exited): (status, text), or
+    None when it never answered."""
+    deadline = time.time() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                return response.status, response.read().decode()
+        except OSError:
+            if time.time() > deadline or (process is not None and process.poll() is not None):
+                return None
+            time.sleep(0.2)
+
+
+def request(method: str, url: str, token: str, body=None, content_type=None):
+    """One HTTP request with a bearer token: (status, headers, text), HTTP errors included."""
+    headers = {"Authorization": f"Bearer {token}"}
+    if content_type:
+        headers["Content-Type"] = content_type
+    req = urllib.request.Request(url, data=body, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as response:
+            return response.status, dict(response.headers), response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read().decode()
+
+
+def json_call(url: str, body=None, timeout: float = 35):
+    """GET `url` (no body) or POST `body` as JSON; the reply's JSON."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"},
+                                 method="GET" if body is None else "POST")
+    with urllib.request.urlopen(req, timeout=timeout) as reply:
+        return json.loads(reply.read())
+
+
+class QuietHandler(http.server.BaseHTTPRequestHandler):
+    """A request handler that logs nothing, with helpers to read the body and to reply."""
+
+    def log_message(self, *_):
+        pass
+
+    def body(self) -> bytes:
+        return self.rfile.read(int(self.headers.get("Content-Length", "0")))
+
+    def reply(self, body: bytes, content_type: str) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def serve_in_thread(handler, host: str = "127.0.0.1") -> http.server.ThreadingHTTPServer:
+    """An HTTP server on a free port of `host`, serving on a daemon thread; `shutdown()` it when done."""
+    server = http.server.ThreadingHTTPServer((host, 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+# MARK: Chromium
+
+CHROMIUM_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                  "--autoplay-policy=no-user-gesture-required"]
+
+# A page's reading of RTCPeerConnection.getStats(): the inbound video RTP entry, its codec, and the transport.
+VIDEO_STATS_JS = """
+function videoStats(stats) {
+  const out = {inbound: null, codec: null, transport: null};
+  stats.forEach((s) => {
+    if (s.type === "inbound-rtp" && s.kind === "video") {
+      out.inbound = s;
+      out.codec = (s.codecId && stats.get(s.codecId)) || null;
+    }
+    if (s.type === "transport") out.transport = s;
+  });
+  return out;
+}
+"""
+
+
+def render_page(template: str, **values) -> str:
+    """A page template filled with `values`; `%(video_stats)s` in it becomes VIDEO_STATS_JS."""
+    return template % dict(values, video_stats=VIDEO_STATS_JS)
+
+
+def launch_chromium(url: str, profile: str, extra=(), binary: str = "chromium") -> subprocess.Popen:
+    """Headless Chromium opening `url` with the profile directory `profile` (output discarded)."""
+    return subprocess.Popen([binary] + CHROMIUM_FLAGS + list(extra) + [f"--user-data-dir={profile}", url],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def stop_process(process: subprocess.Popen, seconds: float = 5) -> None:
+    """SIGTERM, then SIGKILL if `process` has not exited within `seconds`."""
+    process.terminate()
+    try:
+        process.wait(seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
