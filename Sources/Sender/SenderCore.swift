@@ -283,7 +283,7 @@ final class SenderCore {
                 link.update(with: block, arrival: arrival)
                 if let rtt = link.roundTripTime {
                     history?.roundTripTime = rtt
-                    responder?.roundTripTime = rtt
+                    responder?.updateRoundTripTime(rtt)
                 }
                 if bandwidth != nil {
                     if let rtt = link.roundTripTime { bandwidth!.setRoundTripTime(rtt) }

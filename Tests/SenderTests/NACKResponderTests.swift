@@ -120,4 +120,22 @@ import Testing
         responder.setTargetBitrate(-5)
         #expect(responder.availableBudget(now: ms(1000)) == 0)
     }
+
+    /// The resend guard is the lowest of the latest five RTT samples: one report's higher RTT (60 ms against 52)
+    /// does not refuse a repeat that comes one receiver RTT (+ its margin) after the first NACK.
+    @Test func theGuardIsTheLowestRecentRoundTrip() throws {
+        var history = try history(0...9)
+        var responder = NACKResponder(mediaSSRC: Self.media, targetBitrate: 1_000_000)
+        for sample in [52, 53, 60, 58] { responder.updateRoundTripTime(.milliseconds(sample)) }
+        #expect(responder.roundTripTime == .milliseconds(52))
+        var out: [SequenceNumber] = []
+        responder.respond(to: nack([4]), now: ms(0), history: &history, retransmit: &out)
+        responder.respond(to: nack([4]), now: ms(57), history: &history, retransmit: &out)
+        #expect(out.count == 3)  // the repeat 57 ms later is answered (two copies); 60 ms would have refused it
+        // Five newer samples push the 52 ms one out.
+        for sample in [70, 71, 72, 73, 74] { responder.updateRoundTripTime(.milliseconds(sample)) }
+        #expect(responder.roundTripTime == .milliseconds(70))
+        responder.updateRoundTripTime(.milliseconds(-5))
+        #expect(responder.roundTripTime == .zero)
+    }
 }
