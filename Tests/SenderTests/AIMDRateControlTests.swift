@@ -20,7 +20,7 @@ import Testing
     @Test func cutLandsAtBetaTimesAcknowledged() {
         var control = Self.control(at: 1_200_000)
         control.update(usage: .overusing, throughput: 1_000_000, now: 0)
-        #expect(control.bitrate == 850_000)
+        #expect(control.bitrate == 900_000)
         #expect(control.state == .hold)
         #expect(control.linkCapacity.estimate == 1000)
     }
@@ -54,7 +54,7 @@ import Testing
         control.update(usage: .overusing, throughput: 1_000_000, now: 0)
         let growth = Self.growForOneSecond(&control, from: 500, throughput: 1_250_000)
         #expect(control.linkCapacity.estimate == nil)
-        #expect(growth > 0.075 * 850_000 && growth < 0.085 * 850_000, "grew \(growth)")
+        #expect(growth > 0.075 * 900_000 && growth < 0.085 * 900_000, "grew \(growth)")
     }
 
     /// An application-limited encoder under-reads the link: throughput within the estimate's bounds but below it is
@@ -64,7 +64,7 @@ import Testing
         control.update(usage: .overusing, throughput: 1_000_000, now: 0)
         control.set(1_000_000, now: 1000)
         control.update(usage: .overusing, throughput: 960_000, now: 1000)
-        #expect(control.bitrate == 850_000)
+        #expect(control.bitrate == 900_000)
     }
 
     /// Throughput below the lower bound is a different path: the cut follows the throughput and the estimate restarts.
@@ -73,7 +73,7 @@ import Testing
         control.update(usage: .overusing, throughput: 1_000_000, now: 0)
         control.set(1_000_000, now: 1000)
         control.update(usage: .overusing, throughput: 800_000, now: 1000)
-        #expect(control.bitrate == 680_000)
+        #expect(control.bitrate == 720_000)
         #expect(control.linkCapacity.estimate == 800)
     }
 
@@ -90,7 +90,7 @@ import Testing
     @Test func growthSlowsPastTheCapacity() {
         var control = Self.control(at: 1_200_000, roundTripTime: 50)
         control.update(usage: .overusing, throughput: 1_000_000, now: 0)
-        #expect(control.bitrate == 850_000)
+        #expect(control.bitrate == 900_000)
         let below = Self.growForOneSecond(&control, from: 50, throughput: 850_000)
         var now = 1_100.0
         while control.bitrate < 980_000 {
