@@ -1,3 +1,4 @@
+import ArgumentParser
 import Dispatch
 import Foundation
 import Codec
@@ -99,5 +100,21 @@ enum ProgressLine {
             PLI \(s.pliCount), FIR \(s.firCount), encode \(String(format: "%.1f", s.totalEncodeTime * 1000 / Double(max(1, s.framesEncoded)))) ms/frame
 
             """
+    }
+}
+
+/// A bearer token given on the command line or in a file (`--token`/`--token-file`, `--control-token`/
+/// `--control-token-file`): one reading and one error for every command. The token itself is never printed.
+enum BearerTokenOption {
+    /// The token: `value` when given, else the file's contents without surrounding white space, else nil.
+    /// - Throws: `ValidationError` naming the option and the file when it cannot be read.
+    static func read(_ value: String?, file: String?, fileOption: String) throws -> String? {
+        if let value { return value }
+        guard let file else { return nil }
+        do {
+            return try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch {
+            throw ValidationError("cannot read \(fileOption) \(file): \(error.localizedDescription)")
+        }
     }
 }

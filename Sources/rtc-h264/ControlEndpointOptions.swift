@@ -29,13 +29,7 @@ struct ControlEndpointOptions: ParsableArguments {
 
     /// The control token from --control-token or --control-token-file.
     func readToken() throws -> String? {
-        if let controlToken { return controlToken }
-        guard let controlTokenFile else { return nil }
-        do {
-            return try String(contentsOfFile: controlTokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        } catch {
-            throw ValidationError("cannot read --control-token-file \(controlTokenFile): \(error.localizedDescription)")
-        }
+        try BearerTokenOption.read(controlToken, file: controlTokenFile, fileOption: "--control-token-file")
     }
 
     /// Starts the control endpoint over `target` when --control was given, and says where on stderr unless `quiet`.

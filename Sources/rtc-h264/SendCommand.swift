@@ -183,12 +183,6 @@ struct SendCommand: AsyncParsableCommand {
 
     /// The WHIP bearer token from --token or --token-file.
     func readWHIPToken() throws -> String? {
-        if let token { return token }
-        guard let tokenFile else { return nil }
-        do {
-            return try String(contentsOfFile: tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        } catch {
-            throw ValidationError("cannot read --token-file \(tokenFile): \(error.localizedDescription)")
-        }
+        try BearerTokenOption.read(token, file: tokenFile, fileOption: "--token-file")
     }
 }

@@ -160,7 +160,7 @@ struct ServeCommand: AsyncParsableCommand {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
                 let line = await Self.report(server: server, since: started)
-                if let statsFile { try? statsFile.write(Array(line.json.utf8)) }
+                if let statsFile { statsFile.write(Array(line.json.utf8)) }
                 log(line.progress)
             }
         }
@@ -187,8 +187,8 @@ struct ServeCommand: AsyncParsableCommand {
         reportTask.cancel()
         let final = await Self.report(server: server, since: started)
         if let statsFile {
-            try? statsFile.write(Array(final.json.utf8))
-            try? statsFile.close()
+            statsFile.write(Array(final.json.utf8))
+            statsFile.close()
         }
         await controlServer?.close()
         await server.finish()
@@ -215,12 +215,6 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The token from --token or --token-file.
     func readToken() throws -> String? {
-        if let token { return token }
-        guard let tokenFile else { return nil }
-        do {
-            return try String(contentsOfFile: tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        } catch {
-            throw ValidationError("cannot read --token-file \(tokenFile): \(error.localizedDescription)")
-        }
+        try BearerTokenOption.read(token, file: tokenFile, fileOption: "--token-file")
     }
 }
