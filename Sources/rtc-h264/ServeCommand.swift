@@ -203,7 +203,7 @@ struct ServeCommand: AsyncParsableCommand {
         let elapsed = (ContinuousClock.now - start).inSeconds
         let summary = ServeReport(
             timestamp: elapsed, viewers: viewers.count, framesEncoded: server.framesEncoded,
-            appliedBitrate: server.appliedBitrate,
+            operatorBitrate: server.operatorBitrate, appliedBitrate: server.appliedBitrate,
             viewerStats: viewers.map { ServeReport.Viewer(id: $0.id, remote: $0.remote, connected: $0.connected, stats: $0.sender) })
         let json = (try? JSONLine.encode(summary)) ?? "{}\n"
         let connected = viewers.filter(\.connected).count

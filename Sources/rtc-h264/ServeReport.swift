@@ -12,6 +12,8 @@ struct ServeReport: Encodable {
     var timestamp: Double
     var viewers: Int
     var framesEncoded: Int
+    /// The operator's bitrate (`--bitrate`, or what the control endpoint set): the ceiling over every viewer.
+    var operatorBitrate: Int
     var appliedBitrate: Int
     var viewerStats: [Viewer]
 }

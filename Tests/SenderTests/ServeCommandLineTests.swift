@@ -63,6 +63,7 @@ import Testing
         #expect(object["framesEncoded"] as? Int == 20)
         #expect(object["viewers"] as? Int == 0)
         #expect(object["appliedBitrate"] as? Int == 1_500_000)
+        #expect(object["operatorBitrate"] as? Int == 1_500_000)
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -108,6 +109,7 @@ import Testing
         let last = try #require(try String(contentsOfFile: stats, encoding: .utf8).split(separator: "\n").last)
         let final = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
         #expect(final["appliedBitrate"] as? Int == 800_000)
+        #expect(final["operatorBitrate"] as? Int == 800_000)
     }
 
     /// `rtc-h264 control ...`, on a thread of its own (not Swift concurrency's pool).
