@@ -69,7 +69,9 @@ struct AIMDRateControl: Sendable {
     }
 
     /// Applies the detector's verdict at `now` with the measured throughput.
-    mutating func update(usage: BandwidthUsage, throughput: Double?, now: Double) {
+    /// - Parameter applicationLimited: the sender sent well under the estimate and the path delivered all of it, so
+    ///   the throughput reads the encoder, not the link (see the decrease).
+    mutating func update(usage: BandwidthUsage, throughput: Double?, now: Double, applicationLimited: Bool = false) {
         switch usage {
         case .normal:
             if state == .hold {
@@ -103,16 +105,30 @@ struct AIMDRateControl: Sendable {
             lastChange = now
         case .decrease:
             // An application-limited encoder sends under its target, so the acknowledged throughput under-reads the
-            // link: while it is within the capacity estimate's bounds, cut from the larger of the two.
+            // link: while it is within the capacity estimate's bounds, cut from the larger of the two. Below the
+            // bounds the throughput usually means a new path (libwebrtc resets the estimate), unless the sender is
+            // known to be application-limited (it sent well under the estimate and the path delivered all of it):
+            // then the cut is from the lower of the estimate and the current rate, and the sample, which reads the
+            // encoder rather than the link, neither resets nor moves the capacity estimate. (Behind a 1 Mbit/s
+            // bottleneck an encoder lagging a rising target at 0.86 M put such a cut at 0.77 M, under the 0.8 M the
+            // issue asks for, and the reset capacity estimate let the next climb overshoot.)
             var base = measured
-            if let capacity = linkCapacity.estimate, measured / 1000 >= linkCapacity.lowerBound {
-                base = max(measured, capacity * 1000)
+            var sample = true
+            if let capacity = linkCapacity.estimate {
+                if measured / 1000 >= linkCapacity.lowerBound {
+                    base = max(measured, capacity * 1000)
+                } else if applicationLimited {
+                    base = max(measured, min(capacity * 1000, bitrate))
+                    sample = false
+                }
             }
             var decreased = base * Self.beta
             if decreased > bitrate, let capacity = linkCapacity.estimate { decreased = Self.beta * capacity * 1000 }
             if decreased < bitrate { next = decreased }
-            if measured / 1000 < linkCapacity.lowerBound { linkCapacity.reset() }
-            linkCapacity.onOveruseDetected(throughputKbps: measured / 1000)
+            if sample {
+                if measured / 1000 < linkCapacity.lowerBound { linkCapacity.reset() }
+                linkCapacity.onOveruseDetected(throughputKbps: measured / 1000)
+            }
             state = .hold
             lastChange = now
             lastDecrease = now

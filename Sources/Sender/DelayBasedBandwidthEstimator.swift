@@ -31,6 +31,8 @@ public struct DelayBasedBandwidthEstimator: Sendable {
     private var trendline = TrendlineEstimator()
     private var rate: AIMDRateControl
     private var acked = AckedBitrateEstimator()
+    /// The same window over send times: what the sender offered.
+    private var sent = AckedBitrateEstimator()
     private var sentTimes: [Int64]
     private var sentSizes: [Int]
     private var sentSequenceNumbers: [UInt16]
@@ -87,6 +89,14 @@ public struct DelayBasedBandwidthEstimator: Sendable {
         sentSizes[i] = max(0, size)
         sentSequenceNumbers[i] = transportSequenceNumber.rawValue
         sentValid[i] = true
+        sent.add(arrival: Double(now.nanoseconds) / 1e6, size: max(0, size))
+    }
+
+    /// The sender offered under 95 % of the estimate over the last 500 ms and the path delivered at least 90 % of
+    /// that: the throughput shows the encoder's output, not the link's capacity.
+    static func isApplicationLimited(sentRate: Double?, throughput: Double, estimate: Double) -> Bool {
+        guard let sentRate, sentRate > 0 else { return false }
+        return sentRate < 0.95 * estimate && throughput >= 0.9 * sentRate
     }
 
     /// Processes one feedback message and updates the estimate.
@@ -135,7 +145,10 @@ public struct DelayBasedBandwidthEstimator: Sendable {
         if usage == .overusing {
             if let throughput {
                 if rate.timeToReduceFurther(now: nowMs, throughput: throughput) {
-                    rate.update(usage: usage, throughput: throughput, now: nowMs)
+                    let limited = Self.isApplicationLimited(
+                        sentRate: sent.bitrate, throughput: throughput, estimate: rate.bitrate)
+                    if limited { statistics.applicationLimitedCuts += 1 }
+                    rate.update(usage: usage, throughput: throughput, now: nowMs, applicationLimited: limited)
                 }
             } else if lastInitialReduction.map({ nowMs - $0 >= Self.initialReductionInterval }) ?? true {
                 rate.set(rate.bitrate / 2, now: nowMs)

@@ -14,6 +14,9 @@ public struct DelayBasedBandwidthEstimatorStatistics: Hashable, Sendable {
     public var probesRaisedEstimate = 0
     /// Times the detector signalled overuse.
     public var overuseEvents = 0
+    /// Overuse cuts taken while the sender was application-limited (it sent well under the estimate and the path
+    /// delivered all of it).
+    public var applicationLimitedCuts = 0
 
     /// Creates zeroed statistics.
     public init() {}

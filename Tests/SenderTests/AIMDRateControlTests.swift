@@ -101,4 +101,27 @@ import Testing
         #expect(past > 0.2 * below && past < 0.3 * below, "below \(below), past \(past) bit/s a second")
         #expect(control.linkCapacity.estimate != nil)
     }
+
+    /// An encoder lagging its target: the throughput (860 kbit/s) is below the estimate's lower bound (1,000 - 3 x 20
+    /// = 940 kbit/s). Taken as a new path, the cut follows it (774 kbit/s) and the estimate restarts; known to be
+    /// application-limited, the cut is from min(estimate, current rate) = 900 kbit/s (810 kbit/s) and the estimate
+    /// stays.
+    @Test(arguments: [false, true])
+    func applicationLimitedCutKeepsTheCapacity(limited: Bool) {
+        var control = Self.control(at: 1_200_000)
+        control.update(usage: .overusing, throughput: 1_000_000, now: 0)
+        control.set(900_000, now: 1000)
+        control.update(usage: .overusing, throughput: 860_000, now: 1000, applicationLimited: limited)
+        #expect(abs(control.bitrate - (limited ? 810_000 : 774_000)) < 1, "\(control.bitrate)")
+        #expect(control.linkCapacity.estimate == (limited ? 1000 : 860))
+    }
+
+    /// Application-limited: the sender offered under 95 % of the estimate and the path delivered at least 90 % of it.
+    @Test func applicationLimitedNeedsBothConditions() {
+        #expect(DelayBasedBandwidthEstimator.isApplicationLimited(sentRate: 850_000, throughput: 840_000, estimate: 950_000))
+        #expect(!DelayBasedBandwidthEstimator.isApplicationLimited(sentRate: 930_000, throughput: 920_000, estimate: 950_000))
+        // Offered 1.5 M, the path took 1.0 M: the throughput is the link (cross traffic, a new path).
+        #expect(!DelayBasedBandwidthEstimator.isApplicationLimited(sentRate: 1_500_000, throughput: 1_000_000, estimate: 1_900_000))
+        #expect(!DelayBasedBandwidthEstimator.isApplicationLimited(sentRate: nil, throughput: 800_000, estimate: 950_000))
+    }
 }
