@@ -1,6 +1,7 @@
 import Codec
 import Foundation
 import Testing
+import TestSupport
 @testable import Control
 import Sender
 
@@ -64,47 +65,10 @@ import Sender
         func hasPrefix(_ prefix: String) -> Bool { text.hasPrefix(prefix) }
     }
 
-    /// Sends `request` on a fresh TCP connection and reads until the server closes it, on a thread of its own (a
-    /// blocking read on Swift concurrency's pool would hold a thread the server's reply needs).
+    /// Sends `request` on a fresh TCP connection and reads until the server closes it (`RawHTTP`, off the pool).
     static func rawRequest(port: Int, _ request: String) async throws -> RawReply {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(with: Result { try blockingRawRequest(port: port, request) })
-            }
-            thread.start()
-        }
-    }
-
-    private static func blockingRawRequest(port: Int, _ request: String) throws -> RawReply {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw ControlClient.Error.noReply }
-        let bytes = Array(request.utf8)
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { break }
-            sent += n
-        }
-        var reply: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        var closedByServer = false
-        while true {
-            let n = recv(fd, &buffer, buffer.count, 0)
-            if n == 0 { closedByServer = true }
-            if n <= 0 { break }
-            reply += buffer[0..<n]
-        }
-        return RawReply(text: String(decoding: reply, as: UTF8.self), closedByServer: closedByServer)
+        let reply = try await RawHTTP.exchange(port: port, request, receiveTimeout: 5)
+        return RawReply(text: reply.text, closedByServer: reply.end == .closed)
     }
 
     /// Issue 11: no value sent to the endpoint may trap the sender; each gets a 4xx and changes nothing.

@@ -8,6 +8,7 @@ import RTP
 import STUN
 import Sender
 import Testing
+import TestSupport
 import Transport
 @testable import WebRTC
 import WebRTCTransport
@@ -92,45 +93,12 @@ enum WHEPTestSupport {
     /// Raw bytes in, the raw reply out, on a thread of its own; `closed` says whether the server closed the
     /// connection (false: the 10 s receive timeout ended the read).
     static func exchange(port: Int, _ request: String) async throws -> (reply: String, closed: Bool) {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try rawExchangeDetailed(port: port, request) }) }.start()
-        }
+        let reply = try await RawHTTP.exchange(port: port, request, receiveTimeout: 10)
+        return (reply.text, reply.end != .timedOut)
     }
 
     static func rawExchange(port: Int, _ request: String) throws -> String {
-        try rawExchangeDetailed(port: port, request).reply
-    }
-
-    static func rawExchangeDetailed(port: Int, _ request: String) throws -> (reply: String, closed: Bool) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw WHEPTestError("cannot connect to 127.0.0.1:\(port)") }
-        let bytes = Array(request.utf8)
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { break }
-            sent += n
-        }
-        var reply: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 8192)
-        var closed = false
-        while true {
-            let n = recv(fd, &buffer, buffer.count, 0)
-            if n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) { closed = true }
-            if n <= 0 { break }
-            reply += buffer[0..<n]
-        }
-        return (String(decoding: reply, as: UTF8.self), closed)
+        try RawHTTP.exchangeBlocking(port: port, request, receiveTimeout: 10).text
     }
 
     /// Whether a UDP port on 127.0.0.1 can be bound (false while a viewer's socket holds it).
