@@ -30,9 +30,9 @@ public struct DelayBasedBandwidthEstimator: Sendable {
     private var grouper = InterArrivalGrouper()
     private var trendline = TrendlineEstimator()
     private var rate: AIMDRateControl
-    private var acked = AckedBitrateEstimator()
+    private var acked = WindowedBitrateEstimator()
     /// The same window over send times: what the sender offered.
-    private var sent = AckedBitrateEstimator()
+    private var sent = WindowedBitrateEstimator()
     private var sentTimes: [Int64]
     private var sentSizes: [Int]
     private var sentSequenceNumbers: [UInt16]
@@ -89,7 +89,7 @@ public struct DelayBasedBandwidthEstimator: Sendable {
         sentSizes[i] = max(0, size)
         sentSequenceNumbers[i] = transportSequenceNumber.rawValue
         sentValid[i] = true
-        sent.add(arrival: Double(now.nanoseconds) / 1e6, size: max(0, size))
+        sent.add(at: Double(now.nanoseconds) / 1e6, size: max(0, size))
     }
 
     /// The sender offered under 95 % of the estimate over the last 500 ms and the path delivered at least 90 % of
@@ -133,7 +133,7 @@ public struct DelayBasedBandwidthEstimator: Sendable {
         let nowMs = Double(now.nanoseconds) / 1e6
         let previousUsage = trendline.state
         for packet in scratch {
-            acked.add(arrival: packet.arrival, size: packet.size)
+            acked.add(at: packet.arrival, size: packet.size)
             if let deltas = grouper.add(send: packet.send, arrival: packet.arrival, systemTime: nowMs, size: packet.size) {
                 trendline.update(arrivalDelta: deltas.arrivalDelta, sendDelta: deltas.sendDelta, arrival: packet.arrival)
             }
