@@ -85,4 +85,22 @@ import Video
         #expect(stats.pacerPacketsDropped == 0)
         #expect(stats.retransmittedPacketsSent == 0)
     }
+
+    /// The first Sender Report leaves with the first frame, not one report interval (here 10 s) later: the receiver's
+    /// reports, and the NACKs they ride with, carry LSR/DLSR from the start, so the RTT that guards resends is known
+    /// within the first RTT.
+    @Test func theFirstSenderReportGoesWithTheFirstFrame() async throws {
+        var configuration = SenderLoopbackTests.configuration(peerPort: 0)
+        configuration.reportInterval = .seconds(10)
+        let peer = try await LoopbackPeer(security: configuration.security)
+        configuration.peerPort = peer.port
+        let sender = try await H264Sender(configuration: configuration)
+        let pattern = try TestPattern(width: 320, height: 240)
+        try sender.send(captureTime: .now) { pattern.render(frameIndex: 0, into: &$0) }
+        try await peer.waitUntil(seconds: 3, "a Sender Report") { record in
+            record.rtcp.contains { if case .senderReport = $0 { true } else { false } }
+        }
+        _ = try await sender.finish()
+        await peer.close()
+    }
 }
