@@ -124,6 +124,7 @@ class Direction:
             "dropped_burst": 0, "dropped_queue": 0, "max_queue": 0, "reordered": 0,
         }
         self.total_delay = 0.0
+        self.max_delay = 0.0
 
     def apply_schedule(self, elapsed):
         while self.schedule and self.schedule[0][0] <= elapsed:
@@ -175,12 +176,14 @@ class Direction:
         self.counters["forwarded"] += 1
         self.counters["bytes_forwarded"] += size
         self.total_delay += deliver - now
+        self.max_delay = max(self.max_delay, deliver - now)
         return deliver
 
     def summary(self):
         result = dict(self.counters)
         forwarded = self.counters["forwarded"]
         result["mean_added_delay_ms"] = round(self.total_delay / forwarded * 1000, 3) if forwarded else 0.0
+        result["max_added_delay_ms"] = round(self.max_delay * 1000, 3)
         return result
 
 

@@ -13,6 +13,10 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import impairment_relay as ir  # noqa: E402
 
+# Four threads share the interpreter here (sender, relay, receiver, echo receiver): hand the lock over every 0.5 ms
+# instead of 5 ms so that none of them waits on another's time slice.
+sys.setswitchinterval(0.0005)
+
 HEADER = struct.Struct("!Id")  # sequence number, send time (monotonic seconds)
 
 
@@ -108,9 +112,16 @@ class ImpairmentRelayTests(unittest.TestCase):
             summary = h.relay.summary()
         self.assertEqual(len(h.arrivals), 625, "nothing may be lost without impairment")
         delays = [(arrival - sent) * 1000 for sent, arrival in h.arrivals.values()]
+        # The relay's own decisions are exact: every datagram held 25 ms, none more (a queue or a second delay would
+        # show here whatever the machine's load).
+        self.assertEqual(summary["fwd"]["mean_added_delay_ms"], 25.0)
+        self.assertEqual(summary["fwd"]["max_added_delay_ms"], 25.0)
+        # Measured end to end (another thread's clock, through two sockets): never early, and the bulk on time. The
+        # tail is the machine's scheduling, not the relay's: on a loaded 2-core CI runner p99 read 49 ms with the
+        # median on time, so it is printed below rather than asserted (timing figures belong to the benchmarks).
         self.assertGreaterEqual(min(delays), 24.9)
         self.assertLess(percentile(delays, 0.5), 27.0)
-        self.assertLess(percentile(delays, 0.99), 30.0)
+        self.assertLess(percentile(delays, 0.9), 30.0)
         echo_delays = [(arrival - sent) * 1000 for sent, arrival in h.echoes.values()]
         self.assertEqual(len(echo_delays), 63)
         self.assertGreaterEqual(min(echo_delays), 9.9)
@@ -158,8 +169,12 @@ class ImpairmentRelayTests(unittest.TestCase):
         self.assertTrue(900_000 <= rate <= 1_100_000, f"throughput {rate:.0f} bit/s")
         self.assertGreater(summary["fwd"]["dropped_queue"], 150)
         self.assertEqual(summary["fwd"]["max_queue"], 30)
+        # A 30-packet queue at 1 Mbit/s holds at most 30 x 9.6 ms = 288 ms: exact in the relay's decisions, and in
+        # what arrived for all but the machine's scheduling stalls (a loaded CI runner added up to 30 ms to a few).
+        self.assertLessEqual(summary["fwd"]["max_added_delay_ms"], 288.0 + 0.001)
+        self.assertGreater(summary["fwd"]["max_added_delay_ms"], 270.0, "the queue filled")
         delays = [arrival - sent for sent, arrival in h.arrivals.values()]
-        self.assertLess(max(delays), 0.300, "a 30-packet queue at 1 Mbit/s holds at most 288 ms")
+        self.assertLess(percentile(delays, 0.95), 0.300, "a 30-packet queue at 1 Mbit/s holds at most 288 ms")
 
     def test_blackout_and_capacity_step(self):
         with Harness(fwd="rate_kbps=2000,queue=1000", fwd_blackout="0.5:0.5", fwd_schedule="1.2:rate_kbps=500") as h:
