@@ -63,6 +63,8 @@ final class SenderCore {
     private var lastOveruseEvents = 0
     /// When the congestion estimate last moved the encoder.
     private var lastEstimateApplied: MonotonicTime?
+    /// The retransmissions' share of the last second, which the encoder's target gives up.
+    private var retransmissionShare = RetransmissionShare()
     /// The highest bitrate the application has asked for: the congestion estimate's ceiling.
     private var estimateCeiling: Int
     private var link = LinkQuality()
@@ -134,6 +136,7 @@ final class SenderCore {
         stats.frameWidth = enc.width
         stats.frameHeight = enc.height
         stats.targetBitrate = enc.targetBitrate
+        stats.mediaTargetBitrate = enc.targetBitrate
         stats.maxBitrate = enc.effectiveMaxBitrate
         stats.operatorBitrate = bitrate.operatorBitrate
     }
@@ -330,15 +333,32 @@ final class SenderCore {
         if stats.overuseEvents > lastOveruseEvents { probes.overuseDetected(now: clock.monotonic()) }
         lastOveruseEvents = stats.overuseEvents
         bitrate.receivedEstimate(estimate)
-        let target = bitrate.effectiveTarget
-        let applied = stats.targetBitrate
-        guard target != applied else { return }
+        applyTargetIfChanged(force: force)
+    }
+
+    /// Moves the encoder when the target or the retransmissions' share of it changed: at once when forced or by 3 %
+    /// or more, else at most every 500 ms.
+    private func applyTargetIfChanged(force: Bool) {
         let now = clock.monotonic()
-        let change = abs(Double(target - applied)) / Double(max(applied, 1))
+        retransmissionShare.record(
+            media: stats.bytesSent + stats.headerBytesSent, retransmitted: stats.retransmittedBytesSent, now: now)
+        let target = bitrate.effectiveTarget
+        let media = mediaTarget(for: target)
+        let applied = (target: stats.targetBitrate, media: stats.mediaTargetBitrate)
+        guard target != applied.target || media != applied.media else { return }
+        let change = max(
+            abs(Double(target - applied.target)) / Double(max(applied.target, 1)),
+            abs(Double(media - applied.media)) / Double(max(applied.media, 1)))
         let due = lastEstimateApplied.map { now - $0 >= Self.estimateApplyInterval } ?? true
         guard force || change >= Self.estimateChangeThreshold || due else { return }
         lastEstimateApplied = now
         applyBitrate(reason: .congestionControl, acknowledging: nil)
+    }
+
+    /// What the encoder gets of `target`: less the retransmissions' share of the last second (at most half; see
+    /// `RetransmissionShare`), never under the configured minimum unless the target itself is.
+    private func mediaTarget(for target: Int) -> Int {
+        max(retransmissionShare.mediaBitrate(of: target), min(target, configuration.minimumBitrate))
     }
 
     /// Sends a probe cluster when the `ProbeController` says one is due: the most recent media packets again (on the
@@ -385,11 +405,15 @@ final class SenderCore {
     private func applyBitrate(reason: SenderEvent.BitrateReason, acknowledging entry: TemporaryMaximumBitrateEntry?) {
         let target = bitrate.effectiveTarget
         let ceiling = bitrate.effectiveCeiling
+        let previous = stats.targetBitrate
         setEncoderRates(target: target, ceiling: ceiling).assumeIsolated().whenComplete { [weak self] result in
             guard let self else { return }
             switch result {
             case .success:
-                self.events.yield(.bitrateChanged(target: target, reason: reason))
+                // Only the retransmissions' share moved: the target is the same, no event.
+                if target != previous || reason != .congestionControl {
+                    self.events.yield(.bitrateChanged(target: target, reason: reason))
+                }
                 if let entry {
                     self.sendRTCP([.tmmbn(TemporaryMaximumBitrateMessage(senderSSRC: self.ssrc, entries: [entry]))])
                 }
@@ -403,11 +427,15 @@ final class SenderCore {
     /// Asks the encoder stage for new rates; the future completes on this loop once applied (stats updated) or
     /// refused (nothing changed).
     func setEncoderRates(target: Int, ceiling: Int) -> EventLoopFuture<Void> {
-        encoder.setRates(target: target, ceiling: ceiling).hop(to: eventLoop).assumeIsolated().map { [weak self] in
+        let media = mediaTarget(for: target)
+        let mediaCeiling = max(media, Int((Double(ceiling) * Double(media) / Double(max(target, 1))).rounded()))
+        return encoder.setRates(target: media, ceiling: mediaCeiling).hop(to: eventLoop).assumeIsolated().map {
+            [weak self] in
             guard let self else { return }
             self.pacer?.setTargetBitrate(target)
             self.responder?.setTargetBitrate(target)
             self.stats.targetBitrate = target
+            self.stats.mediaTargetBitrate = media
             self.stats.maxBitrate = ceiling
             self.stats.operatorBitrate = self.bitrate.operatorBitrate
         }.nonisolated()
@@ -587,6 +615,9 @@ final class SenderCore {
             stats.actualBitrate = Int(Double((stats.bytesSent - lastReport.bytes) * 8) / elapsed)
         }
         lastReport = (now, stats.framesEncoded, stats.bytesSent)
+        // Without congestion control nothing else looks at the target between changes: the retransmissions' share
+        // is brought to the encoder here.
+        if responder != nil, bandwidth == nil { applyTargetIfChanged(force: false) }
         sendRTCP([])
         reports.yield(snapshot())
     }

@@ -36,8 +36,12 @@ public struct SenderStats: Codable, Sendable, Equatable {
     public var bytesSent: Int = 0
     /// `headerBytesSent`: RTP header bytes.
     public var headerBytesSent: Int = 0
-    /// `targetBitrate` in bit/s: what the encoder is asked for now.
+    /// `targetBitrate` in bit/s: the sender's target now (the operator's bitrate capped by the peer's limits and the
+    /// congestion estimate), for media and retransmissions together.
     public var targetBitrate: Int = 0
+    /// What the encoder is asked for now, in bit/s: `targetBitrate` less the retransmissions' share of the last
+    /// second (at most half of it; libwebrtc's protection overhead). Equal to `targetBitrate` when nothing was resent.
+    public var mediaTargetBitrate: Int = 0
     /// The encoder's hard ceiling in bit/s (1.5x the target).
     public var maxBitrate: Int = 0
     /// The operator's bitrate in bit/s (command line or control endpoint).
