@@ -92,11 +92,17 @@ public struct DelayBasedBandwidthEstimator: Sendable {
         sent.add(at: Double(now.nanoseconds) / 1e6, size: max(0, size))
     }
 
-    /// The sender offered under 95 % of the estimate over the last 500 ms and the path delivered at least 90 % of
-    /// that: the throughput shows the encoder's output, not the link's capacity.
-    static func isApplicationLimited(sentRate: Double?, throughput: Double, estimate: Double) -> Bool {
+    /// The path delivered at least 90 % of what the sender offered over the last 500 ms, and the offer was under
+    /// 95 % of the estimate or under the link capacity estimate's lower bound (`capacityLowerBound`, bit/s): the
+    /// throughput shows the encoder's output, not the link's capacity. (The second bound: behind a 1 Mbit/s
+    /// bottleneck an encoder undershooting a 0.93 Mbit/s target offered 0.90, over 95 % of the estimate, and the
+    /// overuse its bursts caused read as a link of 0.90: a cut to 0.81, the capacity estimate reset, and the
+    /// multiplicative climb that followed overshot to 1.03.)
+    static func isApplicationLimited(
+        sentRate: Double?, throughput: Double, estimate: Double, capacityLowerBound: Double = 0
+    ) -> Bool {
         guard let sentRate, sentRate > 0 else { return false }
-        return sentRate < 0.95 * estimate && throughput >= 0.9 * sentRate
+        return (sentRate < 0.95 * estimate || sentRate < capacityLowerBound) && throughput >= 0.9 * sentRate
     }
 
     /// Processes one feedback message and updates the estimate.
@@ -146,7 +152,8 @@ public struct DelayBasedBandwidthEstimator: Sendable {
             if let throughput {
                 if rate.timeToReduceFurther(now: nowMs, throughput: throughput) {
                     let limited = Self.isApplicationLimited(
-                        sentRate: sent.bitrate, throughput: throughput, estimate: rate.bitrate)
+                        sentRate: sent.bitrate, throughput: throughput, estimate: rate.bitrate,
+                        capacityLowerBound: rate.linkCapacity.lowerBound * 1000)
                     if limited { statistics.applicationLimitedCuts += 1 }
                     rate.update(usage: usage, throughput: throughput, now: nowMs, applicationLimited: limited)
                 }

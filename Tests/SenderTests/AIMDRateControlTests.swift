@@ -124,4 +124,18 @@ import Testing
         #expect(!DelayBasedBandwidthEstimator.isApplicationLimited(sentRate: 1_500_000, throughput: 1_000_000, estimate: 1_900_000))
         #expect(!DelayBasedBandwidthEstimator.isApplicationLimited(sentRate: nil, throughput: 800_000, estimate: 950_000))
     }
+
+    /// Or the offer was under the link capacity estimate's lower bound: 900 kbit/s offered under a 931 kbit/s lower
+    /// bound, all of it delivered, reads the encoder; 950 kbit/s offered (over the bound) with 900 delivered is the link.
+    @Test func anOfferUnderTheCapacityLowerBoundIsApplicationLimited() {
+        #expect(DelayBasedBandwidthEstimator.isApplicationLimited(
+            sentRate: 905_000, throughput: 901_000, estimate: 934_000, capacityLowerBound: 931_000))
+        #expect(!DelayBasedBandwidthEstimator.isApplicationLimited(
+            sentRate: 905_000, throughput: 901_000, estimate: 934_000))
+        #expect(!DelayBasedBandwidthEstimator.isApplicationLimited(
+            sentRate: 950_000, throughput: 900_000, estimate: 934_000, capacityLowerBound: 931_000))
+        // Offered under the bound, but the path took much less: a worse link.
+        #expect(!DelayBasedBandwidthEstimator.isApplicationLimited(
+            sentRate: 905_000, throughput: 700_000, estimate: 934_000, capacityLowerBound: 931_000))
+    }
 }
