@@ -615,9 +615,9 @@ final class SenderCore {
             stats.actualBitrate = Int(Double((stats.bytesSent - lastReport.bytes) * 8) / elapsed)
         }
         lastReport = (now, stats.framesEncoded, stats.bytesSent)
-        // Without congestion control nothing else looks at the target between changes: the retransmissions' share
-        // is brought to the encoder here.
-        if responder != nil, bandwidth == nil { applyTargetIfChanged(force: false) }
+        // The retransmissions' share reaches the encoder here too: without congestion control (or a peer's reports)
+        // nothing else looks at the target between changes.
+        if responder != nil { applyTargetIfChanged(force: false) }
         sendRTCP([])
         reports.yield(snapshot())
     }

@@ -10,9 +10,11 @@ import Video
 @Suite(.serialized) struct RetransmissionLoopbackTests {
     /// Sends 30 frames as fast as the encoder takes them, then runs `body` while the sender is still up.
     func withSender(
-        rtx: Bool, _ body: @escaping @Sendable (H264Sender, LoopbackPeer) async throws -> Void
+        rtx: Bool, reportInterval: Duration? = nil,
+        _ body: @escaping @Sendable (H264Sender, LoopbackPeer) async throws -> Void
     ) async throws -> SenderStats {
         var configuration = SenderLoopbackTests.configuration(peerPort: 0)
+        if let reportInterval { configuration.reportInterval = reportInterval }
         let peer = try await LoopbackPeer(security: configuration.security)
         configuration.peerPort = peer.port
         configuration.rtx = rtx ? .init(payloadType: PayloadType(97), ssrc: SSRC(0xAB_CDEF)) : nil
@@ -52,6 +54,26 @@ import Video
         #expect(stats.retransmittedExtraCopies == 2)
         #expect(stats.nackIgnoredTooSoon == 18)
         #expect(stats.retransmittedBytesSent > 0)
+    }
+
+    /// Retransmissions come out of the target: after a burst of them the encoder is asked for the target less their
+    /// share of the last second's bytes (at most half), and for the whole target again once a second has passed
+    /// without any. Without congestion control the share reaches the encoder with each report (here every 200 ms).
+    @Test func theEncoderGivesUpTheRetransmissionsShareOfTheTarget() async throws {
+        _ = try await withSender(rtx: false, reportInterval: .milliseconds(200)) { sender, peer in
+            let before = await sender.statistics()
+            #expect(before.mediaTargetBitrate == before.targetBitrate, "nothing resent yet")
+            let frames = try await peer.received().frames
+            let first = SequenceNumber(UInt16(truncatingIfNeeded: frames[0].firstSequenceNumber))
+            let last = SequenceNumber(UInt16(truncatingIfNeeded: frames[frames.count - 1].firstSequenceNumber))
+            let lost = (0...first.distance(to: last)).map { first + $0 }
+            try await peer.send([.nack(GenericNACK(senderSSRC: peer.ssrc, mediaSSRC: sender.ssrc, lost: lost))])
+            try await waitUntil(sender) { $0.retransmittedPacketsSent > 0 }
+            try await waitUntil(sender) { $0.mediaTargetBitrate < $0.targetBitrate }
+            let during = await sender.statistics()
+            #expect(during.mediaTargetBitrate >= during.targetBitrate / 2, "at most half goes to retransmissions")
+            try await waitUntil(sender, seconds: 5) { $0.mediaTargetBitrate == $0.targetBitrate }
+        }
     }
 
     @Test func packetsNoLongerInTheHistoryAreCountedNotSent() async throws {
