@@ -93,7 +93,7 @@ extension EncoderConfiguration {
     /// refused here, before any arithmetic uses them).
     /// - Parameter frameRate: frames per second.
     /// - Throws: `EncoderConfigurationError.frameRateOutOfRange`.
-    static func validate(frameRate: Double) throws(EncoderConfigurationError) {
+    public static func validate(frameRate: Double) throws(EncoderConfigurationError) {
         guard frameRate.isFinite, supportedFrameRates.contains(frameRate) else {
             throw .frameRateOutOfRange(frameRate, supported: supportedFrameRates)
         }

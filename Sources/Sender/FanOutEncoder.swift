@@ -313,9 +313,10 @@ package final class FanOutEncoder: Sendable {
     /// - Throws: `SenderError.invalidRate` (nothing changed), `SenderError.finished`.
     package func setFrameRate(_ framesPerSecond: Double) async throws {
         guard !finished.load(ordering: .acquiring) else { throw SenderError.finished }
-        let range = EncoderConfiguration.supportedFrameRates
-        guard framesPerSecond.isFinite, range.contains(framesPerSecond) else {
-            throw SenderError.invalidRate("frame rate must be \(range.lowerBound)-\(range.upperBound) fps, got \(framesPerSecond)")
+        do {
+            try EncoderConfiguration.validate(frameRate: framesPerSecond)
+        } catch {
+            throw SenderError.invalidRate("\(error)")
         }
         let stage = self.stage
         do {

@@ -290,9 +290,10 @@ public final class H264Sender: Sendable {
     /// - Parameter framesPerSecond: 1 to 60.
     /// - Throws: `SenderError.invalidRate` (nothing changed).
     public func setFrameRate(_ framesPerSecond: Double) async throws {
-        let range = EncoderConfiguration.supportedFrameRates
-        guard framesPerSecond.isFinite, range.contains(framesPerSecond) else {
-            throw SenderError.invalidRate("frame rate must be \(range.lowerBound)-\(range.upperBound) fps, got \(framesPerSecond)")
+        do {
+            try EncoderConfiguration.validate(frameRate: framesPerSecond)
+        } catch {
+            throw SenderError.invalidRate("\(error)")
         }
         let encoder = self.encoder
         do {

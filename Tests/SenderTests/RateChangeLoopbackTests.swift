@@ -71,4 +71,15 @@ import Video
             #expect(ratio > 0.8 && ratio < 1.2, "\(name): \(Int(achieved)) bit/s for a target of \(target) (\(ratio)x)")
         }
     }
+
+    /// A frame rate outside OpenH264's range is refused with the codec's own message, and nothing changes.
+    @Test(arguments: [Double.nan, .infinity, 0, 61])
+    func anUnsupportedFrameRateIsRefused(rate: Double) async throws {
+        let peer = try await LoopbackPeer()
+        let sender = try await H264Sender(configuration: SenderLoopbackTests.configuration(peerPort: peer.port, srtp: false))
+        let message = "frame rate \(rate) is outside the supported range 1.0...60.0"
+        await #expect(throws: SenderError.invalidRate(message)) { try await sender.setFrameRate(rate) }
+        _ = try await sender.finish()
+        await peer.close()
+    }
 }
