@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(name: "STUNTests", dependencies: ["STUN", "COpenSSL"]),
         .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "RTP"]),
         .testTarget(
-            name: "WebRTCTests", dependencies: ["WebRTC", "STUN", "DTLS", "SRTP", "RTP", "H264"], exclude: ["Interop"]
+            name: "WebRTCTests", dependencies: ["WebRTC", "STUN", "DTLS", "SRTP", "RTP", "H264", "TestSupport"], exclude: ["Interop"]
         ),
         .testTarget(name: "WHIPTests", dependencies: [
             "WHIP", "WebRTC", "Sender", "Codec", "TestSupport",

@@ -390,8 +390,34 @@ public final class WHEPServer: Sendable {
         let setup = Setup(
             encoder: encoder, table: table, context: context, advertisedIP: advertisedIP, events: eventsContinuation,
             connectTimeout: options.connectTimeout, consentTimeout: options.consentTimeout)
-        let reply = try? await loop.submit { setup.start(offer: offer, transport: transport.value) }.get()
+        // The offer is read and answered here, off the event loops (other viewers' media runs on them); only the
+        // session's start runs on its loop.
+        let port = (try? await loop.submit { transport.value.localPort }.get()) ?? 0
+        let negotiation: Negotiation
+        switch setup.negotiate(offer: offer, port: port) {
+        case .success(let value): negotiation = value
+        case .failure(let error):
+            loop.execute { transport.value.close() }
+            table.release()
+            return error.reply
+        }
+        let reply = try? await loop.submit { setup.start(negotiation, transport: transport.value) }.get()
         return reply ?? .error(500, "the viewer could not be set up")
+    }
+
+    /// A negotiated viewer, before its session starts.
+    private struct Negotiation: Sendable {
+        let id: String
+        let ssrc: SSRC
+        let rtxSSRC: SSRC
+        let credentials: ICECredentials
+        let answer: JSEPSessionDescription
+        let negotiated: NegotiatedVideo
+    }
+
+    /// An offer refused, with its reply.
+    private struct RefusedOffer: Error {
+        let reply: WHEPReply
     }
 
     /// What a viewer's set-up needs, on its loop.
@@ -404,7 +430,9 @@ public final class WHEPServer: Sendable {
         let connectTimeout: Duration
         let consentTimeout: Duration
 
-        func start(offer: JSEPSessionDescription, transport: UDPTransport) -> WHEPReply {
+        /// Draws the viewer's id, SSRCs and ICE credentials and answers its offer. Pure but for randomness: runs off
+        /// the event loops.
+        func negotiate(offer: JSEPSessionDescription, port: Int) -> Result<Negotiation, RefusedOffer> {
             var rng = SystemRandomNumberGenerator()
             let id = (0..<16).map { _ in String(UInt8.random(in: 0...255, using: &rng), radix: 16).leftPadded(2) }.joined()
             let configuration = encoder.configuration
@@ -412,7 +440,6 @@ public final class WHEPServer: Sendable {
             var rtxSSRC = SSRC(UInt32.random(in: 1 ... .max, using: &rng))
             while rtxSSRC == ssrc { rtxSSRC = SSRC(UInt32.random(in: 1 ... .max, using: &rng)) }
             let credentials = ICECredentials.random()
-            let port = UInt16(clamping: transport.localPort)
             var video = VideoSendConfiguration(
                 profileLevelID: configuration.encoder.profileLevelID,
                 packetizationMode: configuration.packetizationMode == .singleNALUnit ? 0 : 1, ssrc: ssrc.rawValue,
@@ -422,20 +449,27 @@ public final class WHEPServer: Sendable {
             // Delay-based congestion control per viewer when the browser offers transport-cc (Chromium does).
             video.transportWideCC = configuration.congestionControl
             let local = LocalTransportDescription(
-                credentials: credentials, candidates: [.host(TransportAddress(ip: advertisedIP, port: port))],
+                credentials: credentials,
+                candidates: [.host(TransportAddress(ip: advertisedIP, port: UInt16(clamping: port)))],
                 iceLite: true, fingerprint: context.certificate.fingerprint)
+            do {
+                let (answer, negotiated) = try VideoAnswerer.answer(
+                    offer, video: video, transport: local, origin: "- \(UInt64.random(in: 1...(1 << 62), using: &rng)) 1 IN IP4 0.0.0.0")
+                return .success(Negotiation(id: id, ssrc: ssrc, rtxSSRC: rtxSSRC, credentials: credentials,
+                                            answer: answer, negotiated: negotiated))
+            } catch {
+                return .failure(RefusedOffer(reply: .error(400, "cannot answer the offer: \(error)")))
+            }
+        }
+
+        /// Starts a negotiated viewer's session (ICE-lite, DTLS) on its transport's loop.
+        func start(_ negotiation: Negotiation, transport: UDPTransport) -> WHEPReply {
+            let (id, ssrc, rtxSSRC, credentials) = (negotiation.id, negotiation.ssrc, negotiation.rtxSSRC, negotiation.credentials)
+            let (answer, negotiated) = (negotiation.answer, negotiation.negotiated)
             let fail = { (reply: WHEPReply) -> WHEPReply in
                 transport.close()
                 table.release()
                 return reply
-            }
-            let answer: JSEPSessionDescription
-            let negotiated: NegotiatedVideo
-            do {
-                (answer, negotiated) = try VideoAnswerer.answer(
-                    offer, video: video, transport: local, origin: "- \(UInt64.random(in: 1...(1 << 62), using: &rng)) 1 IN IP4 0.0.0.0")
-            } catch {
-                return fail(.error(400, "cannot answer the offer: \(error)"))
             }
             var iceConfiguration = ICELiteAgent.Configuration()
             iceConfiguration.consentTimeout = consentTimeout

@@ -40,35 +40,46 @@ public struct H264PayloadFormat: Hashable, Sendable {
     }
 
     /// The H.264 formats of a media section, in the section's preference order. Formats whose parameters do not
-    /// parse, or with a packetization mode other than 0 or 1, are skipped.
+    /// parse, or with a packetization mode other than 0 or 1, are skipped; a payload type listed twice on the `m=`
+    /// line counts once.
+    ///
+    /// Linear in the section's size: its lines are read once (`PayloadAttributes`), and at most 128 formats (the
+    /// 7-bit payload types) come out, each with a bounded feedback list.
     /// - Parameters:
     ///   - section: The media section.
     public static func formats(in section: JSEPMediaSection) -> [H264PayloadFormat] {
-        let maps = section.rtpMaps
+        let attributes = PayloadAttributes(section)
         var rtxByApt: [Int: Int] = [:]
-        for (payloadType, map) in maps where map.name.lowercased() == "rtx" {
-            if let apt = section.formatParameters(payloadType)["apt"].flatMap({ Int($0) }) { rtxByApt[apt] = payloadType }
+        for (payloadType, map) in attributes.rtpMaps where map.name.caseInsensitiveEquals("rtx") {
+            if let apt = attributes.parameters[payloadType]?["apt"].flatMap(PayloadAttributes.payloadType),
+               rtxByApt[apt].map({ payloadType < $0 }) ?? true {
+                rtxByApt[apt] = payloadType  // the lowest wins, whatever the dictionary's order
+            }
         }
-        return section.formats.compactMap { text -> H264PayloadFormat? in
-            guard let payloadType = Int(text), let pt = UInt8(exactly: payloadType), pt < 128,
-                  let map = maps[payloadType], map.name.uppercased() == "H264", map.clockRate == clockRate
-            else { return nil }
-            let parameters = section.formatParameters(payloadType)
+        var seen = Set<Int>()
+        var result: [H264PayloadFormat] = []
+        for text in section.formats {
+            guard let payloadType = PayloadAttributes.payloadType(text[...]), seen.insert(payloadType).inserted,
+                  let map = attributes.rtpMaps[payloadType], map.name.caseInsensitiveEquals("H264"),
+                  map.clockRate == clockRate
+            else { continue }
+            let parameters = attributes.parameters[payloadType] ?? [:]
             let profile: ProfileLevelID
             if let text = parameters["profile-level-id"] {
-                guard let parsed = try? ProfileLevelID(string: text) else { return nil }
+                guard let parsed = try? ProfileLevelID(string: String(text.prefix(16))) else { continue }
                 profile = parsed
             } else {
                 profile = defaultProfileLevelID
             }
-            let mode = parameters["packetization-mode"].map { Int($0) ?? -1 } ?? 0
-            guard mode == 0 || mode == 1 else { return nil }
-            return H264PayloadFormat(
-                payloadType: pt, profileLevelID: profile, packetizationMode: mode,
+            let mode = parameters["packetization-mode"].map { $0.utf8.count <= 3 ? Int($0) ?? -1 : -1 } ?? 0
+            guard mode == 0 || mode == 1 else { continue }
+            result.append(H264PayloadFormat(
+                payloadType: UInt8(payloadType), profileLevelID: profile, packetizationMode: mode,
                 levelAsymmetryAllowed: parameters["level-asymmetry-allowed"] == "1",
-                rtxPayloadType: rtxByApt[payloadType].flatMap { UInt8(exactly: $0) },
-                feedback: section.rtcpFeedback(payloadType))
+                rtxPayloadType: rtxByApt[payloadType].map { UInt8($0) },
+                feedback: attributes.feedback(payloadType)))
         }
+        return result
     }
 
     /// The `a=fmtp` value: `level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f`.

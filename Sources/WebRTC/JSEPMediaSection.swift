@@ -122,8 +122,19 @@ public struct JSEPMediaSection: Hashable, Sendable {
         }
     }
 
-    /// `a=candidate` lines that parse (others are skipped: a candidate we cannot read is one we cannot use).
+    /// The most remote candidates read from one section; later ones are ignored. A browser offers a handful per
+    /// interface (host, server-reflexive, relayed, UDP and TCP); the bound keeps the ICE checklist (pairs x checks)
+    /// small whatever an offer lists.
+    public static let maximumCandidates = 64
+
+    /// `a=candidate` lines that parse, at most `maximumCandidates` (others are skipped: a candidate we cannot read
+    /// is one we cannot use).
     public var candidates: [ICECandidate] {
-        attributes(named: "candidate").compactMap { try? ICECandidate(parsing: $0) }
+        var result: [ICECandidate] = []
+        for attribute in attributes where attribute.name == "candidate" {
+            guard result.count < Self.maximumCandidates else { break }
+            if let candidate = try? ICECandidate(parsing: attribute.value ?? "") { result.append(candidate) }
+        }
+        return result
     }
 }

@@ -2,6 +2,7 @@ import DTLS
 import Foundation
 import Sender
 import Video
+import TestSupport
 import Testing
 @testable import WHEP
 
@@ -228,5 +229,34 @@ import Testing
         #expect(hugeHeader.closed, "the connection stayed open after an oversized header")
         await server.finish()
         #expect(server.viewerCount == 0)
+    }
+
+    /// Issue 20, item 1: offers of at most 64 KiB built to cost payload types x lines (3,000-10,500 repeats of a
+    /// payload type, an `a=fmtp` of 15,800 parameters, thousands of `a=rtcp-fb:*` lines). Before, the smallest took
+    /// 4.65 s on the event loop and the largest got no reply in 30 s; now each is answered at once (201: the
+    /// repeated H.264 format is a valid one) and a page request between them is not held up.
+    @Test(.timeLimit(.minutes(1)))
+    func hostileOffersAreAnsweredAtOnce() async throws {
+        var options = WHEPServer.Options(host: "127.0.0.1", port: 0)
+        options.maximumViewers = 16
+        let (server, pump) = try await WHEPTestSupport.start(options)
+        defer { pump.cancel() }
+        let base = WHEPTestSupport.offer(
+            credentials: .random(), candidate: .init(ipString: "127.0.0.1", port: 9)!,
+            fingerprint: try DTLSTestCertificate.fingerprint())
+        let offers = HostileOffers.all(from: base)
+        #expect(offers.count == 5, "every case fits 64 KiB")
+        for (name, sdp) in offers {
+            let started = ContinuousClock.now
+            let reply = try await WHEPTestSupport.request(
+                port: server.localPort, "POST", "/whep", headers: ["Content-Type": "application/sdp"], body: sdp)
+            let elapsed = ContinuousClock.now - started
+            #expect(reply.status == 201 || reply.status == 400, "\(name): \(reply.status) \(reply.body.prefix(200))")
+            #expect(elapsed < .seconds(2), "\(name) took \(elapsed)")
+            #expect(reply.body.utf8.count < 8 * 1024)
+            let page = try await WHEPTestSupport.request(port: server.localPort, "GET", "/")
+            #expect(page.status == 200)
+        }
+        await server.finish()
     }
 }

@@ -46,6 +46,12 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     /// section's H.264 formats, extensions and ICE candidates, then `VideoAnswerer.answer` against a fixed local
     /// configuration, and the answer's text parsed again.
     case jsep
+    /// A video section built from the input as a program (issue 20, item 1): each op byte adds a payload type to the
+    /// `m=` line (repeated up to 2,048 times), an `a=rtpmap`, an `a=fmtp` with many parameters, or `a=rtcp-fb` lines
+    /// (for a type or `*`, repeated), so that small inputs reach the shapes that made reading formats quadratic.
+    /// `H264PayloadFormat.formats(in:)` must then give distinct payload types, at most 128, with bounded feedback,
+    /// and the answerer must answer or refuse; libFuzzer's timeout catches work out of proportion to the input.
+    case jsepFormats = "jsep-formats"
 
     /// The largest frame the Y4M target reads (larger headers are parsed but not read, to bound memory).
     static let maxY4MFrameBytes = 1 << 20
@@ -63,6 +69,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .json: Self.json(bytes)
         case .stun: Self.stun(bytes)
         case .jsep: Self.jsep(bytes)
+        case .jsepFormats: Self.jsepFormats(bytes)
         }
     }
 
@@ -252,6 +259,46 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         let text = answer.sdp
         guard (try? JSEPSessionDescription(parsing: text)) != nil else {
             fatalError("fuzz property broken: our answer does not parse:\n\(text)")
+        }
+    }
+
+    private static func jsepFormats(_ bytes: [UInt8]) {
+        var formats: [String] = []
+        var lines: [String] = []
+        var index = 0
+        func next() -> Int {
+            defer { index += 1 }
+            return index < bytes.count ? Int(bytes[index]) : 0
+        }
+        while index < bytes.count, formats.count < 20_000, lines.count < 20_000 {
+            let op = next(), type = next() % 130  // 128 and 129 are out of range on purpose
+            let count = (next() + 1) * 8
+            switch op % 5 {
+            case 0: formats += Array(repeating: String(type), count: count)
+            case 1: lines.append("a=rtpmap:\(type) \(["H264", "h264", "rtx", "VP8"][op / 5 % 4])/90000")
+            case 2:
+                let parameters = ["packetization-mode=\(op % 3)", "profile-level-id=42e01f", "apt=\(next() % 130)",
+                                  "level-asymmetry-allowed=1", "x"]
+                lines.append("a=fmtp:\(type) " + (0..<count).map { parameters[$0 % parameters.count] }.joined(separator: ";"))
+            case 3:
+                for line in 0..<count { lines.append("a=rtcp-fb:\(op & 8 == 0 ? "*" : String(type)) fb\(line % 40)") }
+            default: lines.append("a=rtcp-fb:\(type) \(["nack", "nack pli", "ccm fir", "goog-remb"][op / 5 % 4])")
+            }
+        }
+        guard !formats.isEmpty else { return }
+        let text = (["v=0", "o=- 1 1 IN IP4 0.0.0.0", "s=-", "t=0 0",
+                     "m=video 9 UDP/TLS/RTP/SAVPF " + formats.joined(separator: " "), "a=mid:0", "a=recvonly",
+                     "a=rtcp-mux", "a=ice-ufrag:abcd", "a=ice-pwd:0123456789abcdefghijklmn", "a=setup:actpass",
+                     "a=fingerprint:sha-256 " + (16...47).map { String($0, radix: 16, uppercase: true) }.joined(separator: ":")]
+                    + lines).joined(separator: "\r\n") + "\r\n"
+        guard let offer = try? JSEPSessionDescription(parsing: text), let section = offer.media.first else { return }
+        let result = H264PayloadFormat.formats(in: section)
+        check(result.count <= 128, "\(result.count) formats")
+        check(Set(result.map(\.payloadType)).count == result.count, "a payload type came out twice")
+        check(result.allSatisfy { $0.feedback.count <= 32 && Set($0.feedback).count == $0.feedback.count },
+              "unbounded or repeated feedback")
+        if let answerer {
+            _ = try? VideoAnswerer.answer(offer, video: answerer.video, transport: answerer.transport)
         }
     }
 
