@@ -47,7 +47,7 @@ public enum RateParser {
         case "g", "G": multiplier = 1e9; s = s.dropLast()
         default: break
         }
-        guard let value = Double(s), !value.isNaN else { throw Error.notARate(text) }
+        guard isDecimal(s), let value = Double(s), !value.isNaN else { throw Error.notARate(text) }
         let bps = (value * multiplier).rounded()
         // Checked as a Double first: only a value inside 1...maximumBitrate reaches Int(_:).
         guard bps >= 1 else { throw Error.notPositive(text) }
@@ -66,10 +66,17 @@ public enum RateParser {
         guard text.utf8.count <= maximumTextLength else { throw Error.notARate(abbreviated(text)) }
         var s = Substring(text.filter { $0 != " " })
         if s.lowercased().hasSuffix("fps") { s = s.dropLast(3) }
-        guard let value = Double(s), !value.isNaN else { throw Error.notARate(text) }
+        guard isDecimal(s), let value = Double(s), !value.isNaN else { throw Error.notARate(text) }
         guard value > 0 else { throw Error.notPositive(text) }
         guard value <= maximumFrameRate else { throw Error.tooLarge(text, maximum: "\(Int(maximumFrameRate)) fps") }
         return value
+    }
+
+    /// Whether `text` is not hexadecimal. `Double(_:)` also reads `0x10` and `0x1p4` (hexadecimal needs the `0x`
+    /// prefix); a rate is never written so, and accepting them let `0x10` mean 16 bit/s. (`inf` and `nan` pass here
+    /// and get their own errors.)
+    static func isDecimal(_ text: Substring) -> Bool {
+        !text.utf8.contains { $0 == UInt8(ascii: "x") || $0 == UInt8(ascii: "X") }
     }
 
     /// Formats a bitrate for people: `1.5 Mbit/s`, `800 kbit/s`, `1 Tbit/s`.

@@ -62,6 +62,11 @@ public final class ControlServer: Sendable {
                 }
             }
             .bind(host: host, port: port).get()
+        // The rule again on the address actually bound: a name that passed as loopback may resolve elsewhere.
+        if token == nil, !LoopbackRule.isLoopback(channel.localAddress) {
+            try? await channel.close()
+            throw ControlServerError.tokenRequired("\(host) (bound to \(channel.localAddress?.ipAddress ?? "?"))")
+        }
     }
 
     /// Starts a server over a sender (`init(host:port:token:target:)` with the sender as the target).
@@ -80,10 +85,12 @@ public final class ControlServer: Sendable {
         try? await channel.close()
     }
 
-    /// Whether an address is a loopback one (127.0.0.0/8, ::1, localhost).
+    /// Whether a host names loopback by itself: `localhost`, an IPv4 literal in 127.0.0.0/8, or `::1`. A host name
+    /// is not loopback whatever it starts with (`127.0.0.1.example` resolves where its owner says); the address
+    /// actually bound is checked again when the server starts.
     /// - Parameter host: an address or host name.
     public static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        LoopbackRule.isLoopback(host: host)
     }
 
     /// Carries out one command on a target and words the reply.

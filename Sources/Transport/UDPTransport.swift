@@ -32,6 +32,9 @@ package final class UDPTransport {
         case media
         /// Refused (the interceptor counts why).
         case drop
+        /// Refused, and from an address other than the peer's or not authenticated as it: counted in
+        /// `packetsFromStrangers` as the peer filter counts what it refuses.
+        case stranger
     }
 
     /// Sees every inbound datagram first, before the peer filter and RTP/RTCP handling (WebRTC: ICE and DTLS share
@@ -283,6 +286,9 @@ package final class UDPTransport {
             defer { datagramDestination = nil }
             switch buffer.withUnsafeReadableBytes({ interceptor($0, address) }) {
             case .consumed, .drop: return
+            case .stranger:
+                counters.packetsFromStrangers += 1
+                return
             case .media: break
             }
         } else if let peer, address.ipAddress != peer.ipAddress {

@@ -20,13 +20,14 @@ enum FileDescriptorIO {
         try open(path, flags: forWriting ? O_WRONLY | O_CREAT | O_TRUNC : O_RDONLY)
     }
 
-    /// Opens `path` with `flags` (plus `O_CLOEXEC`), creating a file with ``newFileMode`` when `O_CREAT` is given.
+    /// Opens `path` with `flags` (plus `O_CLOEXEC`), creating a file with `permissions` (``newFileMode`` unless
+    /// told otherwise; the umask applies) when `O_CREAT` is given.
     /// The path is opened, never replaced: a symlink is followed, a FIFO or a device is opened as it is, and an
     /// existing file keeps its mode and owner.
     /// - Throws: `Y4MError.system` with the errno of `open(2)`.
-    static func open(_ path: String, flags: Int32) throws(Y4MError) -> Int32 {
+    static func open(_ path: String, flags: Int32, permissions: mode_t = newFileMode) throws(Y4MError) -> Int32 {
         while true {
-            let fd = Glibc.open(path, flags | O_CLOEXEC, newFileMode)
+            let fd = Glibc.open(path, flags | O_CLOEXEC, permissions)
             if fd >= 0 { return fd }
             if errno != EINTR { throw .system(operation: "open \(path)", errno: errno) }
         }

@@ -39,8 +39,10 @@ public final class OutputFile {
     /// - Parameters:
     ///   - path: the output path; "-" writes to standard output (not closed by this object).
     ///   - mode: truncate (default) or append.
+    ///   - privateToOwner: create a new file readable by its owner only (0600), for output that holds anything an
+    ///     other user must not read (session ids); an existing file keeps its mode. Otherwise 0666 less the umask.
     /// - Throws: ``OutputFileError`` for `open`, with its errno (`ENOENT` for a missing directory, `EACCES`, `EISDIR`...).
-    public init(path: String, mode: Mode = .truncate) throws(OutputFileError) {
+    public init(path: String, mode: Mode = .truncate, privateToOwner: Bool = false) throws(OutputFileError) {
         self.path = path
         if path == "-" {
             fd = STDOUT_FILENO
@@ -49,7 +51,7 @@ public final class OutputFile {
         }
         let flags = O_WRONLY | O_CREAT | (mode == .truncate ? O_TRUNC : O_APPEND)
         do {
-            fd = try FileDescriptorIO.open(path, flags: flags)
+            fd = try FileDescriptorIO.open(path, flags: flags, permissions: privateToOwner ? 0o600 : FileDescriptorIO.newFileMode)
         } catch {
             throw OutputFileError(operation: .open, path: path, errno: error.errno ?? EIO)
         }

@@ -208,10 +208,12 @@ public final class WHEPServer: Sendable {
     /// How long an HTTP connection may stay idle before it is closed.
     static let idleTimeout = TimeAmount.seconds(30)
 
-    /// Whether an address is a loopback one (127.0.0.0/8, ::1, localhost).
+    /// Whether a host names loopback by itself: `localhost`, an IPv4 literal in 127.0.0.0/8, or `::1`. A host name
+    /// is not loopback whatever it starts with (`127.0.0.1.example` resolves where its owner says); the address
+    /// actually bound is checked again when the server starts.
     /// - Parameter host: an address or host name.
     public static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        LoopbackRule.isLoopback(host: host)
     }
 
     // MARK: Frames

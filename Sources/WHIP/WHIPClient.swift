@@ -1,3 +1,5 @@
+import WebRTC
+
 /// The HTTP side of WHIP (RFC 9725): POST the SDP offer to the endpoint, follow 307/308 redirects (bounded), read the
 /// 201's `Location` and answer, and DELETE the session resource at the end.
 ///
@@ -99,17 +101,40 @@ public struct WHIPClient: Sendable {
         return .httpStatus(status: response.status, method: method, excerpt: quoted)
     }
 
-    /// At most `WHIPConfiguration.excerptLength` characters of a body, on one line, with the token removed.
+    /// At most `WHIPConfiguration.excerptLength` characters of a body, on one line, control characters escaped
+    /// (`PeerText`); nothing at all when the body may hold the token (`mayHold(token:in:)`).
     func excerpt(_ body: [UInt8]) -> String {
-        var text = String(decoding: body, as: UTF8.self)
-        if let token = configuration.token, !token.isEmpty { text = text.replacingAll(token, with: "<redacted>") }
-        let cleaned = text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) }
-        var line = String(cleaned).trimmingSpaces
-        if line.count > WHIPConfiguration.excerptLength {
-            line = String(line.prefix(WHIPConfiguration.excerptLength)) + "..."
+        let text = String(decoding: body, as: UTF8.self)
+        let line = PeerText.excerpt(
+            text.unicodeScalars.map { $0 == "\r" || $0 == "\n" || $0 == "\t" ? " " : String($0) }.joined().trimmingSpaces,
+            limit: WHIPConfiguration.excerptLength)
+        if let token = configuration.token, !token.isEmpty,
+           Self.mayHold(token: token, in: Array(text.utf8)) || Self.mayHold(token: token, in: Array(line.utf8)) {
+            return "(the reply is not shown: it may hold the bearer token)"
         }
         return line
     }
+
+    /// Whether `text` holds the token, or a piece of it that could be printed, in any form a reply might split or
+    /// dress it in: compared after removing every byte that is not a visible ASCII character other than `\`
+    /// (spaces, line breaks, tabs, control characters, escapes), and an excerpt cut in the middle of it counts.
+    static func mayHold(token: String, in text: [UInt8]) -> Bool {
+        func squeezed(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+            bytes.filter { (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "\\") }
+        }
+        let needle = squeezed(token.utf8), haystack = squeezed(text)
+        guard !needle.isEmpty else { return false }
+        let piece = min(needle.count, minimumTokenPiece)
+        // Any `piece` bytes of the token in a row (a whole token, or a part of it that an excerpt could show).
+        var pieces = Set<ArraySlice<UInt8>>()
+        for start in 0...(needle.count - piece) { pieces.insert(needle[start..<(start + piece)]) }
+        guard haystack.count >= piece else { return false }
+        for start in 0...(haystack.count - piece) where pieces.contains(haystack[start..<(start + piece)]) { return true }
+        return false
+    }
+
+    /// The shortest run of the token's characters treated as a leak (shorter runs occur by chance in any text).
+    static let minimumTokenPiece = 8
 }
 
 extension Substring {

@@ -1,3 +1,5 @@
+import WebRTC
+
 /// Why publishing to a WHIP endpoint (RFC 9725) failed. Descriptions name the status and quote a short excerpt of
 /// the endpoint's reply; the bearer token never appears in them.
 public enum WHIPError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -24,23 +26,25 @@ public enum WHIPError: Error, Hashable, Sendable, CustomStringConvertible {
     /// ICE or DTLS ended the session (consent expired, no working pair, handshake failure or timeout).
     case transportClosed(String)
 
+    /// The error in words; peer-supplied text in it is an excerpt (`PeerText`: bounded, controls escaped).
     public var description: String {
         switch self {
-        case .invalidURL(let reason): "invalid WHIP URL: \(reason)"
+        case .invalidURL(let reason): "invalid WHIP URL: \(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
         case .unsupportedScheme(let scheme):
-            "WHIP URL scheme '\(scheme)' is not supported: use http:// (for https, put a TLS-terminating proxy on this host)"
-        case .connectionFailed(let url, let reason): "cannot reach the WHIP endpoint \(url): \(reason)"
-        case .timedOut(let url): "the WHIP endpoint \(url) did not answer in time"
+            "WHIP URL scheme '\(PeerText.excerpt(scheme, limit: 20))' is not supported: use http:// (for https, put a TLS-terminating proxy on this host)"
+        case .connectionFailed(let url, let reason):
+            "cannot reach the WHIP endpoint \(PeerText.excerpt(url)): \(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
+        case .timedOut(let url): "the WHIP endpoint \(PeerText.excerpt(url)) did not answer in time"
         case .authenticationFailed(let status, let excerpt):
-            "the WHIP endpoint refused the credentials (HTTP \(status))\(excerpt.isEmpty ? "" : ": \(excerpt)"); "
+            "the WHIP endpoint refused the credentials (HTTP \(status))\(excerpt.isEmpty ? "" : ": \(PeerText.excerpt(excerpt, limit: 2 * PeerText.maximumExcerptLength))"); "
                 + "check --token"
         case .httpStatus(let status, let method, let excerpt):
-            "the WHIP endpoint answered \(method) with HTTP \(status)\(excerpt.isEmpty ? "" : ": \(excerpt)")"
+            "the WHIP endpoint answered \(method) with HTTP \(status)\(excerpt.isEmpty ? "" : ": \(PeerText.excerpt(excerpt, limit: 2 * PeerText.maximumExcerptLength))")"
         case .tooManyRedirects(let count): "more than \(count) WHIP redirects in a row"
-        case .badLocation(let reason): "the WHIP endpoint's Location is unusable: \(reason)"
-        case .badAnswer(let reason): "the WHIP endpoint's answer is unusable: \(reason)"
+        case .badLocation(let reason): "the WHIP endpoint's Location is unusable: \(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
+        case .badAnswer(let reason): "the WHIP endpoint's answer is unusable: \(PeerText.excerpt(reason, limit: 3 * PeerText.maximumExcerptLength))"
         case .responseTooLarge(let limit): "the WHIP endpoint's reply exceeds \(limit) bytes"
-        case .transportClosed(let reason): "the WebRTC transport to the WHIP endpoint closed: \(reason)"
+        case .transportClosed(let reason): "the WebRTC transport to the WHIP endpoint closed: \(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
         }
     }
 }

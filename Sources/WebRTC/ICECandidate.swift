@@ -125,7 +125,7 @@ public struct ICECandidate: Hashable, Sendable, CustomStringConvertible {
         var body = Substring(text)
         if body.hasPrefix("candidate:") { body = body.dropFirst("candidate:".count) }
         let fields = body.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-        func bad(_ reason: String) -> JSEPError { .malformedLine(number: 0, line: "a=candidate:\(body)", reason: reason) }
+        func bad(_ reason: String) -> JSEPError { .malformedLine(number: 0, line: PeerText.excerpt("a=candidate:\(body)"), reason: reason) }
         guard fields.count >= 8 else { throw bad("needs 8 fields, has \(fields.count)") }
         guard (1...32).contains(fields[0].count) else { throw bad("foundation of \(fields[0].count) characters") }
         guard let component = Int(fields[1]), (1...256).contains(component) else { throw bad("component \(fields[1])") }

@@ -13,15 +13,18 @@ public enum JSEPError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The peer does not use what WebRTC requires (rtcp-mux, a DTLS-SRTP profile, ...).
     case unsupported(String)
 
+    /// The error in words; every piece of peer text in it is an excerpt (`PeerText`: bounded, controls escaped).
     public var description: String {
         switch self {
-        case .malformedLine(let number, let line, let reason): "SDP line \(number) '\(line)': \(reason)"
-        case .missing(let what): "SDP lacks \(what)"
+        case .malformedLine(let number, let line, let reason):
+            "SDP line \(number) '\(PeerText.excerpt(line, limit: 2 * PeerText.maximumExcerptLength))': \(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
+        case .missing(let what): "SDP lacks \(PeerText.excerpt(what))"
         case .noVideoSection: "SDP has no usable video m-section"
         case .noCompatibleH264(let offered):
-            "no offered H.264 format matches ours (offered: \(offered.isEmpty ? "none" : offered.joined(separator: ", ")))"
-        case .incompatibleSetup(let value): "SDP a=setup:\(value) leaves no DTLS role"
-        case .unsupported(let what): "SDP peer does not support \(what)"
+            "no offered H.264 format matches ours (offered: "
+                + (offered.isEmpty ? "none" : PeerText.excerpt(offered.joined(separator: ", "), limit: 2 * PeerText.maximumExcerptLength)) + ")"
+        case .incompatibleSetup(let value): "SDP a=setup:\(PeerText.excerpt(value)) leaves no DTLS role"
+        case .unsupported(let what): "SDP peer does not support \(PeerText.excerpt(what, limit: 2 * PeerText.maximumExcerptLength))"
         }
     }
 }

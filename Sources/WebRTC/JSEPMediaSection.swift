@@ -59,6 +59,25 @@ public struct JSEPMediaSection: Hashable, Sendable {
     /// `a=mid`.
     public var mid: String? { attribute("mid") }
 
+    /// The longest mid accepted. RFC 8843 section 15.2 carries the mid in an RTP header extension of at most 16 bytes
+    /// in the one-byte form; 32 leaves room for the two-byte form's peers while keeping what we echo short.
+    public static let maximumMidLength = 32
+
+    /// Whether a mid is an identification-tag: a `token` (RFC 5888 section 4, RFC 8866 section 9: `!#$%&'*+-.^_`{|}~`,
+    /// digits and letters) of 1 to `maximumMidLength` characters. Our answer repeats the offer's mids, so anything
+    /// else (a tab, a space, a control character) is refused rather than echoed.
+    public static func isValidMid(_ mid: String) -> Bool {
+        guard (1...maximumMidLength).contains(mid.utf8.count) else { return false }
+        return mid.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                true
+            default: "!#$%&'*+-.^_`{|}~".utf8.contains(byte)
+            }
+        }
+    }
+
     /// The direction attribute; `sendrecv` when none is given (RFC 8866 section 6.7).
     public var direction: String {
         for attribute in attributes where ["sendrecv", "sendonly", "recvonly", "inactive"].contains(attribute.name) {

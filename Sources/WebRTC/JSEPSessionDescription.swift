@@ -72,12 +72,12 @@ public struct JSEPSessionDescription: Hashable, Sendable {
             let bytes = Array(line.utf8.prefix(2))
             guard bytes.count == 2, bytes[1] == UInt8(ascii: "="),
                   (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[0])
-            else { throw .malformedLine(number: number, line: String(line), reason: "not <letter>=<value>") }
+            else { throw .malformedLine(number: number, line: PeerText.excerpt(line), reason: "not <letter>=<value>") }
             let type = Character(Unicode.Scalar(bytes[0]))
             let value = line.dropFirst(2)
             if !sawVersion {
                 guard type == "v", value == "0" else {
-                    throw .malformedLine(number: number, line: String(line), reason: "the first line must be v=0")
+                    throw .malformedLine(number: number, line: PeerText.excerpt(line), reason: "the first line must be v=0")
                 }
                 sawVersion = true
                 continue
@@ -112,10 +112,10 @@ public struct JSEPSessionDescription: Hashable, Sendable {
     static func parseMediaLine(_ value: Substring, number: Int) throws(JSEPError) -> JSEPMediaSection {
         let fields = value.split(separator: " ", omittingEmptySubsequences: true)
         guard fields.count >= 4 else {
-            throw .malformedLine(number: number, line: "m=\(value)", reason: "needs media, port, proto and a format")
+            throw .malformedLine(number: number, line: PeerText.excerpt("m=\(value)"), reason: "needs media, port, proto and a format")
         }
         guard let port = UInt16(fields[1].split(separator: "/", omittingEmptySubsequences: false)[0]) else {
-            throw .malformedLine(number: number, line: "m=\(value)", reason: "port '\(fields[1])'")
+            throw .malformedLine(number: number, line: PeerText.excerpt("m=\(value)"), reason: "port '\(fields[1])'")
         }
         return JSEPMediaSection(kind: String(fields[0]), port: port, proto: String(fields[2]),
                                 formats: fields[3...].map(String.init))

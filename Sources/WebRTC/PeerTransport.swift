@@ -150,10 +150,12 @@ public final class PeerTransport {
         let kind = DatagramKind(classifying: datagram)
         switch kind {
         case .stun:
+            let refusedBefore = refusedSTUN
             lite?.handleSTUN(datagram, from: source, now: now)
             full?.handleSTUN(datagram, from: source, to: local ?? source, now: now)
             afterICE(now: now)
-            return .consumed
+            // A message the agent refused (malformed, failing MESSAGE-INTEGRITY, a stray response) is dropped.
+            return refusedSTUN > refusedBefore ? .dropped : .consumed
         case .dtls:
             guard isAuthenticated(source) else {
                 statistics.unauthenticatedDTLS += 1
@@ -179,6 +181,12 @@ public final class PeerTransport {
             statistics.unknown += 1
             return .dropped
         }
+    }
+
+    /// STUN messages the ICE agent refused so far: malformed, failing authentication, or of a kind it ignores.
+    private var refusedSTUN: Int {
+        let statistics = lite?.statistics ?? full?.statistics ?? ICEStatistics()
+        return statistics.malformed + statistics.integrityFailures + statistics.ignored
     }
 
     /// The next datagram to send.

@@ -28,6 +28,12 @@ public enum VideoAnswerer {
         guard let index = offer.media.firstIndex(where: {
             $0.kind == "video" && !$0.isRejected && ($0.direction == "recvonly" || $0.direction == "sendrecv")
         }) else { throw .noVideoSection }
+        for (number, candidate) in offer.media.enumerated() {
+            if let mid = candidate.mid, !JSEPMediaSection.isValidMid(mid) {
+                throw .malformedLine(number: 0, line: PeerText.excerpt("a=mid:\(mid)"),
+                                     reason: "m-section \(number + 1)'s mid must be a token of 1-\(JSEPMediaSection.maximumMidLength) characters (RFC 5888, RFC 8843)")
+            }
+        }
         let section = offer.media[index]
         guard section.proto.uppercased().hasSuffix("SAVPF") else { throw .unsupported("\(section.proto) (need SAVPF)") }
         guard section.has("rtcp-mux") else { throw .unsupported("rtcp-mux") }

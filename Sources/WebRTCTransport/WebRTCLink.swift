@@ -44,6 +44,8 @@ package final class WebRTCLink {
     private var timer: Scheduled<Void>?
     private var timerDeadline: MonotonicTime?
     private var closed = false
+    /// The selected peer address once connected (datagrams refused from elsewhere are a stranger's).
+    private var remote: TransportAddress?
 
     /// The time base PeerTransport runs on by default: the loop's monotonic clock.
     package static func monotonicNow() -> MonotonicTime {
@@ -109,7 +111,8 @@ package final class WebRTCLink {
         switch verdict {
         case .consumed: return .consumed
         case .media: return closed ? .drop : .media
-        case .dropped: return .drop
+        // Refused and not from the selected peer (or before there is one): a stranger's, as the plain sender counts.
+        case .dropped: return address == remote ? .drop : .stranger
         }
     }
 
@@ -135,9 +138,11 @@ package final class WebRTCLink {
                     return
                 }
                 transport.setPeer(SocketAddress(remote))
+                self.remote = remote
                 onEvent(.connected(remote: remote))
             case .pathChanged(_, let remote):
                 transport.setPeer(SocketAddress(remote))
+                self.remote = remote
                 onEvent(.pathChanged(remote: remote))
             case .closed(let reason):
                 finish()

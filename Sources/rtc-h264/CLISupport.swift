@@ -30,8 +30,9 @@ enum PrivateFile {
 final class OutputFile: @unchecked Sendable {
     private let file: Video.OutputFile
 
-    init(path: String) throws {
-        do { file = try Video.OutputFile(path: path) } catch { throw CLIError("\(error)") }
+    /// Opens `path`; `privateToOwner` creates a new file with mode 0600 (statistics hold viewer session ids).
+    init(path: String, privateToOwner: Bool = false) throws {
+        do { file = try Video.OutputFile(path: path, privateToOwner: privateToOwner) } catch { throw CLIError("\(error)") }
     }
 
     func write(_ bytes: [UInt8]) { try? file.write(bytes) }

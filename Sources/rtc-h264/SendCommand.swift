@@ -50,7 +50,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "Write the SDP a receiver needs to this file (mode 0600: it holds the SRTP key).")
     var sdp: String?
 
-    @Option(help: "Write statistics to this file as JSON lines, once a second.")
+    @Option(help: "Write statistics to this file as JSON lines, once a second (a new file is created readable by its owner only).")
     var stats: String?
 
     @Option(name: .customLong("save-annexb"), help: "Also write exactly the bitstream sent, as Annex-B, to this file.")
@@ -102,7 +102,7 @@ struct SendCommand: AsyncParsableCommand {
         if asFastAsPossible { configuration.pacingFactor = nil }  // faster than real time: nothing to pace
         if stream.peer?.host.contains(":") == true { configuration.localHost = "::" }
         let annexB = try saveAnnexB.map { try OutputFile(path: $0) }
-        let statsFile = try stats.map { try OutputFile(path: $0) }
+        let statsFile = try stats.map { try OutputFile(path: $0, privateToOwner: true) }
         if let annexB {
             configuration.frameObserver = { frame, _ in annexB.write(frame.bytes) }
         }

@@ -71,7 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("save-annexb"), help: "Also write every frame encoded (what each viewer is sent from its first keyframe on), as Annex-B, to this file.")
     var saveAnnexB: String?
 
-    @Option(help: "Write the server's and every viewer's statistics to this file as JSON lines, once a second.")
+    @Option(help: "Write the server's and every viewer's statistics to this file as JSON lines, once a second (a new file is created readable by its owner only).")
     var stats: String?
 
     @Flag(help: "No progress lines.")
@@ -128,7 +128,7 @@ struct ServeCommand: AsyncParsableCommand {
         options.advertisedHost = advertise
         options.allowedOrigin = allowOrigin
         options.connectTimeout = .milliseconds(Int64((connectTimeout * 1000).rounded()))
-        let statsFile = try stats.map { try OutputFile(path: $0) }
+        let statsFile = try stats.map { try OutputFile(path: $0, privateToOwner: true) }
         let server: WHEPServer
         do {
             server = try await WHEPServer(configuration: configuration, options: options)

@@ -37,6 +37,10 @@ import Testing
         ("1000000000001", .tooLarge("1000000000001", maximum: "1 Tbit/s"),
          "'1000000000001' is above the maximum 1 Tbit/s"),
         ("9e18G", .tooLarge("9e18G", maximum: "1 Tbit/s"), "'9e18G' is above the maximum 1 Tbit/s"),
+        // Issue 20, item 8: `Double` reads hexadecimal; a rate is decimal.
+        ("0x10", .notARate("0x10"), "'0x10' is not a rate (examples: 1.5M, 800k, 1500000)"),
+        ("0x1p20", .notARate("0x1p20"), "'0x1p20' is not a rate (examples: 1.5M, 800k, 1500000)"),
+        ("0X10k", .notARate("0X10k"), "'0X10k' is not a rate (examples: 1.5M, 800k, 1500000)"),
     ]
 
     @Test(arguments: badBitrates)
@@ -66,6 +70,7 @@ import Testing
         ("-30", .notPositive("-30"), "'-30' must be greater than zero"),
         ("-inf", .notPositive("-inf"), "'-inf' must be greater than zero"),
         ("nan", .notARate("nan"), "'nan' is not a rate (examples: 1.5M, 800k, 1500000)"),
+        ("0x1e", .notARate("0x1e"), "'0x1e' is not a rate (examples: 1.5M, 800k, 1500000)"),
         ("", .notARate(""), "'' is not a rate (examples: 1.5M, 800k, 1500000)"),
         ("inf", .tooLarge("inf", maximum: "1000 fps"), "'inf' is above the maximum 1000 fps"),
         ("1e300", .tooLarge("1e300", maximum: "1000 fps"), "'1e300' is above the maximum 1000 fps"),

@@ -142,6 +142,9 @@ import Testing
         (["send", "--to", "127.0.0.1:5004", "--rtx", "--no-nack"], "--rtx needs NACK (remove --no-nack)"),
         (["send", "--to", "127.0.0.1:5004", "--control", "10.20.30.40:8090"],
          "the control endpoint on 10.20.30.40 is reachable beyond this machine: give it a token (--control-token or --control-token-file)"),
+        // Issue 20, item 4: a name that starts like a loopback address is not one.
+        (["send", "--to", "127.0.0.1:5004", "--control", "127.0.0.1.example:18777"],
+         "the control endpoint on 127.0.0.1.example is reachable beyond this machine: give it a token"),
         (["send", "--to", "127.0.0.1:5004", "--control-token", "abc"], "--control-token needs --control"),
         (["send", "--to", "127.0.0.1:5004", "--control", "8090", "--control-token", "a", "--control-token-file", "f"],
          "give --control-token or --control-token-file, not both"),

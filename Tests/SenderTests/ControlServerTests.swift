@@ -6,6 +6,17 @@ import TestSupport
 import Sender
 
 @Suite struct ControlServerTests {
+    /// Issue 20, item 4: loopback is decided on IP literals (and `localhost`), never on how a host name starts.
+    @Test func loopbackIsAnAddressNotAPrefix() {
+        for host in ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost", "127.255.255.254"] {
+            #expect(ControlServer.isLoopback(host), "\(host)")
+        }
+        for host in ["127.0.0.1.example", "127.example.com", "127.0.0.1:80", "0.0.0.0", "10.0.0.1", "::", "[::]",
+                     "localhost.example", "1270.0.0.1", "127.0.0.256", "127..0.1", "", "::2"] {
+            #expect(!ControlServer.isLoopback(host), "\(host)")
+        }
+    }
+
     @Test(arguments: [
         ("POST", "/bitrate", "{\"bitrate\":\"800k\"}", ControlCommand.setBitrate(800_000)),
         ("POST", "/bitrate", "{\"bitrate\":1200000}", ControlCommand.setBitrate(1_200_000)),
@@ -119,4 +130,5 @@ enum RawSocketTCPPort {
         _ = try await sender.finish()
         return port
     }
+
 }

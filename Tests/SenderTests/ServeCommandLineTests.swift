@@ -64,6 +64,9 @@ import Testing
         #expect(object["viewers"] as? Int == 0)
         #expect(object["appliedBitrate"] as? Int == 1_500_000)
         #expect(object["operatorBitrate"] as? Int == 1_500_000)
+        // Issue 20, item 8: the file holds viewer session ids (enough to DELETE a viewer): its owner's only.
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: stats)[.posixPermissions] as? Int)
+        #expect(mode & 0o077 == 0, "a --stats file is created \(String(mode, radix: 8))")
     }
 
     @Test(.timeLimit(.minutes(1)))

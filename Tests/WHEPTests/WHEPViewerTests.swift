@@ -216,4 +216,47 @@ import WebRTCTransport
         #expect(await WHEPTestSupport.waitFor(seconds: 10) { WHEPTestSupport.udpPortIsFree(viewer.serverPort) })
         await server.finish()
     }
+
+    /// Issue 20, item 7: STUN that fails authentication, DTLS, RTP and PLIs from another address reach a viewer's
+    /// socket; each is refused and counted in the viewer's `packetsFromStrangers` (it stayed 0), and the viewer
+    /// keeps playing.
+    @Test(.timeLimit(.minutes(1)))
+    func datagramsFromStrangersAreCountedPerViewer() async throws {
+        let (server, pump) = try await WHEPTestSupport.start(.init(host: "127.0.0.1", port: 0))
+        defer { pump.cancel() }
+        let viewer = try await TestViewer(serverPort: server.localPort)
+        #expect(try await WHEPTestSupport.waitFor { try await viewer.mediaPackets().count >= 5 })
+        let stun: [UInt8] = [0x00, 0x01, 0x00, 0x08, 0x21, 0x12, 0xA4, 0x42] + Array(repeating: 7, count: 12)
+            + [0x00, 0x06, 0x00, 0x04, 0x61, 0x3A, 0x62, 0x63]  // USERNAME "a:bc", no MESSAGE-INTEGRITY
+        let dtls: [UInt8] = [0x16, 0xFE, 0xFD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x01]
+        let rtp: [UInt8] = [0x80, 0x60, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1] + Array(repeating: 0, count: 20)
+        let pli: [UInt8] = [0x81, 0xCE, 0, 2, 0, 0, 0, 1] + withUnsafeBytes(of: viewer.mediaSSRC.bigEndian, Array.init)
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(viewer.serverPort).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        for datagram in [stun, dtls, rtp, pli] {
+            for _ in 0..<10 {
+                _ = datagram.withUnsafeBytes { bytes in
+                    withUnsafePointer(to: &address) {
+                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                            sendto(fd, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                        }
+                    }
+                }
+            }
+        }
+        var counted = 0
+        let all = await WHEPTestSupport.waitFor(seconds: 10) {
+            counted = await server.viewers().first?.sender.packetsFromStrangers ?? 0
+            return counted == 40
+        }
+        #expect(all, "packetsFromStrangers is \(counted), not 40")
+        let before = try await viewer.mediaPackets().count
+        #expect(try await WHEPTestSupport.waitFor { try await viewer.mediaPackets().count > before + 5 })
+        await viewer.close()
+        await server.finish()
+    }
 }

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import Testing
+import WebRTC
 @testable import WHIP
 
 /// The WHIP client's HTTP side against a real HTTP server on loopback: the POST it sends, 201 + Location + answer,
@@ -98,7 +99,7 @@ import Testing
                 return
             }
             #expect(got == status)
-            #expect(excerpt.contains("invalid token"))
+            #expect(excerpt == "(the reply is not shown: it may hold the bearer token)")
             #expect(!excerpt.contains("\n"))
             #expect(!error.description.contains(Self.token))
             #expect(error.description.contains("HTTP \(status)"))
@@ -119,7 +120,7 @@ import Testing
                 return
             }
             #expect(excerpt.hasPrefix("overloaded overloaded"))
-            #expect(excerpt.count <= WHIPConfiguration.excerptLength + 3)
+            #expect(excerpt.count <= WHIPConfiguration.excerptLength + 30)
             #expect(error.description.contains("HTTP 503"))
         }
         await server.close()
@@ -202,5 +203,42 @@ import Testing
             try await client.terminate(session)
         }
         await server.close()
+    }
+
+    /// Issue 20, item 5: a reply that splits the token (a line break, spaces, a tab, an escape, a control character)
+    /// or shows a part of it is not printed; a reply without it is.
+    @Test func aTokenSplitOrCutInAReplyIsNeverShown() throws {
+        let client = try WHIPClient(configuration: WHIPConfiguration(url: "http://127.0.0.1:9/whip", token: Self.token))
+        let leaks = ["s3cr3t-t\noken-value", "s3cr3t-t\r\noken-value", "s 3 c r 3 t - t o k e n", "s3cr3t\t-token\u{1b}[0m-value",
+                     "s3cr3t-\\token-value", String(repeating: "x", count: 195) + Self.token,
+                     "...token-value"]
+        for text in leaks {
+            let excerpt = client.excerpt(Array(text.utf8))
+            #expect(excerpt == "(the reply is not shown: it may hold the bearer token)", "\(text) -> \(excerpt)")
+        }
+        #expect(client.excerpt(Array("no such session\n".utf8)) == "no such session")
+        #expect(client.excerpt(Array("a short tok".utf8)) == "a short tok")
+    }
+
+    /// Issue 20, item 6: a 200,000-character one-line reply is quoted as a bounded excerpt with controls escaped,
+    /// and so is an SDP answer whose line is that long.
+    @Test func peerTextInErrorsIsBoundedAndEscaped() throws {
+        let client = try WHIPClient(configuration: WHIPConfiguration(url: "http://127.0.0.1:9/whip"))
+        let long = String(repeating: "y", count: 200_000)
+        let excerpt = client.excerpt(Array(("\u{1b}[31m" + long).utf8))
+        #expect(excerpt.hasPrefix("\\x1B[31myyy"))
+        #expect(excerpt.count < WHIPConfiguration.excerptLength + 40)
+        let error = WHIPError.httpStatus(status: 500, method: "POST", excerpt: long)
+        #expect(error.description.count < 3 * WHIPConfiguration.excerptLength)
+        let badAnswer = WHIPError.badAnswer("\(JSEPError.malformedLine(number: 2, line: long, reason: "not <letter>=<value>"))")
+        #expect(badAnswer.description.count < 4 * PeerText.maximumExcerptLength)
+        do {
+            _ = try JSEPSessionDescription(parsing: "v=0\r\n" + long + "\u{7}\r\n")
+            Issue.record("a bad line was accepted")
+        } catch {
+            #expect("\(error)".count < 3 * PeerText.maximumExcerptLength)
+            #expect("\(error)".contains("(200001 characters)"))
+        }
+        #expect(PeerText.excerpt("a\u{0}b\u{7f}c\u{202e}d") == "a\\x00b\\x7Fc\\u{202E}d")
     }
 }

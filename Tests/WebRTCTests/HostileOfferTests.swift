@@ -71,4 +71,22 @@ import Testing
         #expect(section.candidates.count == JSEPMediaSection.maximumCandidates)
         #expect(section.candidates.first?.foundation == "0")
     }
+
+    /// Issue 20, item 8: the answer repeats the offer's mids, so one that is not a token (a tab, a space, too long)
+    /// is refused with a clear error instead of being echoed.
+    @Test func aMidThatIsNotATokenIsRefused() throws {
+        for bad in ["0\t", "a b", String(repeating: "m", count: 33), ""] {
+            let offer = try JSEPSessionDescription(parsing: ChromiumOffer.sdp.replacingOccurrences(of: "a=mid:1\r", with: "a=mid:\(bad)\r"))
+            #expect(throws: JSEPError.self) { try VideoAnswerer.answer(offer, video: Self.video, transport: Self.local) }
+            do {
+                _ = try VideoAnswerer.answer(offer, video: Self.video, transport: Self.local)
+            } catch {
+                #expect("\(error)".contains("mid must be a token"), "\(error)")
+                #expect(!"\(error)".contains("\t"))
+            }
+        }
+        let good = try JSEPSessionDescription(parsing: ChromiumOffer.sdp.replacingOccurrences(of: "a=mid:1\r", with: "a=mid:video-1\r"))
+        let (answer, _) = try VideoAnswerer.answer(good, video: Self.video, transport: Self.local)
+        #expect(answer.media.contains { $0.mid == "video-1" })
+    }
 }
