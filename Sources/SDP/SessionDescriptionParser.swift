@@ -29,7 +29,8 @@ struct SessionDescriptionParser {
     private var mediaLine = 0
     private var port: Int?
     private var proto = ""
-    private var payloadTypes: [UInt8] = []
+    /// The m= line's payload types (a set: one repeated thousands of times is one, and each lookup is O(1)).
+    private var payloadTypes: Set<UInt8> = []
     private var h264PT: UInt8?
     private var fmtp: [UInt8: (line: Int, parameters: Substring)] = [:]
     private var rtcpMux = false
@@ -109,12 +110,12 @@ struct SessionDescriptionParser {
         guard Self.supportedProtocols.contains(String(parts[2])) else {
             throw fail(line, "m=video protocol \(parts[2]) is not one of \(Self.supportedProtocols.joined(separator: ", "))")
         }
-        var types: [UInt8] = []
+        var types: Set<UInt8> = []
         for format in parts.dropFirst(3) {
             guard let pt = Self.payloadType(format) else {
                 throw fail(line, "m=video payload type \(format) is not 0...\(Self.maxPayloadType)")
             }
-            types.append(pt)
+            types.insert(pt)
         }
         port = p
         proto = String(parts[2])
@@ -139,7 +140,9 @@ struct SessionDescriptionParser {
             guard parts.count == 2, let pt = Self.payloadType(parts[0]), (2...3).contains(encoding.count),
                   !encoding[0].isEmpty, !encoding[1].isEmpty
             else { throw fail(line, "a=rtpmap needs '<payload type> <encoding>/<clock rate>'") }
-            if encoding[0].lowercased() == "rtx", payloadTypes.contains(pt) { rtxPayloadTypes.append(pt) }
+            if encoding[0].lowercased() == "rtx", payloadTypes.contains(pt), !rtxPayloadTypes.contains(pt) {
+                rtxPayloadTypes.append(pt)  // at most 128: each RTX type's parameters are read once in finish()
+            }
             guard encoding[0].uppercased() == "H264" else { return }
             guard encoding[1] == Self.h264ClockRate, encoding.count == 2 else {
                 throw fail(line, "a=rtpmap H264 must be H264/\(Self.h264ClockRate) (RFC 6184 section 8.2.1)")

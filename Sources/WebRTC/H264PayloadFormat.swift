@@ -58,7 +58,10 @@ public struct H264PayloadFormat: Hashable, Sendable {
         }
         var seen = Set<Int>()
         var result: [H264PayloadFormat] = []
+        var previous: String?
         for text in section.formats {
+            if text == previous { continue }  // the commonest repetition, skipped without parsing
+            previous = text
             guard let payloadType = PayloadAttributes.payloadType(text[...]), seen.insert(payloadType).inserted,
                   let map = attributes.rtpMaps[payloadType], map.name.caseInsensitiveEquals("H264"),
                   map.clockRate == clockRate

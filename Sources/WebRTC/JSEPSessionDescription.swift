@@ -64,9 +64,7 @@ public struct JSEPSessionDescription: Hashable, Sendable {
         var sessionAttributes: [SDPAttribute] = []
         var sections: [JSEPMediaSection] = []
         var sawVersion = false
-        // "\r\n" is one Character in Swift, so split on every line-end form.
-        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }
-        for (index, line) in lines.enumerated() {
+        for (index, line) in Self.lines(of: text).enumerated() {
             let number = index + 1
             if line.isEmpty { continue }
             let bytes = Array(line.utf8.prefix(2))
@@ -108,9 +106,33 @@ public struct JSEPSessionDescription: Hashable, Sendable {
         self.sessionName = sessionName
     }
 
+    /// The lines of `text`, split at CRLF, LF or CR, walking its UTF-8 bytes once (splitting by `Character` costs
+    /// grapheme breaking on every byte; line ends are ASCII, so byte positions are valid string indices).
+    static func lines(of text: String) -> [Substring] {
+        var lines: [Substring] = []
+        let bytes = text.utf8
+        var start = bytes.startIndex
+        var index = start
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") else {
+                index = bytes.index(after: index)
+                continue
+            }
+            lines.append(text[start..<index])
+            index = bytes.index(after: index)
+            if byte == UInt8(ascii: "\r"), index < bytes.endIndex, bytes[index] == UInt8(ascii: "\n") {
+                index = bytes.index(after: index)
+            }
+            start = index
+        }
+        lines.append(text[start..<bytes.endIndex])
+        return lines
+    }
+
     /// Parses `m=<media> <port>[/<count>] <proto> <fmt> ...`.
     static func parseMediaLine(_ value: Substring, number: Int) throws(JSEPError) -> JSEPMediaSection {
-        let fields = value.split(separator: " ", omittingEmptySubsequences: true)
+        let fields = value.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true).map { Substring($0) }
         guard fields.count >= 4 else {
             throw .malformedLine(number: number, line: PeerText.excerpt("m=\(value)"), reason: "needs media, port, proto and a format")
         }

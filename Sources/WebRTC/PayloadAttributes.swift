@@ -15,6 +15,8 @@ struct PayloadAttributes {
 
     /// The `a=fmtp` parameters a format needs (names lower-cased); others are skipped.
     static let keptParameters: Set<Substring> = ["profile-level-id", "packetization-mode", "level-asymmetry-allowed", "apt"]
+    /// The lengths of `keptParameters`, for a first cheap test.
+    static let keptParameterLengths = Set(keptParameters.map(\.utf8.count))
     /// The most distinct `a=rtcp-fb` values kept for one payload type (an offer from Chromium has 5).
     static let maximumFeedbackValues = 32
     /// The longest `a=rtcp-fb` value kept (`goog-remb`, `transport-cc`, `nack pli`, `ccm fir` are all short).
@@ -67,17 +69,28 @@ struct PayloadAttributes {
         rtpMaps[payloadType] = RTPMap(name: encoding[0], clockRate: clockRate)
     }
 
+    /// `<payload type> <name>=<value>;...`: walked once over a copy of its UTF-8 bytes; a parameter is looked at
+    /// only when its name has the length of one we keep.
     private mutating func readFormatParameters(_ value: Substring) {
-        let parts = value.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, let payloadType = Self.payloadType(parts[0]) else { return }
+        let bytes = Array(value.utf8)
+        guard let space = bytes.firstIndex(of: UInt8(ascii: " ")),
+              let payloadType = Self.payloadType(Substring(decoding: bytes[..<space], as: UTF8.self))
+        else { return }
         var kept = parameters[payloadType] ?? [:]
-        for pair in parts[1].split(separator: ";") {
-            let keyValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let key = keyValue[0].trimmingSpaces
-            // Compared case-insensitively without building a lower-cased copy of every key.
-            guard key.utf8.count <= 32, let name = Self.keptParameters.first(where: { $0.caseInsensitiveEquals(key) })
-            else { continue }
-            kept[name] = keyValue.count == 2 ? keyValue[1].trimmingSpaces : ""
+        var start = space + 1
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: ";") { end += 1 }
+            defer { start = end + 1 }
+            var equals = start
+            while equals < end, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
+            var keyStart = start, keyEnd = equals
+            while keyStart < keyEnd, bytes[keyStart] == UInt8(ascii: " ") || bytes[keyStart] == UInt8(ascii: "\t") { keyStart += 1 }
+            while keyEnd > keyStart, bytes[keyEnd - 1] == UInt8(ascii: " ") || bytes[keyEnd - 1] == UInt8(ascii: "\t") { keyEnd -= 1 }
+            guard Self.keptParameterLengths.contains(keyEnd - keyStart) else { continue }
+            let key = Substring(decoding: bytes[keyStart..<keyEnd], as: UTF8.self)
+            guard let name = Self.keptParameters.first(where: { $0.caseInsensitiveEquals(key) }) else { continue }
+            kept[name] = equals < end ? Substring(decoding: bytes[(equals + 1)..<end], as: UTF8.self).trimmingSpaces : ""
         }
         if !kept.isEmpty { parameters[payloadType] = kept }
     }

@@ -18,7 +18,7 @@ public struct SDPAttribute: Hashable, Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - text: `name` or `name:value`.
     init(parsing text: Substring) {
-        if let colon = text.firstIndex(of: ":") {
+        if let colon = text.utf8.firstIndex(of: UInt8(ascii: ":")) {
             name = String(text[..<colon])
             value = String(text[text.index(after: colon)...])
         } else {

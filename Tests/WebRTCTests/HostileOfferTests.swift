@@ -7,7 +7,7 @@ import Testing
 
 /// Issue 20, item 1: offers built to make the answerer's work grow as payload types x lines. Reading one must be
 /// linear in its size and keep a bounded result. (The figure the issue names, under 50 ms for the worst 64 KiB offer,
-/// is measured by the benchmark `Tests/Benchmarks/run-whep.sh hostile-offers`; the bound here is 20x looser so that a
+/// is measured by the benchmark `Tests/Benchmarks/run-hostile-offers.sh`; the bound here is 20x looser so that a
 /// loaded debug build passes, and the quadratic code took 4.65 s in release for the smallest case.)
 @Suite struct HostileOfferTests {
     static let video = VideoSendConfiguration(
