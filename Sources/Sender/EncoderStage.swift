@@ -92,7 +92,11 @@ final class EncoderStage {
         let origin = self.origin ?? slot.captureTime
         self.origin = origin
         let now = clock.monotonic()
-        let force = throttle.shouldForceKeyframe(at: now)
+        // The window is kept in media time (the capture time the RTP timestamp follows), not in the time the frame
+        // is encoded at: frames wait for the encoder for varying times (a busy machine, a slow IDR), and on the
+        // encode clock a frame that waited 150 ms more than the last IDR passed the window with a timestamp 233 ms
+        // after the IDR's (issue 20; KeyframeThrottleMediaTimeTests).
+        let force = throttle.shouldForceKeyframe(at: slot.captureTime)
         let requestedAt = throttle.pendingSince
         do {
             let mediaTime = RTPClock.ticks(slot.captureTime - origin)
@@ -108,7 +112,7 @@ final class EncoderStage {
                 var served: MonotonicTime?
                 if frame.isKeyframe {
                     served = requestedAt
-                    throttle.keyframeEncoded(at: clock.monotonic())
+                    throttle.keyframeEncoded(at: slot.captureTime)
                 }
                 deliver(.frame(frame, statistics, captureTime: slot.captureTime, keyframeRequestedAt: served))
             }
