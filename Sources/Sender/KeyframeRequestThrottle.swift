@@ -1,7 +1,7 @@
 import RTP
 
-/// Decides which frame answers a keyframe request (PLI, FIR, `requestKeyframe()`): the one owner of "a keyframe is
-/// wanted".
+/// Decides which frame answers a keyframe request (PLI, FIR, `requestKeyframe()`), and which frames may switch the
+/// resolution (an IDR as well): the one owner of "a keyframe is wanted".
 ///
 /// At most one requested keyframe per `minimumInterval` (300 ms by default, like libwebrtc's
 /// `kMinKeyframeSendIntervalMs`): a flood of PLIs cannot turn the stream into all-IDR. A request that arrives inside the
@@ -44,9 +44,15 @@ public struct KeyframeRequestThrottle: Sendable {
     /// until a keyframe is actually encoded (a frame skipped by rate control does not lose it).
     /// - Parameter now: the frame's capture time (what its RTP timestamp follows), not when it is encoded.
     public func shouldForceKeyframe(at now: MonotonicTime) -> Bool {
-        guard isPending else { return false }
-        if let last = lastKeyframeTime, now - last < minimumInterval { return false }
-        return true
+        isPending && !isWithinWindow(at: now)
+    }
+
+    /// Whether the frame captured at `now` is inside the window of the last keyframe: no keyframe may start there,
+    /// requested or caused by a resolution switch (which needs an IDR for its new SPS).
+    /// - Parameter now: the frame's capture time (its media time).
+    public func isWithinWindow(at now: MonotonicTime) -> Bool {
+        guard let last = lastKeyframeTime else { return false }
+        return now - last < minimumInterval
     }
 
     /// Records that the frame captured at `now` was encoded as a keyframe (requested or not); earlier requests are
