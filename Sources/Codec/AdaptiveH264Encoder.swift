@@ -71,11 +71,13 @@ public final class AdaptiveH264Encoder {
     ///   - timestamp: its presentation time in 90 kHz units.
     ///   - now: the current time, for the scaler's hysteresis (injected: no clock is read here).
     ///   - forceKeyframe: produce an IDR for this frame (or the next one encoded).
+    ///   - allowResolutionChange: whether this frame may start a new size (a switch is an IDR); false defers any
+    ///     switch to a later frame, as a caller's keyframe throttle does right after an IDR.
     /// - Returns: the result, with the change if this frame starts a new size.
     /// - Throws: `OpenH264Error`, `VideoError`; after a failed switch the previous size stays in use.
-    public func encode(_ view: I420FrameView, timestamp: Int64, now: MonotonicTime, forceKeyframe: Bool = false)
-        throws -> AdaptiveEncodeResult {
-        try adaptIfNeeded(now: now)
+    public func encode(_ view: I420FrameView, timestamp: Int64, now: MonotonicTime, forceKeyframe: Bool = false,
+                       allowResolutionChange: Bool = true) throws -> AdaptiveEncodeResult {
+        if allowResolutionChange { try adaptIfNeeded(now: now) }
         return record(try encoder.encode(view, timestamp: timestamp, forceKeyframe: forceKeyframe))
     }
 

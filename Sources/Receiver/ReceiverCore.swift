@@ -394,6 +394,9 @@ final class ReceiverCore {
         guard !state.awaitingPicture.isEmpty else { return }
         let source = state.awaitingPicture.removeFirst()
         state.stats.framesDecoded += 1
+        let size = (width: state.picture.width, height: state.picture.height)
+        if let last = state.lastPictureSize, last != size { state.stats.resolutionChanges += 1 }
+        state.lastPictureSize = size
         _ = state.freezes.frameRendered(at: clock.monotonic())
         configuration.onFrameDecoded?(state.picture, source)
         if let limit = configuration.frameLimit, state.stats.framesDecoded >= limit { finish() }

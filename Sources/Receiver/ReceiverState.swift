@@ -11,6 +11,8 @@ struct ReceiverState {
     /// Access units given to the decoder whose pictures have not come out yet: OpenH264 holds one picture back in
     /// High profile, so pictures are matched to access units in order.
     var awaitingPicture: [H264ReceivedFrame] = []
+    /// The size of the last picture handed out, nil before the first (for `ReceiverStats.resolutionChanges`).
+    var lastPictureSize: (width: Int, height: Int)?
 
     // The sender's stream (learned from its first packet: symmetric RTP).
     var senderSSRC: SSRC?

@@ -22,6 +22,8 @@ public struct ReceiverStats: Codable, Sendable, Equatable {
     public var keyFramesDecoded: Int = 0
     /// `framesDropped`: access units lost to missing or broken packets, or not decodable.
     public var framesDropped: Int = 0
+    /// How often a decoded picture's size differed from the one before it (the sender switched resolution).
+    public var resolutionChanges: Int = 0
     /// Access units the decoder rejected.
     public var decodeErrors: Int = 0
     /// `pliCount`: PLIs sent.

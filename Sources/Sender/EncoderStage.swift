@@ -77,8 +77,8 @@ final class EncoderStage {
         try encoder.setFrameRate(frameRate)
     }
 
-    /// Changes what the encoder gives up first; the size changes (with an IDR) at the next frame only if the new
-    /// preference does not allow the size in use.
+    /// Changes what the encoder gives up first; the size changes (with an IDR) at the next frame outside the keyframe
+    /// throttle's window only if the new preference does not allow the size in use.
     /// - Parameter preference: the new preference.
     /// - Throws: `SenderError.invalidConfiguration` when the encoder does not adapt its size (a plain encoder).
     func setDegradationPreference(_ preference: DegradationPreference) throws {
@@ -92,12 +92,20 @@ final class EncoderStage {
         let origin = self.origin ?? slot.captureTime
         self.origin = origin
         let now = clock.monotonic()
-        let force = throttle.shouldForceKeyframe(at: now)
+        // The window is kept in media time (the capture time the RTP timestamp follows), not in the time the frame
+        // is encoded at: frames wait for the encoder for varying times (a busy machine, a slow IDR), and on the
+        // encode clock a frame that waited 150 ms more than the last IDR passed the window with a timestamp 233 ms
+        // after the IDR's (issue 20; KeyframeThrottleMediaTimeTests).
+        let force = throttle.shouldForceKeyframe(at: slot.captureTime)
+        // A size switch is an IDR too: none inside the window of the last one. The PLI flood of issue 20 made rate
+        // control skip frames, the scaler stepped down on the skips, and its IDR came 33-100 ms after a requested one.
+        let allowSwitch = !throttle.isWithinWindow(at: slot.captureTime)
         let requestedAt = throttle.pendingSince
         do {
             let mediaTime = RTPClock.ticks(slot.captureTime - origin)
             let adaptive = try slot.frame.withView {
-                try encoder.encode($0, timestamp: mediaTime, now: now, forceKeyframe: force)
+                try encoder.encode($0, timestamp: mediaTime, now: now, forceKeyframe: force,
+                                   allowResolutionChange: allowSwitch)
             }
             consecutiveFailures = 0
             if let change = adaptive.resolutionChange { deliver(.resolutionChanged(change)) }
@@ -108,7 +116,7 @@ final class EncoderStage {
                 var served: MonotonicTime?
                 if frame.isKeyframe {
                     served = requestedAt
-                    throttle.keyframeEncoded(at: clock.monotonic())
+                    throttle.keyframeEncoded(at: slot.captureTime)
                 }
                 deliver(.frame(frame, statistics, captureTime: slot.captureTime, keyframeRequestedAt: served))
             }

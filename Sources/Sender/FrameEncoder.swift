@@ -8,8 +8,10 @@ import Video
 package protocol FrameEncoder: AnyObject {
     /// The stream's configuration in force (its target and ceiling are the applied rates).
     var configuration: EncoderConfiguration { get }
-    /// Encodes one picture (see `AdaptiveH264Encoder.encode(_:timestamp:now:forceKeyframe:)`).
-    func encode(_ view: I420FrameView, timestamp: Int64, now: MonotonicTime, forceKeyframe: Bool) throws -> AdaptiveEncodeResult
+    /// Encodes one picture (see `AdaptiveH264Encoder.encode(_:timestamp:now:forceKeyframe:allowResolutionChange:)`);
+    /// a size switch (an IDR) only when `allowResolutionChange`.
+    func encode(_ view: I420FrameView, timestamp: Int64, now: MonotonicTime, forceKeyframe: Bool,
+                allowResolutionChange: Bool) throws -> AdaptiveEncodeResult
     /// Changes the target and ceiling; on failure nothing changes.
     func setBitrate(target: Int, maxBitrate: Int?) throws
     /// Changes the frame rate; on failure nothing changes.
@@ -19,7 +21,8 @@ package protocol FrameEncoder: AnyObject {
 extension AdaptiveH264Encoder: FrameEncoder {}
 
 extension H264Encoder: FrameEncoder {
-    package func encode(_ view: I420FrameView, timestamp: Int64, now: MonotonicTime, forceKeyframe: Bool) throws -> AdaptiveEncodeResult {
+    package func encode(_ view: I420FrameView, timestamp: Int64, now: MonotonicTime, forceKeyframe: Bool,
+                        allowResolutionChange: Bool) throws -> AdaptiveEncodeResult {
         AdaptiveEncodeResult(output: try encode(view, timestamp: timestamp, forceKeyframe: forceKeyframe), resolutionChange: nil)
     }
 }

@@ -99,7 +99,8 @@ public struct SenderConfiguration: Sendable {
     public var transportWideCCExtensionID: UInt8?
     /// The RTCP CNAME (RFC 3550 section 6.5.1): 1 to 255 bytes of UTF-8.
     public var cname: String = "rtc-h264"
-    /// The shortest time between keyframes produced on request (PLI, FIR, `requestKeyframe()`).
+    /// The shortest time between keyframes produced on request (PLI, FIR, `requestKeyframe()`), in media time: between
+    /// their capture times, which their RTP timestamps follow.
     public var keyframeThrottle: Duration = KeyframeRequestThrottle.defaultMinimumInterval
     /// How often statistics are taken and Sender Reports sent (WebRTC sends about once a second for video).
     public var reportInterval: Duration = .seconds(1)

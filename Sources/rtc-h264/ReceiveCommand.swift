@@ -5,7 +5,6 @@ import SDP
 import SRTP
 import Receiver
 import Sender
-import Synchronization
 import Video
 
 struct ReceiveCommand: AsyncParsableCommand {
@@ -15,7 +14,8 @@ struct ReceiveCommand: AsyncParsableCommand {
         discussion: """
             Sends RTCP Receiver Reports about once a second and a PLI when it sees loss or an undecodable frame \
             (repeated until a keyframe arrives). Writes decoded frames as Y4M (output ending in .y4m) or the received \
-            access units as Annex-B (any other name). Stops after --frames or --duration, when the sender says BYE, \
+            access units as Annex-B (any other name). A Y4M file has one size: every frame is written at the first \
+            frame's size, or at --output-size, scaled when the sender switches resolution (said once on stderr). Stops after --frames or --duration, when the sender says BYE, \
             or on SIGINT/SIGTERM, and prints what it received.
             Example: rtc-h264 receive --listen 127.0.0.1:5004 --sdp stream.sdp --output out.y4m
             """
@@ -57,6 +57,9 @@ struct ReceiveCommand: AsyncParsableCommand {
     @Option(help: "Write decoded frames (.y4m) or the received bitstream (.h264) here.")
     var output: String?
 
+    @Option(name: .customLong("output-size"), help: ArgumentHelp("Write every Y4M frame at this size, WxH (default: the first decoded frame's size); frames of another size are scaled.", valueName: "WxH"))
+    var outputSize: String?
+
     @Option(help: "Stop after this many decoded frames.")
     var frames: Int?
 
@@ -75,6 +78,10 @@ struct ReceiveCommand: AsyncParsableCommand {
         }
         if sdp != nil && (key != nil || noSRTP) { throw ValidationError("--sdp already says how the stream is protected") }
         if noSRTP && localKey != nil { throw ValidationError("--no-srtp cannot be used with --local-key") }
+        if let outputSize {
+            guard output?.hasSuffix(".y4m") == true else { throw ValidationError("--output-size needs a Y4M --output (a name ending in .y4m)") }
+            _ = try Self.parseOutputSize(outputSize)
+        }
         if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
         for (name, value) in [("--duration", duration), ("--idle-timeout", idleTimeout)] {
             if let value, !(value > 0 && value <= SourceOptions.maximumDuration) {
@@ -138,7 +145,9 @@ struct ReceiveCommand: AsyncParsableCommand {
         var y4m: DecodedFrameFile?
         if let output {
             if output.hasSuffix(".y4m") {
-                let file = DecodedFrameFile(path: output)
+                let file = DecodedFrameFile(path: output, size: try outputSize.map(Self.parseOutputSize)) { line in
+                    FileHandle.standardError.write(Data((line + "\n").utf8))
+                }
                 y4m = file
                 configuration.onFrameDecoded = { picture, _ in file.write(picture) }
             } else {
@@ -166,40 +175,27 @@ struct ReceiveCommand: AsyncParsableCommand {
                 decoded \(stats.framesDecoded) (\(stats.keyFramesDecoded) keyframes), dropped \(stats.framesDropped), \
                 decode errors \(stats.decodeErrors), PLI sent \(stats.pliCount), NACKs sent \(stats.nackCount) \
                 (\(stats.packetsNACKed) packets, \(stats.retransmittedPacketsReceived) recovered), \
-                freezes \(stats.freezeCount) (longest \(Int(stats.longestFreeze * 1000)) ms), SRTP failures \(stats.srtpUnprotectFailures), \
+                resolution changes \(stats.resolutionChanges), freezes \(stats.freezeCount) (longest \(Int(stats.longestFreeze * 1000)) ms), SRTP failures \(stats.srtpUnprotectFailures), \
                 malformed \(stats.malformedPackets)\(stats.byeReceived ? ", BYE received" : "")
                 """)
         }
     }
-}
 
-/// Decoded pictures written as Y4M, opened at the first picture (whose size it takes). Written on the receiver's
-/// loop; the lock only guards against a late close.
-final class DecodedFrameFile: Sendable {
-    private let path: String
-    private let state = Mutex<(writer: Y4MWriter?, error: String?)>((nil, nil))
+    /// The largest `--output-size` in luma samples: the largest picture H.264 allows (level 6.2 MaxFS, 139,264
+    /// macroblocks of 256 samples, H.264 Table A-1), so one frame buffer stays under 54 MB.
+    static let maximumOutputSamples = 139_264 * 256
 
-    init(path: String) { self.path = path }
-
-    func write(_ picture: I420Frame) {
-        state.withLock { state in
-            guard state.error == nil else { return }
-            do {
-                if state.writer == nil {
-                    state.writer = try Y4MWriter(path: path, header: Y4MHeader(width: picture.width, height: picture.height))
-                }
-                try state.writer?.write(picture)
-            } catch {
-                state.error = "\(error)"
-            }
+    /// Parses and checks `--output-size`: `WxH`, both even (4:2:0 chroma), 2 to `FrameSize.maximumDimension`, at most
+    /// `maximumOutputSamples` samples.
+    /// - Parameter text: the option's value.
+    /// - Returns: the size.
+    /// - Throws: `ValidationError` naming the option and what is accepted.
+    static func parseOutputSize(_ text: String) throws -> FrameSize {
+        let accepted = "WxH with even dimensions of 2-\(FrameSize.maximumDimension) and at most \(maximumOutputSamples) pixels"
+        guard let size = FrameSize(argument: text), size.width % 2 == 0, size.height % 2 == 0,
+              size.width * size.height <= maximumOutputSamples else {
+            throw ValidationError("--output-size: invalid size '\(text.prefix(32))' (\(accepted))")
         }
-    }
-
-    /// Closes the file; returns the first error, if any.
-    func close() -> String? {
-        state.withLock { state in
-            state.writer = nil
-            return state.error
-        }
+        return size
     }
 }

@@ -8,7 +8,7 @@ struct SenderPolicyOptions: ParsableArguments {
     @Option(name: .customLong("min-bitrate"), help: "Lowest target the peer's (serve: the viewers') REMB, TMMBR and loss may impose.")
     var minBitrate: RateArgument = RateArgument(bps: 50_000)
 
-    @Option(name: .customLong("keyframe-throttle"), help: "Minimum milliseconds between keyframes sent on request (PLI/FIR; serve: also viewers joining).")
+    @Option(name: .customLong("keyframe-throttle"), help: "Minimum milliseconds between keyframes sent on request, in media time (their RTP timestamps; PLI/FIR; serve: also viewers joining).")
     var keyframeThrottleMs: Int = 300
 
     @Option(help: "IP-level MTU the packets must fit.")

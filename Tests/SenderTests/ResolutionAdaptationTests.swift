@@ -33,6 +33,8 @@ import Video
         #expect(sent.resolutionChanges >= 2)
         let seen = outcome.sizes
         #expect(seen.first == "640x360" && seen.last == "640x360" && seen.count >= 3, "\(seen)")
+        // The receiver counts every change of the decoded size (issue 20, item 9).
+        #expect(stats.resolutionChanges == seen.count - 1, "\(stats.resolutionChanges) changes counted, sizes \(seen)")
     }
 
     /// Polls `condition` every 10 ms for up to 5 s.

@@ -340,10 +340,12 @@ final class ScriptedEncoder: FrameEncoder {
         self.failing = failing
     }
     var configuration: EncoderConfiguration { encoder.configuration }
-    func encode(_ view: I420FrameView, timestamp: Int64, now: MonotonicTime, forceKeyframe: Bool) throws -> AdaptiveEncodeResult {
+    func encode(_ view: I420FrameView, timestamp: Int64, now: MonotonicTime, forceKeyframe: Bool,
+                allowResolutionChange: Bool) throws -> AdaptiveEncodeResult {
         defer { index += 1 }
         if failing.indices.contains(index) { throw ScriptedFailure(index: index) }
-        return try encoder.encode(view, timestamp: timestamp, now: now, forceKeyframe: forceKeyframe)
+        return try encoder.encode(view, timestamp: timestamp, now: now, forceKeyframe: forceKeyframe,
+                                  allowResolutionChange: allowResolutionChange)
     }
     func setBitrate(target: Int, maxBitrate: Int?) throws { try encoder.setBitrate(target: target, maxBitrate: maxBitrate) }
     func setFrameRate(_ frameRate: Double) throws { try encoder.setFrameRate(frameRate) }

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import Video
+
+/// Issue 20, item 9: `receive --output x.y4m` kept only the frames before the sender's first resolution switch
+/// ("Y4M: frame 13 is 960x540, stream is 1280x720"). Now every decoded frame is written at one size (the first
+/// frame's, or `--output-size`), the switch is said once on standard error and counted in the statistics.
+@Suite(.serialized) struct ReceiveY4MCommandLineTests {
+    /// A 640x360 test pattern at 1 Mbit/s, stepped down to 120 kbit/s through the control endpoint after a second
+    /// (the sender switches to a smaller size at once), received into a Y4M file.
+    @Test(.timeLimit(.minutes(1)), arguments: [nil, "320x240"] as [String?])
+    func everyFrameAcrossAResolutionSwitchIsWrittenAtOneSize(outputSize: String?) throws {
+        let dir = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let port = CommandLineTests.freeUDPPort()
+        let controlPort = Int.random(in: 40_000..<45_000)
+        let output = dir.appendingPathComponent("out.y4m").path
+        let (receiver, receiverOut, receiverErr) = try CommandLineTests.start(
+            ["receive", "--listen", "127.0.0.1:\(port)", "--no-srtp", "--output", output, "--json", "--idle-timeout", "10"]
+                + (outputSize.map { ["--output-size", $0] } ?? []))
+        defer { if receiver.isRunning { receiver.terminate() } }
+        Thread.sleep(forTimeInterval: 0.5)
+        let (sender, _, senderErr) = try CommandLineTests.start(
+            ["send", "--to", "127.0.0.1:\(port)", "--no-srtp", "--size", "640x360", "--bitrate", "1M", "--frames", "90",
+             "--control", "127.0.0.1:\(controlPort)", "--quiet"])
+        defer { if sender.isRunning { sender.terminate() } }
+        Thread.sleep(forTimeInterval: 1)
+        var stepped = false
+        for _ in 0..<20 where !stepped {
+            stepped = try CommandLineTests.run(["control", "--to", "127.0.0.1:\(controlPort)", "bitrate", "120k"]).status == 0
+            if !stepped { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        #expect(stepped, "the control endpoint did not take the bitrate")
+        let sendErrors = String(decoding: senderErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        sender.waitUntilExit()
+        #expect(sender.terminationStatus == 0, "\(sendErrors)")
+        let json = receiverOut.fileHandleForReading.readDataToEndOfFile()
+        let stderr = String(decoding: receiverErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        receiver.waitUntilExit()  // ends on the sender's BYE
+        #expect(receiver.terminationStatus == 0, "\(stderr)")
+        let stats = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any], "\(stderr)")
+        let decoded = try #require(stats["framesDecoded"] as? Int)
+        let changes = try #require(stats["resolutionChanges"] as? Int)
+        #expect(changes >= 1, "the sender did not switch resolution")
+        let (width, height) = outputSize == nil ? (640, 360) : (320, 240)
+        let reports = stderr.split(separator: "\n").filter { $0.hasPrefix("receive: the stream ") }
+        #expect(reports.count == 1, "\(stderr)")
+        if outputSize == nil {
+            #expect(reports.first?.contains("changed to ") == true, "\(stderr)")
+        } else {
+            #expect(reports.first == "receive: the stream is 640x360; scaling to 320x240 for the Y4M output", "\(stderr)")
+        }
+        #expect(reports.first?.hasSuffix("scaling to \(width)x\(height) for the Y4M output") == true, "\(stderr)")
+        let reader = try Y4MReader(path: output)
+        #expect(reader.header.width == width && reader.header.height == height)
+        var frames = 0
+        while let frame = try reader.readFrame() {
+            #expect(frame.width == width && frame.height == height)
+            frames += 1
+        }
+        #expect(frames == decoded && decoded > 0, "\(frames) frames written, \(decoded) decoded")
+    }
+}
