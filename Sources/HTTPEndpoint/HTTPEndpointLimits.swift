@@ -6,8 +6,8 @@ import NIOCore
 /// `requestTimeout` (from its first byte, or from the accept) has its connection closed, however it trickles; a head
 /// over `maximumHeadSize` gets `431` and is closed (issue 20, item 3).
 package struct HTTPEndpointLimits: Sendable, Equatable {
-    /// The most connections at once, from every client (capped further at `descriptorShare` of the process's
-    /// descriptor limit when the listener starts).
+    /// The most connections at once, from every client (capped further at three quarters of the process's
+    /// descriptor limit when the listener starts: `descriptorReserveDivisor`).
     package var maximumConnections: Int
     /// The most connections at once from one client address.
     package var maximumConnectionsPerAddress: Int
@@ -54,10 +54,12 @@ package struct HTTPEndpointLimits: Sendable, Equatable {
     /// unfinished head pin about 360 KB.
     package static let defaultMaximumHeadSize = 16 * 1024
 
-    /// The share of the process's descriptor limit (`RLIMIT_NOFILE`) HTTP connections may take: at most half, so that
-    /// the viewers' UDP sockets, the listener and the runtime keep theirs and `accept` does not fail with `EMFILE`
-    /// before the connection limit answers 503.
-    package static let descriptorShare = 2
+    /// The part of the process's descriptor limit (`RLIMIT_NOFILE`) kept from HTTP connections: a quarter, so that the
+    /// runtime (about 20), the viewers' UDP sockets and refused connections being closed keep theirs, and the
+    /// connection limit answers 503 before `accept` fails with `EMFILE`. At `ulimit -n 256` HTTP gets 192 (four
+    /// addresses at the per-address limit of 32 hold 128, and a fifth client is still served); at 1,024 the limit
+    /// of 256 applies as it is.
+    package static let descriptorReserveDivisor = 4
 
     /// The seconds a refused client is told to wait (`Retry-After`), as for a full viewer table.
     package static let retryAfterSeconds = 5

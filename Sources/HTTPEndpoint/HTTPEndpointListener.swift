@@ -71,8 +71,9 @@ package enum HTTPEndpointListener {
             .bind(host: host, port: port).get()
     }
 
-    /// The connections the process's descriptor limit leaves room for: `RLIMIT_NOFILE`'s soft limit divided by
-    /// `HTTPEndpointLimits.descriptorShare` (at least 16), or `Int.max` when it cannot be read or is unlimited.
+    /// The connections the process's descriptor limit leaves room for: `RLIMIT_NOFILE`'s soft limit less the part
+    /// `HTTPEndpointLimits.descriptorReserveDivisor` keeps (at least 16), or `Int.max` when it cannot be read or is
+    /// unlimited.
     static func descriptorBudget() -> Int {
         var limit = rlimit()
         #if os(Linux)
@@ -82,6 +83,7 @@ package enum HTTPEndpointListener {
         #endif
         // RLIM_INFINITY is all ones (Swift cannot import the macro's -1 as an unsigned value).
         guard status == 0, limit.rlim_cur != rlim_t.max, limit.rlim_cur < rlim_t(Int.max) else { return .max }
-        return max(16, Int(limit.rlim_cur) / HTTPEndpointLimits.descriptorShare)
+        let descriptors = Int(limit.rlim_cur)
+        return max(16, descriptors - descriptors / HTTPEndpointLimits.descriptorReserveDivisor)
     }
 }

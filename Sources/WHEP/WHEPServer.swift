@@ -73,7 +73,7 @@ public final class WHEPServer: Sendable {
         /// The most HTTP connections at once, from every client; one more is answered 503 (with `Retry-After`) and
         /// closed. 256: a browser opens at most 6 connections to a host (HTTP/1.1 per-host limit of Chromium and
         /// Firefox), so 256 serve 40 browsers at once for a few seconds each while staying far below the common
-        /// descriptor limit of 1,024 (the listener caps it further at half the process's limit).
+        /// descriptor limit of 1,024 (the listener caps it further at three quarters of the process's limit).
         public var maximumConnections: Int = 256
         /// The most HTTP connections at once from one client address. 32: five browsers behind one NAT, each at its
         /// 6-connection limit; a single host dripping bytes holds no more than this.
