@@ -169,7 +169,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "SenderTests", dependencies: [
-            "Sender", "Receiver", "Control", "Transport", "H264", "RTP", "SRTP", "SDP", "Codec", "Video", "TestSupport",
+            "Sender", "Receiver", "Control", "HTTPEndpoint", "Transport", "H264", "RTP", "SRTP", "SDP", "Codec", "Video", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

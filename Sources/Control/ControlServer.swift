@@ -23,15 +23,26 @@ import NIOPosix
 ///
 /// A bad command gets a 4xx reply with `{"ok":false,"error":"..."}` and changes nothing; a command the target cannot
 /// carry out now (`ControlTargetError`) gets 409 with the reason. Hard to abuse: it binds to
-/// loopback unless told otherwise, and then only with a bearer token (`Authorization: Bearer ...`, compared in
-/// constant time, never printed); bodies over `maximumBodySize` get 413, headers over NIO's parser limit (80 KiB) a
-/// 4xx and a closed connection, and a connection idle for `idleTimeout` is closed. Built on NIOHTTP1, in a module of
-/// its own so that embedding the sender does not link HTTP.
+/// loopback unless told otherwise, and then only with a bearer token (`Authorization: Bearer ...`, the scheme in any
+/// case, the token compared in constant time, never printed); bodies over `maximumBodySize` get 413, heads over
+/// 16 KiB 431 and a closed connection; at most 64 connections at once, 8 per client address (503 beyond); a request
+/// not complete within 10 s, or a connection idle for `idleTimeout`, is closed; an HTTP/1.1 request without `Host`
+/// gets 400; every reply carries `X-Content-Type-Options: nosniff` (`HTTPEndpointListener`). Built on NIOHTTP1, in a
+/// module of its own so that embedding the sender does not link HTTP.
 public final class ControlServer: Sendable {
     /// The largest request body accepted.
     public static let maximumBodySize = 64 * 1024
     /// How long a connection may stay idle before it is closed.
     public static let idleTimeout = TimeAmount.seconds(10)
+    /// The most connections at once: 64 in all, 8 from one address. The endpoint serves an operator's scripts and
+    /// curl, one request at a time each; a few monitors polling `/stats` from one host fit in 8 (issue 20, item 3).
+    static let maximumConnections = 64
+    /// The most connections at once from one address (see `maximumConnections`).
+    static let maximumConnectionsPerAddress = 8
+    /// The endpoint's limits: the connection limits above, 10 s for a whole request, 16 KiB of head, 64 KiB of body.
+    package static let limits = HTTPEndpointLimits(
+        maximumConnections: maximumConnections, maximumConnectionsPerAddress: maximumConnectionsPerAddress,
+        idleTimeout: idleTimeout, maximumBodySize: maximumBodySize)
 
     private let channel: Channel
 
@@ -45,23 +56,25 @@ public final class ControlServer: Sendable {
     ///   - token: the bearer token every request must carry, or nil (loopback only).
     ///   - target: what the commands go to (a sender, a WHEP server).
     /// - Throws: `ControlServerError.tokenRequired` for a non-loopback address without a token; bind errors.
-    public init(host: String, port: Int, token: String?, target: some ControlTarget) async throws {
+    public convenience init(host: String, port: Int, token: String?, target: some ControlTarget) async throws {
+        try await self.init(host: host, port: port, token: token, target: target, limits: Self.limits)
+    }
+
+    /// Starts a server with limits of its own (tests: a short request timeout, a small per-address limit).
+    /// - Parameters:
+    ///   - host: the address to bind; a non-loopback address requires `token`.
+    ///   - port: the port (0 picks a free one).
+    ///   - token: the bearer token every request must carry, or nil (loopback only).
+    ///   - target: what the commands go to (a sender, a WHEP server).
+    ///   - limits: connections, request timeout, head and body sizes.
+    /// - Throws: `ControlServerError.tokenRequired` for a non-loopback address without a token; bind errors.
+    package init(host: String, port: Int, token: String?, target: some ControlTarget, limits: HTTPEndpointLimits) async throws {
         if let token, token.isEmpty || token.utf8.count > 1024 { throw ControlServerError.invalidToken }
         guard token != nil || Self.isLoopback(host) else { throw ControlServerError.tokenRequired(host) }
-        let expected = token.map { Array("Bearer \($0)".utf8) }
-        channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(allTimeout: Self.idleTimeout))
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(HTTPExchangeHandler<ControlCommand>(
-                        maximumBodySize: Self.maximumBodySize,
-                        route: { request in Self.route(request, authorization: expected) },
-                        respond: { command in Self.httpReply(await Self.apply(command, to: target)) }))
-                }
-            }
-            .bind(host: host, port: port).get()
+        channel = try await HTTPEndpointListener.bind(
+            host: host, port: port, limits: limits, errorReply: { Self.httpReply(.error($0, $1)) },
+            route: { request in Self.route(request, token: token) },
+            respond: { command in Self.httpReply(await Self.apply(command, to: target)) })
         // The rule again on the address actually bound: a name that passed as loopback may resolve elsewhere.
         if token == nil, !LoopbackRule.isLoopback(channel.localAddress) {
             try? await channel.close()
@@ -143,10 +156,9 @@ public final class ControlServer: Sendable {
 
 extension ControlServer {
     /// Checks one gathered request: the token first, then the body's size, then the command it asks for.
-    static func route(_ request: HTTPEndpointRequest, authorization: [UInt8]?) -> Result<ControlCommand, HTTPEndpointError> {
-        if let authorization {
-            let given = Array((request.head.headers.first(name: "Authorization") ?? "").utf8)
-            guard HTTPBearerToken.constantTimeEqual(given, authorization) else {
+    static func route(_ request: HTTPEndpointRequest, token: String?) -> Result<ControlCommand, HTTPEndpointError> {
+        if let token {
+            guard HTTPBearerToken.matches(authorization: request.head.headers.first(name: "Authorization"), token: token) else {
                 return .failure(HTTPEndpointError(httpReply(.error(401, "missing or wrong bearer token"))))
             }
         }

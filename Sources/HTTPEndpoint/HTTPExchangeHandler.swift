@@ -1,37 +1,12 @@
 import NIOCore
 import NIOHTTP1
 
-/// One reply of a small HTTP endpoint (the control endpoint, WHEP): status, headers in order, body.
-package struct HTTPEndpointReply: Sendable {
-    /// The status code.
-    package var status: Int
-    /// Header names and values, in order (`Content-Length` and `Connection` are added when written).
-    package var headers: [(name: String, value: String)]
-    /// The body.
-    package var body: [UInt8]
-
-    /// Creates a reply.
-    package init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
-}
-
-/// A request gathered whole: its head, its body (empty when over the limit), and whether the body was over the limit.
-package struct HTTPEndpointRequest: Sendable {
-    /// Method, target, version, headers.
-    package var head: HTTPRequestHead
-    /// The body (dropped when `bodyTooLarge`).
-    package var body: [UInt8]
-    /// Whether the body exceeded the endpoint's limit.
-    package var bodyTooLarge: Bool
-}
-
 /// One HTTP/1.1 connection of a small endpoint, shared by the control endpoint and WHEP: gathers each request with
 /// its body bounded, hands it to a pure `route` (a value to act on, or the error reply it deserves), runs `respond`
-/// off the loop for a routed request, and writes the reply (`HEAD` gets the headers only). A malformed request (NIO's
-/// error handler answered 400), a broken or an idle connection is closed at once.
+/// off the loop for a routed request, and writes the reply (`HEAD` gets the headers only). An HTTP/1.1 request
+/// without exactly one `Host` gets 400 (RFC 9112 3.2). A malformed request (NIO's error handler answered 400), a
+/// broken or an idle connection is closed at once. Each whole request is announced to `HTTPConnectionGuard`
+/// (`HTTPRequestCompletedEvent`), which stops its deadline.
 package final class HTTPExchangeHandler<Routed: Sendable>: ChannelInboundHandler, RemovableChannelHandler {
     package typealias InboundIn = HTTPServerRequestPart
     package typealias OutboundOut = HTTPServerResponsePart
@@ -40,6 +15,7 @@ package final class HTTPExchangeHandler<Routed: Sendable>: ChannelInboundHandler
     private let route: (HTTPEndpointRequest) -> Result<Routed, HTTPEndpointError>
     private let respond: @Sendable (Routed) async -> HTTPEndpointReply
     private let extraHeaders: [(name: String, value: String)]
+    private let errorReply: @Sendable (Int, String) -> HTTPEndpointReply
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
     private var tooLarge = false
@@ -48,15 +24,18 @@ package final class HTTPExchangeHandler<Routed: Sendable>: ChannelInboundHandler
     /// - Parameters:
     ///   - maximumBodySize: the largest body accepted; a larger one reaches `route` as `bodyTooLarge`.
     ///   - extraHeaders: headers added to every reply (CORS).
+    ///   - errorReply: words an error reply of the handler's own (a missing `Host`) in the endpoint's format.
     ///   - route: checks a request (token, method, path, body) and turns it into what it asks for. On the loop.
     ///   - respond: acts on a routed request, off the loop.
     package init(
         maximumBodySize: Int, extraHeaders: [(name: String, value: String)] = [],
+        errorReply: @escaping @Sendable (Int, String) -> HTTPEndpointReply,
         route: @escaping (HTTPEndpointRequest) -> Result<Routed, HTTPEndpointError>,
         respond: @escaping @Sendable (Routed) async -> HTTPEndpointReply
     ) {
         self.maximumBodySize = maximumBodySize
         self.extraHeaders = extraHeaders
+        self.errorReply = errorReply
         self.route = route
         self.respond = respond
     }
@@ -77,8 +56,13 @@ package final class HTTPExchangeHandler<Routed: Sendable>: ChannelInboundHandler
         case .end:
             guard let head else { return }
             self.head = nil
+            context.triggerUserOutboundEvent(HTTPRequestCompletedEvent(), promise: nil)
             let request = HTTPEndpointRequest(head: head, body: body, bodyTooLarge: tooLarge)
             body.removeAll()
+            if let problem = Self.hostProblem(head) {
+                write(context: context, head: head, reply: errorReply(400, problem))
+                return
+            }
             switch route(request) {
             case .failure(let error):
                 write(context: context, head: head, reply: error.reply)
@@ -109,6 +93,18 @@ package final class HTTPExchangeHandler<Routed: Sendable>: ChannelInboundHandler
         }
     }
 
+    /// Why a request's `Host` is refused, or nil: RFC 9112 3.2, "A server MUST respond with a 400 (Bad Request)
+    /// status code to any HTTP/1.1 request message that lacks a Host header field and to any request message that
+    /// contains more than one Host header field line". HTTP/1.0 needs none.
+    static func hostProblem(_ head: HTTPRequestHead) -> String? {
+        let count = head.headers["Host"].count
+        if count > 1 { return "more than one Host header (RFC 9112 3.2): send one" }
+        if count == 0, head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1) {
+            return "an HTTP/1.1 request must carry a Host header (RFC 9112 3.2), e.g. Host: 127.0.0.1:8080"
+        }
+        return nil
+    }
+
     private func write(context: ChannelHandlerContext, head: HTTPRequestHead, reply: HTTPEndpointReply) {
         var headers = HTTPHeaders()
         for (name, value) in reply.headers { headers.add(name: name, value: value) }
@@ -127,24 +123,5 @@ package final class HTTPExchangeHandler<Routed: Sendable>: ChannelInboundHandler
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
             if !keepAlive { channel.close(promise: nil) }
         }
-    }
-}
-
-/// A request `route` refused, with the reply it gets.
-package struct HTTPEndpointError: Error, Sendable {
-    /// The reply.
-    package var reply: HTTPEndpointReply
-    /// Creates the error.
-    package init(_ reply: HTTPEndpointReply) { self.reply = reply }
-}
-
-/// Bearer-token checks shared by the endpoints.
-package enum HTTPBearerToken {
-    /// Compares two byte strings in time that depends only on their lengths (a token check must not leak a prefix).
-    package static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for i in 0..<a.count { difference |= a[i] ^ b[i] }
-        return difference == 0
     }
 }

@@ -4,7 +4,7 @@ import HTTPEndpoint
 ///
 /// | method and path | reply |
 /// |---|---|
-/// | `GET /` | the viewer page (HTML + inline JS) |
+/// | `GET /`, `HEAD /` | the viewer page (HTML + inline JS) |
 /// | `POST /whep` (`Content-Type: application/sdp`, the offer) | 201, `Location: /whep/<id>`, `ETag`, the answer |
 /// | `DELETE /whep/<id>` | 200, the viewer torn down; 404 for an unknown id |
 /// | `OPTIONS` any path | 204 with CORS and `Accept-Post: application/sdp` |
@@ -31,7 +31,7 @@ public enum WHEPRequest: Sendable, Equatable {
     ///   - method: the HTTP method.
     ///   - uri: the request target (a query is ignored).
     ///   - contentType: the `Content-Type` header, if any.
-    ///   - authorization: the `Authorization` header, if any.
+    ///   - authorization: the `Authorization` header, if any (`Bearer <token>`, the scheme in any case).
     ///   - token: the bearer token required, or nil.
     ///   - body: the body (already cut at `maximumBodySize`: `bodyTooLarge` says so).
     ///   - bodyTooLarge: whether the body was over `maximumBodySize`.
@@ -43,8 +43,8 @@ public enum WHEPRequest: Sendable, Equatable {
         let path = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? uri
         if method == "OPTIONS" { return .success(.options) }  // a preflight carries no credentials (Fetch standard)
         if path == "/" || path == "/index.html" {
-            guard method == "GET" else {
-                return .failure(WHEPReplyError(.methodNotAllowed("GET", path: path)))
+            guard method == "GET" || method == "HEAD" else {  // HEAD: the same reply, its body dropped (RFC 9110 9.3.2)
+                return .failure(WHEPReplyError(.methodNotAllowed("GET, HEAD", path: path)))
             }
             return .success(.page)  // the page holds no secret: it asks for the token itself (#token=...)
         }
@@ -61,7 +61,7 @@ public enum WHEPRequest: Sendable, Equatable {
             return .failure(WHEPReplyError(.error(404, "unknown path \(path.prefix(100)); the WHEP endpoint is \(endpointPath), the viewer page /")))
         }
         if let token {
-            guard let authorization, HTTPBearerToken.constantTimeEqual(Array(authorization.utf8), Array("Bearer \(token)".utf8)) else {
+            guard HTTPBearerToken.matches(authorization: authorization, token: token) else {
                 var reply = WHEPReply.error(401, "missing or wrong bearer token (send Authorization: Bearer <token>)")
                 reply.headers.append(("WWW-Authenticate", "Bearer"))
                 return .failure(WHEPReplyError(reply))

@@ -29,7 +29,7 @@ import WebRTCTransport
 ///
 /// | method and path | reply |
 /// |---|---|
-/// | `GET /` | a viewer page: open it in a browser to watch |
+/// | `GET /` (or `HEAD /`) | a viewer page: open it in a browser to watch |
 /// | `POST /whep`, `Content-Type: application/sdp` | 201 + `Location: /whep/<id>` + `ETag` + the SDP answer; 400 with the SDP error for an offer we cannot answer, 415 for another content type, 413 over 64 KiB, 503 when the viewer limit is reached |
 /// | `DELETE /whep/<id>` | 200, the viewer torn down and its socket closed; 404 for an unknown id |
 /// | `OPTIONS` | 204 with CORS headers and `Accept-Post: application/sdp` |
@@ -43,8 +43,11 @@ import WebRTCTransport
 /// DELETEd, is torn down.
 ///
 /// Security: the endpoint binds to loopback unless told otherwise, and then refuses to start without a bearer token
-/// (compared in constant time, never printed); bodies over 64 KiB get 413; a slot is reserved before a socket is
-/// opened, so offers beyond the viewer limit open nothing.
+/// (`Bearer` in any case, the token compared in constant time, never printed); bodies over 64 KiB get 413, heads over
+/// 16 KiB 431; a slot is reserved before a socket is opened, so offers beyond the viewer limit open nothing. HTTP
+/// connections are limited in all and per client address (`maximumConnections`, `maximumConnectionsPerAddress`:
+/// 503 beyond), each request must be complete within `requestTimeout`, and every reply carries
+/// `X-Content-Type-Options: nosniff`.
 public final class WHEPServer: Sendable {
     /// Where and how to serve.
     public struct Options: Sendable {
@@ -67,9 +70,25 @@ public final class WHEPServer: Sendable {
         public var consentTimeout: Duration = .seconds(30)
         /// The DTLS-SRTP profiles offered, in order.
         public var srtpSuites: [SRTPSuiteName] = [.aeadAES128GCM, .aesCM128HMACSHA1_80]
+        /// The most HTTP connections at once, from every client; one more is answered 503 (with `Retry-After`) and
+        /// closed. 256: a browser opens at most 6 connections to a host (HTTP/1.1 per-host limit of Chromium and
+        /// Firefox), so 256 serve 40 browsers at once for a few seconds each while staying far below the common
+        /// descriptor limit of 1,024 (the listener caps it further at three quarters of the process's limit).
+        public var maximumConnections: Int = 256
+        /// The most HTTP connections at once from one client address. 32: five browsers behind one NAT, each at its
+        /// 6-connection limit; a single host dripping bytes holds no more than this.
+        public var maximumConnectionsPerAddress: Int = 32
+        /// How long a client may take to send one whole HTTP request (head and offer), from its first byte or from
+        /// the accept; the connection is closed after it, however the bytes trickle (the 30 s idle timeout never
+        /// fires on a drip). 10 s: a browser sends an offer in one round trip.
+        public var requestTimeout: Duration = .seconds(10)
 
         /// The largest viewer limit accepted.
         public static let maximumViewerLimit = 1000
+        /// The largest connection limit accepted (a descriptor each).
+        public static let maximumConnectionLimit = 65_536
+        /// The request timeouts accepted: from 100 ms (tests) to 300 s.
+        public static let requestTimeouts: ClosedRange<Duration> = .milliseconds(100) ... .seconds(300)
 
         /// Creates options.
         /// - Parameters:
@@ -131,6 +150,15 @@ public final class WHEPServer: Sendable {
             throw WHEPServerError.invalidViewerLimit(options.maximumViewers)
         }
         guard (0...65535).contains(options.port) else { throw WHEPServerError.invalidPort(options.port) }
+        guard (1...Options.maximumConnectionLimit).contains(options.maximumConnections),
+              (1...options.maximumConnections).contains(options.maximumConnectionsPerAddress)
+        else {
+            throw WHEPServerError.invalidConnectionLimit(
+                total: options.maximumConnections, perAddress: options.maximumConnectionsPerAddress)
+        }
+        guard Options.requestTimeouts.contains(options.requestTimeout) else {
+            throw WHEPServerError.invalidRequestTimeout
+        }
         guard options.connectTimeout >= .seconds(1), options.connectTimeout <= .seconds(300),
               options.consentTimeout >= .seconds(1), options.consentTimeout <= .seconds(300)
         else {
@@ -167,31 +195,23 @@ public final class WHEPServer: Sendable {
         let token = options.token, origin = options.allowedOrigin
         let box = ServerReference()
         do {
-            channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .childChannelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(IdleStateHandler(allTimeout: Self.idleTimeout))
-                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                        try channel.pipeline.syncOperations.addHandler(HTTPExchangeHandler<WHEPRequest>(
-                            maximumBodySize: WHEPRequest.maximumBodySize, extraHeaders: Self.corsHeaders(allowing: origin),
-                            route: { request in
-                                WHEPRequest.parse(
-                                    method: request.head.method.rawValue, uri: request.head.uri,
-                                    contentType: request.head.headers.first(name: "Content-Type"),
-                                    authorization: request.head.headers.first(name: "Authorization"), token: token,
-                                    body: request.body, bodyTooLarge: request.bodyTooLarge)
-                                .mapError { HTTPEndpointError($0.reply.http) }
-                            },
-                            respond: { request in
-                                guard let server = box.server.withLock({ $0 }) else {
-                                    return WHEPReply.error(503, "the server is starting").http
-                                }
-                                return await server.respond(to: request).http
-                            }))
+            channel = try await HTTPEndpointListener.bind(
+                host: options.host, port: options.port, limits: Self.httpLimits(options),
+                extraHeaders: Self.corsHeaders(allowing: origin), errorReply: { WHEPReply.error($0, $1).http },
+                route: { request in
+                    WHEPRequest.parse(
+                        method: request.head.method.rawValue, uri: request.head.uri,
+                        contentType: request.head.headers.first(name: "Content-Type"),
+                        authorization: request.head.headers.first(name: "Authorization"), token: token,
+                        body: request.body, bodyTooLarge: request.bodyTooLarge)
+                    .mapError { HTTPEndpointError($0.reply.http) }
+                },
+                respond: { request in
+                    guard let server = box.server.withLock({ $0 }) else {
+                        return WHEPReply.error(503, "the server is starting").http
                     }
-                }
-                .bind(host: options.host, port: options.port).get()
+                    return await server.respond(to: request).http
+                })
         } catch {
             await encoder.finish()
             throw error
@@ -207,6 +227,15 @@ public final class WHEPServer: Sendable {
 
     /// How long an HTTP connection may stay idle before it is closed.
     static let idleTimeout = TimeAmount.seconds(30)
+
+    /// The HTTP endpoint's limits from the options (issue 20, item 3).
+    static func httpLimits(_ options: Options) -> HTTPEndpointLimits {
+        HTTPEndpointLimits(
+            maximumConnections: options.maximumConnections,
+            maximumConnectionsPerAddress: options.maximumConnectionsPerAddress,
+            requestTimeout: TimeAmount(options.requestTimeout), idleTimeout: idleTimeout,
+            maximumBodySize: WHEPRequest.maximumBodySize)
+    }
 
     /// Whether a host names loopback by itself: `localhost`, an IPv4 literal in 127.0.0.0/8, or `::1`. A host name
     /// is not loopback whatever it starts with (`127.0.0.1.example` resolves where its owner says); the address

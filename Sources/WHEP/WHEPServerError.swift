@@ -12,6 +12,11 @@ public enum WHEPServerError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidPort(Int)
     /// The connect or consent timeout is not 1-300 s.
     case invalidConnectTimeout
+    /// The HTTP connection limit is outside 1...`WHEPServer.Options.maximumConnectionLimit`, or the per-address one
+    /// outside 1...the total.
+    case invalidConnectionLimit(total: Int, perAddress: Int)
+    /// The HTTP request timeout is outside `WHEPServer.Options.requestTimeouts`.
+    case invalidRequestTimeout
 
     public var description: String {
         switch self {
@@ -23,6 +28,9 @@ public enum WHEPServerError: Error, Equatable, Sendable, CustomStringConvertible
         case .invalidAddress(let why): why
         case .invalidPort(let port): "the WHEP port must be 0-65535, got \(port)"
         case .invalidConnectTimeout: "the connect and consent timeouts must be 1-300 s"
+        case .invalidConnectionLimit(let total, let perAddress):
+            "the HTTP connection limit must be 1-\(WHEPServer.Options.maximumConnectionLimit) and the per-address one 1-the total, got \(total) and \(perAddress)"
+        case .invalidRequestTimeout: "the HTTP request timeout must be 0.1-300 s"
         }
     }
 }

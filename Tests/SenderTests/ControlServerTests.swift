@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import Control
+import HTTPEndpoint
 import Sender
 
 @Suite struct ControlServerTests {
@@ -107,6 +108,128 @@ import Sender
         #expect(garbage.closedByServer, "the connection stayed open after a malformed request")
         let stats = await sender.statistics()
         #expect(stats.targetBitrate == 500_000)
+        await server.close()
+        _ = try await sender.finish()
+    }
+
+    // MARK: Issue 20, item 8 (HTTP)
+
+    /// Issue 20, item 8: `Authorization: bearer ...` got 401; the auth scheme is case-insensitive (RFC 9110 11.1),
+    /// the token is still compared in full.
+    @Test func theBearerSchemeIsCaseInsensitive() async throws {
+        let sender = try await Self.sender()
+        let server = try await ControlServer(host: "127.0.0.1", port: 0, token: "s3cret", sender: sender)
+        for (authorization, status) in [("bearer s3cret", 200), ("BEARER s3cret", 200), ("Bearer s3cret", 200),
+                                        ("bearer s3creT", 401), ("Basic s3cret", 401), ("bearer", 401)] {
+            let reply = try await Self.rawRequest(
+                port: server.localPort,
+                "GET /stats HTTP/1.1\r\nHost: x\r\nAuthorization: \(authorization)\r\nConnection: close\r\n\r\n")
+            #expect(reply.hasPrefix("HTTP/1.1 \(status)"), "\(authorization): \(reply.text.prefix(80))")
+        }
+        await server.close()
+        _ = try await sender.finish()
+    }
+
+    /// Issue 20, item 8: an HTTP/1.1 request without `Host` got 200; RFC 9112 3.2 says 400. Every reply carries
+    /// `X-Content-Type-Options: nosniff`.
+    @Test func anHTTP11RequestWithoutHostGets400AndEveryReplyCarriesNosniff() async throws {
+        let sender = try await Self.sender()
+        let server = try await ControlServer(host: "127.0.0.1", port: 0, token: nil, sender: sender)
+        let none = try await Self.rawRequest(port: server.localPort, "GET /stats HTTP/1.1\r\nConnection: close\r\n\r\n")
+        #expect(none.hasPrefix("HTTP/1.1 400"), "\(none.text.prefix(80))")
+        #expect(none.text.contains("Host"))
+        for request in ["GET /stats HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                        "GET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                        "GET /stats HTTP/1.1\r\nConnection: close\r\n\r\n"] {
+            let reply = try await Self.rawRequest(port: server.localPort, request)
+            #expect(reply.text.lowercased().contains("x-content-type-options: nosniff"), "\(reply.text.prefix(80))")
+        }
+        await server.close()
+        _ = try await sender.finish()
+    }
+
+    // MARK: Issue 20, item 3 (connection limits, request timeout, head size)
+
+    /// The endpoint's limits with 2 connections per address and a 1 s request timeout.
+    static let smallLimits: HTTPEndpointLimits = {
+        var limits = ControlServer.limits
+        limits.maximumConnectionsPerAddress = 2
+        limits.requestTimeout = .seconds(1)
+        return limits
+    }()
+
+    /// Issue 20, item 3: there was no connection limit. Past the per-address limit a connection gets 503 (JSON, with
+    /// `Retry-After` and `Connection: close`) and is closed; a slot given back is taken again.
+    @Test(.timeLimit(.minutes(1)))
+    func theConnectionLimitPerAddressAnswers503() async throws {
+        let sender = try await Self.sender()
+        let server = try await ControlServer(
+            host: "127.0.0.1", port: 0, token: nil, target: sender, limits: Self.smallLimits)
+        let port = server.localPort
+        var held: [RawConnection] = []
+        for _ in 0..<2 {
+            let connection = try RawConnection(port: port)
+            connection.send("GET /stats HTTP/1.1\r\nHost: x\r\n\r\n")
+            let reply = await RawConnection.offPool { connection.readReply() }
+            #expect(reply?.hasPrefix("HTTP/1.1 200") == true, "\(reply?.prefix(80) ?? "no reply")")
+            held.append(connection)
+        }
+        let refused = try await Self.rawRequest(port: port, "GET /stats HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(refused.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"), "\(refused.text.prefix(80))")
+        #expect(refused.text.contains("Retry-After: 5\r\n"))
+        #expect(refused.text.contains("Connection: close\r\n"))
+        #expect(refused.text.contains("{\"ok\":false,\"error\":\"too many connections from 127.0.0.1: at most 2 at once; try again later\"}"))
+        #expect(refused.closedByServer)
+        held.removeLast()
+        var answered = false
+        for _ in 0..<100 where !answered {
+            answered = (try? await Self.rawRequest(port: port, "GET /stats HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))?
+                .hasPrefix("HTTP/1.1 200") == true
+            if !answered { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(answered, "the slot given back was not taken again")
+        await server.close()
+        _ = try await sender.finish()
+    }
+
+    /// Issue 20, item 3: a 1 byte / 5 s drip was held for ever (the 10 s idle timeout never fires on it). A request
+    /// not complete within the request timeout (here 1 s) has its connection closed, and so has a silent one.
+    @Test(.timeLimit(.minutes(1)))
+    func aDripIsClosedByTheRequestTimeout() async throws {
+        let sender = try await Self.sender()
+        let server = try await ControlServer(
+            host: "127.0.0.1", port: 0, token: nil, target: sender, limits: Self.smallLimits)
+        let drip = try RawConnection(port: server.localPort)
+        let silent = try RawConnection(port: server.localPort)
+        async let dripClosed = RawConnection.offPool {
+            drip.drip("POST /bitrate HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\n800k", interval: 0.2, limit: 8)
+        }
+        async let silentClosed = RawConnection.offPool { silent.waitForClose(limit: 8) }
+        let (dripped, waited) = await (dripClosed, silentClosed)
+        #expect(dripped.map { $0 < 5 } == true, "a 5 byte/s drip was still open after 8 s")
+        #expect(waited.map { $0 < 5 } == true, "a silent connection was still open after 8 s")
+        #expect(await sender.statistics().targetBitrate == 500_000)
+        let stats = try await Self.rawRequest(port: server.localPort, "GET /stats HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(stats.hasPrefix("HTTP/1.1 200"))
+        await server.close()
+        _ = try await sender.finish()
+    }
+
+    /// Issue 20, item 3: heads of up to 80 KiB (NIO's limit) were buffered; over 16 KiB one gets 431 and is closed.
+    @Test(.timeLimit(.minutes(1)))
+    func anOversizedHeadIsRefused() async throws {
+        let sender = try await Self.sender()
+        let server = try await ControlServer(host: "127.0.0.1", port: 0, token: nil, sender: sender)
+        let big = try await Self.rawRequest(
+            port: server.localPort,
+            "GET /stats HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 20_000))\r\n\r\n")
+        #expect(big.hasPrefix("HTTP/1.1 431"), "\(big.text.prefix(80))")
+        #expect(big.text.contains("request head over 16384 bytes"))
+        #expect(big.closedByServer)
+        let fits = try await Self.rawRequest(
+            port: server.localPort,
+            "GET /stats HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 12_000))\r\nConnection: close\r\n\r\n")
+        #expect(fits.hasPrefix("HTTP/1.1 200"))
         await server.close()
         _ = try await sender.finish()
     }

@@ -15,6 +15,7 @@ import Testing
     @Test func wellFormedRequestsAreRouted() {
         #expect(Self.parse("GET", "/") == .success(.page))
         #expect(Self.parse("GET", "/index.html?x=1") == .success(.page))
+        #expect(Self.parse("HEAD", "/") == .success(.page))
         #expect(Self.parse("OPTIONS", "/whep") == .success(.options))
         #expect(Self.parse("OPTIONS", "/whep/abc") == .success(.options))
         #expect(Self.parse("POST", "/whep", contentType: "application/sdp", body: "v=0\r\n") == .success(.offer("v=0\r\n")))
@@ -24,8 +25,7 @@ import Testing
 
     @Test(arguments: [
         ("GET", "/nope", nil as String?, "x", 404, "unknown path /nope; the WHEP endpoint is /whep, the viewer page /\n"),
-        ("POST", "/", "application/sdp", "x", 405, "/ takes GET\n"),
-        ("HEAD", "/", nil, "", 405, "/ takes GET\n"),
+        ("POST", "/", "application/sdp", "x", 405, "/ takes GET, HEAD\n"),
         ("GET", "/whep", nil, "", 405, "/whep takes POST, OPTIONS\n"),
         ("POST", "/whep", "text/plain", "v=0", 415, "the offer must be sent as Content-Type: application/sdp (got text/plain)\n"),
         ("POST", "/whep", nil, "v=0", 415, "the offer must be sent as Content-Type: application/sdp (got none)\n"),
@@ -64,7 +64,7 @@ import Testing
 
     @Test func theTokenIsRequiredForPOSTAndDELETEButNotForThePageOrAPreflight() {
         let token = "s3cret"
-        for authorization in [nil, "Bearer wrong", "Bearer s3cret ", "bearer s3cret", "s3cret", "Basic czNjcmV0"] {
+        for authorization in [nil, "Bearer wrong", "Bearer s3cret ", "bearer", "Bearers3cret", "s3cret", "Basic czNjcmV0"] {
             guard case .failure(let error) = Self.parse(
                 "POST", "/whep", contentType: "application/sdp", authorization: authorization, token: token, body: "v=0")
             else {
@@ -75,8 +75,11 @@ import Testing
             #expect(error.reply.header("WWW-Authenticate") == "Bearer")
             #expect(!error.reply.body.contains(token))  // the token is never echoed
         }
-        #expect(Self.parse("POST", "/whep", contentType: "application/sdp", authorization: "Bearer s3cret", token: token,
-                           body: "v=0") == .success(.offer("v=0")))
+        // The scheme is case-insensitive (RFC 9110 11.1; issue 20, item 8).
+        for authorization in ["Bearer s3cret", "bearer s3cret", "BEARER s3cret", "Bearer  s3cret"] {
+            #expect(Self.parse("POST", "/whep", contentType: "application/sdp", authorization: authorization, token: token,
+                               body: "v=0") == .success(.offer("v=0")), "\(authorization)")
+        }
         guard case .failure(let delete) = Self.parse("DELETE", "/whep/abc", token: token) else { Issue.record("accepted"); return }
         #expect(delete.reply.status == 401)
         #expect(Self.parse("DELETE", "/whep/abc", authorization: "Bearer s3cret", token: token) == .success(.delete(id: "abc")))

@@ -259,4 +259,171 @@ import Testing
         }
         await server.finish()
     }
+    // MARK: Issue 20, item 8 (HTTP)
+
+    /// Issue 20, item 8: `Authorization: bearer ...` got 401; the auth scheme is case-insensitive (RFC 9110 11.1),
+    /// the token is still compared in full.
+    @Test func theBearerSchemeIsCaseInsensitive() async throws {
+        let token = "0123456789abcdef-token"
+        let (server, pump) = try await WHEPTestSupport.start(.init(host: "127.0.0.1", port: 0, token: token))
+        defer { pump.cancel() }
+        let offer = WHEPTestSupport.offer(
+            credentials: .random(), candidate: .init(ipString: "127.0.0.1", port: 9)!,
+            fingerprint: try DTLSTestCertificate.fingerprint())
+        for scheme in ["bearer", "BEARER", "bEaReR"] {
+            let reply = try await WHEPTestSupport.request(
+                port: server.localPort, "POST", "/whep",
+                headers: ["Content-Type": "application/sdp", "Authorization": "\(scheme) \(token)"], body: offer)
+            #expect(reply.status == 201, "\(scheme): \(reply.status) \(reply.body)")
+        }
+        let wrong = try await WHEPTestSupport.request(
+            port: server.localPort, "POST", "/whep",
+            headers: ["Content-Type": "application/sdp", "Authorization": "bearer \(token.dropLast())X"], body: offer)
+        #expect(wrong.status == 401)
+        #expect(server.viewerCount == 3)
+        await server.finish()
+    }
+
+    /// Issue 20, item 8: an HTTP/1.1 request without `Host` got 200; RFC 9112 3.2 says 400 (as for two `Host`
+    /// lines). HTTP/1.0 needs none.
+    @Test func anHTTP11RequestWithoutHostGets400() async throws {
+        let (server, pump) = try await WHEPTestSupport.start(.init(host: "127.0.0.1", port: 0))
+        defer { pump.cancel() }
+        let none = try await WHEPTestSupport.exchange(port: server.localPort, "GET / HTTP/1.1\r\nConnection: close\r\n\r\n")
+        #expect(none.reply.hasPrefix("HTTP/1.1 400"), "\(none.reply.prefix(80))")
+        #expect(none.reply.contains("Host"))
+        let two = try await WHEPTestSupport.exchange(
+            port: server.localPort, "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n")
+        #expect(two.reply.hasPrefix("HTTP/1.1 400"), "\(two.reply.prefix(80))")
+        let http10 = try await WHEPTestSupport.exchange(port: server.localPort, "GET / HTTP/1.0\r\n\r\n")
+        #expect(http10.reply.hasPrefix("HTTP/1.0 200"), "\(http10.reply.prefix(80))")
+        await server.finish()
+    }
+
+    /// Issue 20, item 8: `HEAD /` got 405; it is answered like `GET /` without the body (RFC 9110 9.3.2).
+    @Test func headOfThePageIsAnsweredLikeGetWithoutABody() async throws {
+        let (server, pump) = try await WHEPTestSupport.start(.init(host: "127.0.0.1", port: 0))
+        defer { pump.cancel() }
+        let head = try await WHEPTestSupport.exchange(
+            port: server.localPort, "HEAD / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(head.reply.hasPrefix("HTTP/1.1 200"), "\(head.reply.prefix(80))")
+        #expect(head.reply.lowercased().contains("content-type: text/html; charset=utf-8"))
+        #expect(head.reply.lowercased().contains("content-length: \(ViewerPage.html.utf8.count)"))
+        #expect(head.reply.hasSuffix("\r\n\r\n"), "a body came with the HEAD reply")
+        await server.finish()
+    }
+
+    /// Issue 20, item 8: replies lacked `X-Content-Type-Options: nosniff`; every one carries it now.
+    @Test func everyReplyCarriesNosniff() async throws {
+        let (server, pump) = try await WHEPTestSupport.start(.init(host: "127.0.0.1", port: 0))
+        defer { pump.cancel() }
+        for (method, path) in [("GET", "/"), ("GET", "/nope"), ("GET", "/whep"), ("OPTIONS", "/whep"), ("DELETE", "/whep/ab")] {
+            let reply = try await WHEPTestSupport.request(port: server.localPort, method, path)
+            #expect(reply.headers["x-content-type-options"] == "nosniff", "\(method) \(path): \(reply.status)")
+        }
+        let garbage = try await WHEPTestSupport.exchange(port: server.localPort, "GET / HTTP/1.1\r\nConnection: close\r\n\r\n")
+        #expect(garbage.reply.lowercased().contains("x-content-type-options: nosniff"))
+        await server.finish()
+    }
+    // MARK: Issue 20, item 3 (connection limits, request timeout, head size)
+
+    /// Issue 20, item 3: there was no connection limit (1,000 drip connections were all held). Past the per-address
+    /// limit a connection gets 503 with `Retry-After` and `Connection: close` and is closed; a slot given back is
+    /// taken again.
+    @Test(.timeLimit(.minutes(1)))
+    func theConnectionLimitPerAddressAnswers503() async throws {
+        var options = WHEPServer.Options(host: "127.0.0.1", port: 0)
+        options.maximumConnectionsPerAddress = 2
+        let (server, pump) = try await WHEPTestSupport.start(options)
+        defer { pump.cancel() }
+        let port = server.localPort
+        // Two kept-alive connections, each answered once (so both are admitted before the third connects).
+        var held: [RawConnection] = []
+        for _ in 0..<2 {
+            let connection = try RawConnection(port: port)
+            connection.send("GET /nope HTTP/1.1\r\nHost: x\r\n\r\n")
+            let reply = await RawConnection.offPool { connection.readReply() }
+            #expect(reply?.hasPrefix("HTTP/1.1 404") == true, "\(reply ?? "no reply")")
+            held.append(connection)
+        }
+        let refused = try await WHEPTestSupport.exchange(port: port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(refused.reply.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"), "\(refused.reply.prefix(80))")
+        #expect(refused.reply.contains("Retry-After: 5\r\n"))
+        #expect(refused.reply.contains("Connection: close\r\n"))
+        #expect(refused.reply.contains("too many connections from 127.0.0.1: at most 2 at once; try again later"))
+        #expect(refused.closed, "the refused connection stayed open")
+        held.removeLast()  // closes it: its slot is given back
+        #expect(await WHEPTestSupport.waitFor(seconds: 10) {
+            (try? await WHEPTestSupport.request(port: port, "GET", "/"))?.status == 200
+        })
+        await server.finish()
+    }
+
+    /// Issue 20, item 3: a connection that sends its head a byte at a time was held as long as it trickled (the
+    /// 30 s idle timeout never fires on it), and one that sends nothing for 30 s. Both are closed once
+    /// `requestTimeout` has passed since the accept; a request in time is answered.
+    @Test(.timeLimit(.minutes(1)))
+    func aDripIsClosedByTheRequestTimeout() async throws {
+        var options = WHEPServer.Options(host: "127.0.0.1", port: 0)
+        options.requestTimeout = .seconds(1)
+        let (server, pump) = try await WHEPTestSupport.start(options)
+        defer { pump.cancel() }
+        let drip = try RawConnection(port: server.localPort)
+        let silent = try RawConnection(port: server.localPort)
+        async let dripClosed = RawConnection.offPool {
+            drip.drip("GET / HTTP/1.1\r\nHost: x\r\nX-Drip: \(String(repeating: "a", count: 100))\r\n\r\n", interval: 0.2, limit: 8)
+        }
+        async let silentClosed = RawConnection.offPool { silent.waitForClose(limit: 8) }
+        let (dripped, waited) = await (dripClosed, silentClosed)
+        #expect(dripped.map { $0 < 5 } == true, "a 5 byte/s drip was still open after 8 s: \(String(describing: dripped))")
+        #expect(waited.map { $0 < 5 } == true, "a silent connection was still open after 8 s")
+        let page = try await WHEPTestSupport.request(port: server.localPort, "GET", "/")
+        #expect(page.status == 200)
+        await server.finish()
+    }
+
+    /// Issue 20, item 3: a head of up to 80 KiB (NIO's limit) was buffered, each unfinished one pinning about
+    /// 360 KB; over 16 KiB (request line or headers) it gets 431 and the connection is closed.
+    @Test(.timeLimit(.minutes(1)))
+    func anOversizedHeadIsRefused() async throws {
+        let (server, pump) = try await WHEPTestSupport.start(.init(host: "127.0.0.1", port: 0))
+        defer { pump.cancel() }
+        let port = server.localPort
+        let header = try await WHEPTestSupport.exchange(
+            port: port, "GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 20_000))\r\n\r\n")
+        #expect(header.reply.hasPrefix("HTTP/1.1 431"), "\(header.reply.prefix(80))")
+        #expect(header.reply.contains("request head over 16384 bytes"))
+        #expect(header.closed)
+        let target = try await WHEPTestSupport.exchange(
+            port: port, "GET /?\(String(repeating: "a", count: 20_000)) HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(target.reply.hasPrefix("HTTP/1.1 431"), "\(target.reply.prefix(80))")
+        #expect(target.closed)
+        let many = try await WHEPTestSupport.exchange(
+            port: port, "GET / HTTP/1.1\r\nHost: x\r\n" + String(repeating: "X-A: b\r\n", count: 3000) + "\r\n")
+        #expect(many.reply.hasPrefix("HTTP/1.1 431"), "\(many.reply.prefix(80))")
+        // Within the limit: answered.
+        let fits = try await WHEPTestSupport.request(
+            port: port, "GET", "/", headers: ["X-Big": String(repeating: "a", count: 12_000)])
+        #expect(fits.status == 200)
+        await server.finish()
+    }
+
+    @Test func connectionLimitsAndTheRequestTimeoutAreChecked() async throws {
+        func refusal(_ change: (inout WHEPServer.Options) -> Void) async -> WHEPServerError? {
+            var options = WHEPServer.Options(host: "127.0.0.1", port: 0)
+            change(&options)
+            do {
+                let server = try await WHEPServer(configuration: WHEPTestSupport.configuration(), options: options)
+                await server.finish()
+                return nil
+            } catch {
+                return error as? WHEPServerError
+            }
+        }
+        #expect(await refusal { $0.maximumConnections = 0 } == .invalidConnectionLimit(total: 0, perAddress: 32))
+        #expect(await refusal { $0.maximumConnections = 16 } == .invalidConnectionLimit(total: 16, perAddress: 32))
+        #expect(await refusal { $0.maximumConnectionsPerAddress = 0 } == .invalidConnectionLimit(total: 256, perAddress: 0))
+        #expect(await refusal { $0.requestTimeout = .milliseconds(10) } == .invalidRequestTimeout)
+        #expect(await refusal { $0.requestTimeout = .seconds(301) } == .invalidRequestTimeout)
+    }
 }
