@@ -157,9 +157,10 @@ public final class H264Sender: Sendable {
                 stage.reschedule = { encoderLoop.execute { weakStage.value.object?.drain() } }
                 return NIOLoopBound(stage, eventLoop: encoderLoop)
             }.get()
+            let coreConfiguration = configuration  // a constant: the closure runs on the I/O loop
             core = try await ioLoop.submit {
                 let core = try SenderCore(
-                    configuration: configuration, ssrc: ssrc, packetizer: packetizer, timestampOffset: timestampOffset,
+                    configuration: coreConfiguration, ssrc: ssrc, packetizer: packetizer, timestampOffset: timestampOffset,
                     transport: transport.value, clock: clock,
                     encoder: LocalEncoderControl(loop: encoderLoop, stage: encoder),
                     mailbox: mailbox, events: eventsContinuation, reports: reportsContinuation)

@@ -539,7 +539,7 @@ final class SenderCore {
             case .media:
                 let transport = self.transport
                 do {
-                    let found = try history?.withMutablePacket(packet.sequenceNumber, now: now) { bytes in
+                    let found: Void? = try history?.withMutablePacket(packet.sequenceNumber, now: now) { bytes in
                         stampTransportSequence(bytes, now: now)
                         try transport.queueRTP(UnsafeRawBufferPointer(bytes))
                     }

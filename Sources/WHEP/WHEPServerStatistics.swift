@@ -1,4 +1,4 @@
-public import Sender
+import Sender
 
 /// A WHEP server's statistics: the shared encoder's frames and rates, and every viewer's stream (`GET /stats` of
 /// `serve --control`).
