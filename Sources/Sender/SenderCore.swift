@@ -693,9 +693,3 @@ final class SenderCore {
         return final
     }
 }
-
-/// A weak reference, so that a timer does not keep its owner alive.
-package final class WeakReference<Object: AnyObject> {
-    package weak var object: Object?
-    package init(_ object: Object) { self.object = object }
-}

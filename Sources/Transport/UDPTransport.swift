@@ -64,14 +64,17 @@ package final class UDPTransport {
     /// - Returns: the transport, bound to its loop.
     /// - Throws: SRTP errors for bad keys, socket errors when an address cannot be bound (nothing stays open then).
     package static func bind(configuration: TransportConfiguration, eventLoop: EventLoop) async throws -> NIOLoopBound<UDPTransport> {
-        // The socket callbacks reach the transport through this box, filled once the transport exists. Closing the
-        // sockets releases their handlers and with them the box, which breaks the cycle socket -> box -> transport.
-        let box = NIOLoopBoundBox.makeEmptyBox(valueType: UDPTransport.self, eventLoop: eventLoop)
+        // The socket callbacks reach the transport through a weak reference in this box, filled once the transport
+        // exists. Weak, because the transport owns its sockets and each `DatagramEndpoint` keeps these callbacks for
+        // as long as it lives (to bind again after NIO closes the socket), closed or not: a strong reference made the
+        // cycle transport -> endpoint -> callbacks -> transport, and no transport was ever freed (issue 20, item 2:
+        // every WHEP viewer's transport, its 256 KiB wire buffer and its closed channel stayed after it left).
+        let box = NIOLoopBoundBox.makeEmptyBox(valueType: WeakReference<UDPTransport>.self, eventLoop: eventLoop)
         let onDatagram: @Sendable (SocketAddress, SocketAddress?, inout ByteBuffer) -> Void = { from, to, buffer in
-            box.value?.received(from: from, to: to, &buffer)
+            box.value?.object?.received(from: from, to: to, &buffer)
         }
-        let onError: @Sendable (Error) -> Void = { _ in box.value?.counters.socketErrors += 1 }
-        let onRestart: @Sendable () -> Void = { box.value?.counters.socketRestarts += 1 }
+        let onError: @Sendable (Error) -> Void = { _ in box.value?.object?.counters.socketErrors += 1 }
+        let onRestart: @Sendable () -> Void = { box.value?.object?.counters.socketRestarts += 1 }
         let rtp = try await DatagramEndpoint(
             host: configuration.localHost, port: configuration.localPort, eventLoop: eventLoop,
             receiveBufferSize: configuration.receiveBufferSize, receivePacketInfo: configuration.receivePacketInfo,
@@ -87,7 +90,7 @@ package final class UDPTransport {
             let rtcpSocket = rtcp
             return try await eventLoop.submit {
                 let transport = try UDPTransport(configuration: configuration, eventLoop: eventLoop, rtp: rtp, rtcp: rtcpSocket)
-                box.value = transport
+                box.value = WeakReference(transport)
                 return NIOLoopBound(transport, eventLoop: eventLoop)
             }.get()
         } catch {

@@ -25,7 +25,7 @@ final class ViewerSession {
     private let encoder: FanOutEncoder
     private let table: ViewerTable
     private let events: AsyncStream<WHEPEvent>.Continuation
-    private var viewer: FanOutViewer?
+    private(set) var viewer: FanOutViewer?
     private(set) var remote: TransportAddress?
     private var timeout: Scheduled<Void>?
     private(set) var ended = false

@@ -118,7 +118,7 @@ public final class WHEPServer: Sendable {
     /// The shared encoder (a `FramePumpTarget` for the command-line tool).
     package let encoder: FanOutEncoder
     private let channel: Channel
-    private let table: ViewerTable
+    let table: ViewerTable
     private let context: DTLSContext
     private let advertisedIP: IPAddress
     private let eventsContinuation: AsyncStream<WHEPEvent>.Continuation

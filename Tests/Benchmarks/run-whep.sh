@@ -3,12 +3,21 @@
 # viewer with N concurrent Chromium viewers of a 720p30 stream. Runs in a network namespace of its own (browsers
 # gather no loopback candidates), removed on exit.
 # Usage: Tests/Benchmarks/run-whep.sh [joins|viewers|all|--help] [JOINS] [VIEWERS]   (as root)
+#        Tests/Benchmarks/run-whep.sh churn [CYCLES] [WARMUP]   (issue 20: RSS after WARMUP and after CYCLES
+#        join/leave cycles of an answered viewer, POST then DELETE; loopback, no root, no browser; 1000 and 10)
 #   RTC_BIN=/path/to/rtc-h264   measure that binary (default: this checkout's release build, built if missing)
 set -euo pipefail
 case "${1:-}" in
-    -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 cd "$(dirname "$0")/../.."
+if [ "${1:-}" = churn ]; then
+    if [ -z "${RTC_BIN:-}" ]; then
+        swift build -c release --product rtc-h264 >&2
+        RTC_BIN="$(swift build -c release --show-bin-path)/rtc-h264"
+    fi
+    exec python3 Tests/Benchmarks/whep/churn.py "$RTC_BIN" "${2:-1000}" "${3:-10}"
+fi
 PART=${1:-all}
 JOINS=${2:-20}
 VIEWERS=${3:-8}
