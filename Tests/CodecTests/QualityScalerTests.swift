@@ -300,12 +300,12 @@ import RTP
     /// On a source found soft the size steps down at once (the floor rose above the target); when the detail comes
     /// back the larger rung returns after the usual hold.
     @Test func aSoftSourceStepsDownAtOnceAndBackUpWhenTheDetailReturns() {
-        var scaler = QualityScaler(ladder: Self.ladder720, preference: .maintainFramerate, targetBitrate: 900_000,
+        var scaler = QualityScaler(ladder: Self.ladder720, preference: .maintainFramerate, targetBitrate: 1_200_000,
                                    frameRate: 30)
         #expect(scaler.rung.description == "1280x720")
         scaler.recordResamplingPSNR(51.6, rung: 1)
         scaler.recordResamplingPSNR(53.0, rung: 2)
-        let down = scaler.decide(targetBitrate: 900_000, frameRate: 30, now: Self.at(1))
+        let down = scaler.decide(targetBitrate: 1_200_000, frameRate: 30, now: Self.at(1))
         #expect(down == QualityScaler.Decision(rungIndex: 2, reason: .bitrateBelowFloor))
         scaler.apply(down!, now: Self.at(1))
         scaler.recordResamplingPSNR(35, rung: 1)
@@ -313,7 +313,7 @@ import RTP
         var upAt: Double?
         var now = 1.0
         while now < 10, upAt == nil {
-            if let decision = scaler.decide(targetBitrate: 900_000, frameRate: 30, now: Self.at(now)) {
+            if let decision = scaler.decide(targetBitrate: 1_200_000, frameRate: 30, now: Self.at(now)) {
                 #expect(decision == QualityScaler.Decision(rungIndex: 0, reason: .bitrateAllowsLarger))
                 scaler.apply(decision, now: Self.at(now))
                 upAt = now
