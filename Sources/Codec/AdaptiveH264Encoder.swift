@@ -12,6 +12,12 @@ import Video
 /// Every switch is reported with the first frame at the new size (`AdaptiveEncodeResult.resolutionChange`) and
 /// counted by reason; every skipped frame is returned with its reason and counted.
 ///
+/// How much detail the smaller rungs keep is measured on the input (`ResamplingLossMeter`: every rung on the first
+/// frame, then one rung every `QualityScaler.Settings.detailMeasureInterval` frames in turn) and given to the scaler,
+/// which raises the floors of rungs whose pixels carry no detail (a soft source); the initial rung is chosen again
+/// after the first frame's measurements. Only I420 input of the input size is measured; other frames leave the
+/// floors as they were.
+///
 /// The class owns one `H264Encoder` at a time. Not thread-safe: use it from one task or thread at a time.
 public final class AdaptiveH264Encoder {
     /// The stream's configuration: the input size (the ladder's top rung) and the rates in force. The encoder in use
@@ -23,6 +29,9 @@ public final class AdaptiveH264Encoder {
     public private(set) var statistics = AdaptiveEncoderStatistics()
     private var encoder: H264Encoder
     private var pendingChange: ResolutionChange?
+    private var meter: ResamplingLossMeter
+    /// Input frames seen (for the measurement schedule).
+    private var framesSeen = 0
 
     /// Creates the encoder at the rung the start bitrate allows.
     /// - Parameters:
@@ -40,6 +49,7 @@ public final class AdaptiveH264Encoder {
         let scaler = QualityScaler(ladder: ladder, preference: preference, settings: settings,
                                    targetBitrate: configuration.targetBitrate, frameRate: configuration.frameRate)
         encoder = try H264Encoder(configuration: AdaptiveH264Encoder.configuration(configuration, at: scaler.rung))
+        meter = try ResamplingLossMeter(ladder: ladder)
         self.configuration = configuration
         self.scaler = scaler
         let initial = ResolutionChange(from: scaler.rung, to: scaler.rung, reason: .initial)
@@ -77,6 +87,7 @@ public final class AdaptiveH264Encoder {
     /// - Throws: `OpenH264Error`, `VideoError`; after a failed switch the previous size stays in use.
     public func encode(_ view: I420FrameView, timestamp: Int64, now: MonotonicTime, forceKeyframe: Bool = false,
                        allowResolutionChange: Bool = true) throws -> AdaptiveEncodeResult {
+        try measureDetail(view)
         if allowResolutionChange { try adaptIfNeeded(now: now) }
         return record(try encoder.encode(view, timestamp: timestamp, forceKeyframe: forceKeyframe))
     }
@@ -92,6 +103,11 @@ public final class AdaptiveH264Encoder {
     /// - Throws: `OpenH264Error`, `VideoError`.
     public func encode(_ frame: VideoFrame, timestamp: Int64, now: MonotonicTime, forceKeyframe: Bool = false)
         throws -> AdaptiveEncodeResult {
+        if case .i420(let picture) = frame {
+            try picture.withView { (view) throws in try measureDetail(view) }
+        } else {
+            framesSeen += 1
+        }
         try adaptIfNeeded(now: now)
         return record(try encoder.encode(frame, timestamp: timestamp, forceKeyframe: forceKeyframe))
     }
@@ -133,6 +149,34 @@ public final class AdaptiveH264Encoder {
                                    macroblocks: configuration.widthInMacroblocks * configuration.heightInMacroblocks)
         try encoder.setFrameRate(frameRate)
         configuration.frameRate = frameRate
+    }
+
+    /// Measures the resampling PSNR of the rungs due at this frame (all on the first, then one every
+    /// `detailMeasureInterval` frames, in turn) and gives it to the scaler; after the first frame's, chooses the
+    /// initial rung again (re-creating the encoder, which has not encoded anything yet, if it changes).
+    private func measureDetail(_ view: I420FrameView) throws {
+        defer { framesSeen += 1 }
+        let rungs = scaler.ladder.count
+        guard rungs > 1 else { return }
+        let interval = max(1, scaler.settings.detailMeasureInterval)
+        if framesSeen == 0 {
+            for index in 1..<rungs {
+                guard let psnr = try meter.psnr(of: view, atRung: index) else { return }
+                scaler.recordResamplingPSNR(psnr, rung: index)
+            }
+            let index = scaler.bestRungIndex(targetBitrate: configuration.targetBitrate,
+                                             frameRate: configuration.frameRate, hysteresis: 1)
+            guard index != scaler.rungIndex else { return }
+            let rung = scaler.ladder.rungs[index]
+            encoder = try H264Encoder(configuration: AdaptiveH264Encoder.configuration(configuration, at: rung))
+            scaler.chooseInitialRung(targetBitrate: configuration.targetBitrate, frameRate: configuration.frameRate)
+            let change = ResolutionChange(from: scaler.rung, to: scaler.rung, reason: .initial)
+            statistics.lastResolutionChange = change
+            pendingChange = change
+        } else if framesSeen % interval == 0 {
+            let index = 1 + (framesSeen / interval - 1) % (rungs - 1)
+            if let psnr = try meter.psnr(of: view, atRung: index) { scaler.recordResamplingPSNR(psnr, rung: index) }
+        }
     }
 
     /// Asks the scaler and, on a decision, re-creates the encoder at the new size (carrying over a pending keyframe

@@ -10,7 +10,10 @@ import RTP
 ///
 /// Floors: a rung of `w x h` at `fps` needs at least `minimumBitsPerPixel x w x h x fps` bit/s. The default was
 /// measured (Docs/Encoder.md, "Resolution adaptation"): the target where the next smaller rung starts to give a
-/// better delivered PSNR-Y (scaled back to the input size) on the benchmark contents.
+/// better delivered PSNR-Y (scaled back to the input size) on the benchmark contents. A rung whose next smaller rung
+/// keeps the input's detail (`recordResamplingPSNR(_:rung:)` at least `Settings.detailKeptPSNR`: a soft source) has its
+/// floor multiplied by `Settings.detailKeptFloorFactor` (in place of `balanced`'s factor): its extra pixels carry no
+/// detail, and spending the bits on fewer pixels gives the better picture (measured on real footage, Docs/Encoder.md "Soft sources").
 public struct QualityScaler: Sendable {
     /// The tunables, with measured defaults.
     public struct Settings: Sendable, Equatable {
@@ -48,13 +51,34 @@ public struct QualityScaler: Sendable {
         public var balancedFloorFactor: Double
         /// `balanced` never goes below the rung at least this fraction of the input height high.
         public var balancedLowestHeightFraction: Double
+        /// A rung keeps the input's detail when the input scaled down to it and back up has at least this PSNR-Y
+        /// against the input (`ResamplingLossMeter`). Measured (Docs/Encoder.md, "Soft sources"): the carphone clip,
+        /// upscaled from 176x144, keeps 51.6 dB at 960x540 and 53.0 dB at 640x360 (43.1 dB at 480x270, where
+        /// 640x360 is the better picture); the sharp contents keep at most 40.2 dB at 960x540 (testsrc2 37.0,
+        /// mandelbrot 35.0, the noisy source 31.8, OpenCV's vtest street scene 40.2).
+        public var detailKeptPSNR: Double
+        /// A rung stops counting as keeping the detail only below `detailKeptPSNR` minus this (dB), so that a
+        /// measure hovering at the threshold cannot make the floors, and so the size, flap.
+        public var detailKeptHysteresis: Double
+        /// The floor of a rung whose next smaller rung keeps the detail is multiplied by this. Measured on the
+        /// carphone clip (Docs/Encoder.md, "Soft sources"): 640x360 gives the best delivered PSNR-Y from 250k to
+        /// 1.5M and ties 960x540 at 2.5M, where 1280x720 is 0.77 dB behind: any factor from 3.3 up chooses within
+        /// 0.3 dB of the best rung at every measured target; 4 still lets 960x540 in from 1.87M and 1280x720 from
+        /// 3.3M, for a soft source at rates the benchmark does not reach.
+        public var detailKeptFloorFactor: Double
+        /// `AdaptiveH264Encoder` measures one smaller rung's resampling PSNR every this many input frames, in turn
+        /// (all of them on the first frame): about one measurement a second at 30 fps, each a scale down and up of
+        /// one picture and a PSNR-Y.
+        public var detailMeasureInterval: Int
 
         /// The measured defaults (Docs/Encoder.md).
         public init(minimumBitsPerPixel: Double = 0.030, upHysteresis: Double = 1.15, upHoldTime: Duration = .seconds(4),
                     minimumSwitchInterval: Duration = .seconds(3), skipWindowFrames: Int = 30, settleFrames: Int = 30,
                     skipRatioToStepDown: Double = 0.2, highQP: Int = 45, skipBackoff: Duration = .seconds(10),
                     maximumSkipBackoff: Duration = .seconds(80), balancedFloorFactor: Double = 0.6,
-                    balancedLowestHeightFraction: Double = 0.5) {
+                    balancedLowestHeightFraction: Double = 0.5, detailKeptPSNR: Double = 46,
+                    detailKeptHysteresis: Double = 1, detailKeptFloorFactor: Double = 4,
+                    detailMeasureInterval: Int = 30) {
             self.minimumBitsPerPixel = minimumBitsPerPixel
             self.upHysteresis = upHysteresis
             self.upHoldTime = upHoldTime
@@ -67,6 +91,10 @@ public struct QualityScaler: Sendable {
             self.maximumSkipBackoff = maximumSkipBackoff
             self.balancedFloorFactor = balancedFloorFactor
             self.balancedLowestHeightFraction = balancedLowestHeightFraction
+            self.detailKeptPSNR = detailKeptPSNR
+            self.detailKeptHysteresis = detailKeptHysteresis
+            self.detailKeptFloorFactor = detailKeptFloorFactor
+            self.detailMeasureInterval = detailMeasureInterval
         }
     }
 
@@ -89,6 +117,10 @@ public struct QualityScaler: Sendable {
     /// The rung in use, as a size.
     public var rung: ResolutionRung { ladder.rungs[rungIndex] }
 
+    /// Per rung: the last resampling PSNR-Y recorded (nil: not measured; `rungs[0]` is never measured).
+    public private(set) var resamplingPSNR: [Double?]
+    /// Per rung: whether it keeps the input's detail (see `Settings.detailKeptPSNR`).
+    private var keepsDetail: [Bool]
     private var lastSwitch: MonotonicTime?
     /// Set by `setPreference(_:)` until the next `decide`: a switch it asks for is reported as `preferenceChanged`.
     private var preferenceJustChanged = false
@@ -127,6 +159,8 @@ public struct QualityScaler: Sendable {
         framesToSettle = max(0, settings.settleFrames)
         upBlockedUntil = Array(repeating: MonotonicTime(nanoseconds: .min), count: ladder.count)
         nextBackoff = Array(repeating: settings.skipBackoff, count: ladder.count)
+        resamplingPSNR = Array(repeating: nil, count: ladder.count)
+        keepsDetail = Array(repeating: false, count: ladder.count)
         rungIndex = bestRungIndex(targetBitrate: targetBitrate, frameRate: frameRate, hysteresis: 1)
     }
 
@@ -141,12 +175,16 @@ public struct QualityScaler: Sendable {
         }
     }
 
-    /// The floor of rung `index` at `frameRate`: the least target it is used at, bit/s.
+    /// The floor of rung `index` at `frameRate`: the least target it is used at, bit/s (raised by
+    /// `Settings.detailKeptFloorFactor` when the next smaller rung keeps the input's detail).
     /// - Parameters:
     ///   - index: a rung index.
     ///   - frameRate: frames per second.
     public func floor(ofRung index: Int, frameRate: Double) -> Double {
-        let factor = preference == .balanced ? settings.balancedFloorFactor : 1
+        // A rung whose extra pixels carry no detail: `balanced` has nothing to keep it for either.
+        let keptBelow = index + 1 < ladder.count && keepsDetail[index + 1]
+        let factor = keptBelow ? settings.detailKeptFloorFactor
+            : preference == .balanced ? settings.balancedFloorFactor : 1
         // Rounded up to whole bit/s (less a rounding error of the product, so 0.030 x 921600 x 30 is 829440).
         let exact = settings.minimumBitsPerPixel * factor * Double(ladder.rungs[index].pixels) * frameRate
         return (exact - 1e-6).rounded(.up)
@@ -163,6 +201,31 @@ public struct QualityScaler: Sendable {
             return index
         }
         return lowest
+    }
+
+    /// Records how much of the input's detail rung `index` keeps (`ResamplingLossMeter`); the floor of the rung above
+    /// it follows from the next `decide` on (a higher floor steps down at once, a lower one lets the size step up after
+    /// `Settings.upHoldTime`).
+    /// - Parameters:
+    ///   - psnr: the PSNR-Y of an input picture scaled to the rung and back, dB (NaN is ignored).
+    ///   - index: a rung index from 1 (others are ignored).
+    public mutating func recordResamplingPSNR(_ psnr: Double, rung index: Int) {
+        guard index >= 1, index < ladder.count, !psnr.isNaN else { return }
+        resamplingPSNR[index] = psnr
+        if psnr >= settings.detailKeptPSNR {
+            keepsDetail[index] = true
+        } else if psnr < settings.detailKeptPSNR - settings.detailKeptHysteresis {
+            keepsDetail[index] = false
+        }
+    }
+
+    /// Chooses the rung again as at the start, for the current floors (after the first resampling measurements,
+    /// before the first frame is encoded).
+    /// - Parameters:
+    ///   - targetBitrate: the target, bit/s.
+    ///   - frameRate: frames per second.
+    public mutating func chooseInitialRung(targetBitrate: Int, frameRate: Double) {
+        rungIndex = bestRungIndex(targetBitrate: targetBitrate, frameRate: frameRate, hysteresis: 1)
     }
 
     /// Changes what to give up first. Nothing else changes now: the next `decide` moves into the rungs the new

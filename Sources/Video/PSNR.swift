@@ -45,6 +45,23 @@ public struct PSNR: Sendable, Equatable {
         overall = PSNR.decibels(sse: sseY + sseU + sseV, samples: w * h + 2 * cw * ch)
     }
 
+    /// Luma PSNR of `distorted` against `reference`, two borrowed pictures of the same size.
+    /// - Parameters:
+    ///   - reference: the original picture.
+    ///   - distorted: the altered picture.
+    /// - Returns: dB (`Double.infinity` for identical planes).
+    /// - Throws: `VideoError.sizeMismatch` if the sizes differ.
+    public static func luma(reference: I420FrameView, distorted: I420FrameView) throws(VideoError) -> Double {
+        guard reference.width == distorted.width, reference.height == distorted.height else {
+            throw .sizeMismatch(expectedWidth: reference.width, expectedHeight: reference.height,
+                                width: distorted.width, height: distorted.height)
+        }
+        let sse = ComputeSumSquareErrorPlane(reference.y, Int32(reference.strideY), distorted.y,
+                                             Int32(distorted.strideY), Int32(reference.width),
+                                             Int32(reference.height))
+        return decibels(sse: sse, samples: reference.width * reference.height)
+    }
+
     static func decibels(sse: UInt64, samples: Int) -> Double {
         guard sse > 0 else { return .infinity }
         let mse = Double(sse) / Double(samples)

@@ -168,4 +168,36 @@ import Video
             _ = try AdaptiveH264Encoder(configuration: EncoderConfiguration(width: 1920, height: 1080))
         }
     }
+    /// A soft source (a smooth ramp: every smaller rung keeps its detail, measured on the first frame) starts at the
+    /// rung its raised floors allow, reported as the initial size with no switch; the test pattern (sharp text) keeps
+    /// the usual floors.
+    @Test func aSoftSourceStartsAtASmallerRung() throws {
+        var configuration = EncoderConfiguration(width: 1280, height: 720, frameRate: Self.fps, targetBitrate: 900_000)
+        configuration.keyframeInterval = 100_000
+        var ramp = I420Frame(width: 1280, height: 720)
+        let stride = ramp.strideY
+        ramp.withUnsafeMutablePlanes { y, _, _ in
+            for row in 0..<720 {
+                for column in 0..<1280 { y[row * stride + column] = UInt8(16 + (column + row) * 200 / 2000) }
+            }
+        }
+        let soft = try AdaptiveH264Encoder(configuration: configuration)
+        #expect(soft.currentSize == ResolutionRung(width: 1280, height: 720), "before any frame: the usual floors")
+        var changes: [ResolutionChange] = []
+        for index in 0..<45 {
+            let now = MonotonicTime(nanoseconds: Int64(index) * 1_000_000_000 / 30)
+            let result = try ramp.withView {
+                try soft.encode($0, timestamp: EncoderTestSupport.ticks(frame: index, fps: Self.fps), now: now)
+            }
+            if let change = result.resolutionChange { changes.append(change) }
+        }
+        #expect(changes.map(\.description) == ["640x360 -> 640x360 (initial)"])
+        #expect(soft.statistics.totalResolutionSwitches == 0)
+        #expect(soft.scaler.resamplingPSNR.dropFirst().allSatisfy { ($0 ?? 0) >= 46 }, "\(soft.scaler.resamplingPSNR)")
+
+        let sharp = try AdaptiveH264Encoder(configuration: configuration)
+        let run = try Self.run(sharp, frames: 45, targets: [:])
+        #expect(run.changes.map(\.1.description) == ["1280x720 -> 1280x720 (initial)"])
+        #expect(sharp.scaler.resamplingPSNR.dropFirst().allSatisfy { ($0 ?? 99) < 45 }, "\(sharp.scaler.resamplingPSNR)")
+    }
 }

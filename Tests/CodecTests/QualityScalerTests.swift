@@ -261,4 +261,81 @@ import RTP
         for frame in 0..<60 { sparse.recordFrame(skipped: frame % 3 != 0, qp: 45) }
         #expect(sparse.recentMeanQP == nil)
     }
+    /// A rung whose next smaller rung keeps the input's detail (a soft source) has its floor multiplied by
+    /// `detailKeptFloorFactor`, in place of `balanced`'s factor; the others keep theirs. Below the threshold minus the
+    /// hysteresis the floor comes back; between the two the state stays.
+    @Test func aRungWhoseNextSmallerRungKeepsTheDetailHasItsFloorRaised() {
+        for preference in [DegradationPreference.maintainFramerate, .balanced] {
+            var scaler = QualityScaler(ladder: Self.ladder720, preference: preference, targetBitrate: 900_000,
+                                       frameRate: 30)
+            let usual = (0..<5).map { scaler.floor(ofRung: $0, frameRate: 30) }
+            // The carphone clip (ResamplingLossMeter): 960x540 and 640x360 keep the detail, 480x270 does not.
+            for (rung, psnr) in [(1, 51.6), (2, 53.0), (3, 43.1), (4, 39.2)] {
+                scaler.recordResamplingPSNR(psnr, rung: rung)
+            }
+            #expect(scaler.resamplingPSNR == [nil, 51.6, 53.0, 43.1, 39.2])
+            #expect(abs(scaler.floor(ofRung: 0, frameRate: 30) - 4 * 829_440) < 1, "\(preference)")
+            #expect(abs(scaler.floor(ofRung: 1, frameRate: 30) - 4 * 466_560) < 1, "\(preference)")
+            #expect(scaler.floor(ofRung: 2, frameRate: 30) == usual[2])
+            #expect(scaler.floor(ofRung: 3, frameRate: 30) == usual[3])
+            #expect(scaler.bestRungIndex(targetBitrate: 1_500_000, frameRate: 30, hysteresis: 1) == 2)
+            #expect(scaler.bestRungIndex(targetBitrate: 2_500_000, frameRate: 30, hysteresis: 1) == 1)
+            #expect(scaler.bestRungIndex(targetBitrate: 3_400_000, frameRate: 30, hysteresis: 1) == 0)
+            // Hysteresis: 45.5 dB (within 1 dB of 46) keeps the state, 44.9 dB ends it.
+            scaler.recordResamplingPSNR(45.5, rung: 1)
+            #expect(abs(scaler.floor(ofRung: 0, frameRate: 30) - 4 * 829_440) < 1)
+            scaler.recordResamplingPSNR(44.9, rung: 1)
+            #expect(scaler.floor(ofRung: 0, frameRate: 30) == usual[0])
+            scaler.recordResamplingPSNR(45.9, rung: 1)
+            #expect(scaler.floor(ofRung: 0, frameRate: 30) == usual[0], "not kept until 46 dB again")
+            // NaN and rungs outside the ladder are ignored; the input size itself is never measured.
+            scaler.recordResamplingPSNR(.nan, rung: 2)
+            scaler.recordResamplingPSNR(60, rung: 0)
+            scaler.recordResamplingPSNR(60, rung: 5)
+            scaler.recordResamplingPSNR(60, rung: .min)
+            #expect(scaler.resamplingPSNR == [nil, 45.9, 53.0, 43.1, 39.2])
+        }
+    }
+
+    /// On a source found soft the size steps down at once (the floor rose above the target); when the detail comes
+    /// back the larger rung returns after the usual hold.
+    @Test func aSoftSourceStepsDownAtOnceAndBackUpWhenTheDetailReturns() {
+        var scaler = QualityScaler(ladder: Self.ladder720, preference: .maintainFramerate, targetBitrate: 1_200_000,
+                                   frameRate: 30)
+        #expect(scaler.rung.description == "1280x720")
+        scaler.recordResamplingPSNR(51.6, rung: 1)
+        scaler.recordResamplingPSNR(53.0, rung: 2)
+        let down = scaler.decide(targetBitrate: 1_200_000, frameRate: 30, now: Self.at(1))
+        #expect(down == QualityScaler.Decision(rungIndex: 2, reason: .bitrateBelowFloor))
+        scaler.apply(down!, now: Self.at(1))
+        scaler.recordResamplingPSNR(35, rung: 1)
+        scaler.recordResamplingPSNR(35, rung: 2)
+        var upAt: Double?
+        var now = 1.0
+        while now < 10, upAt == nil {
+            if let decision = scaler.decide(targetBitrate: 1_200_000, frameRate: 30, now: Self.at(now)) {
+                #expect(decision == QualityScaler.Decision(rungIndex: 0, reason: .bitrateAllowsLarger))
+                scaler.apply(decision, now: Self.at(now))
+                upAt = now
+            }
+            scaler.recordFrame(skipped: false)
+            now += 1.0 / 30
+        }
+        #expect(upAt.map { $0 >= 5 && $0 < 5.05 } == true, "up at \(String(describing: upAt))")
+    }
+
+    /// `chooseInitialRung` picks the start rung again for the floors now in force.
+    @Test func theInitialRungIsChosenAgainForASoftSource() {
+        var scaler = QualityScaler(ladder: Self.ladder720, preference: .maintainFramerate, targetBitrate: 900_000,
+                                   frameRate: 30)
+        scaler.recordResamplingPSNR(51.6, rung: 1)
+        scaler.recordResamplingPSNR(53.0, rung: 2)
+        scaler.chooseInitialRung(targetBitrate: 900_000, frameRate: 30)
+        #expect(scaler.rung.description == "640x360")
+        var resolution = QualityScaler(ladder: Self.ladder720, preference: .maintainResolution,
+                                       targetBitrate: 900_000, frameRate: 30)
+        resolution.recordResamplingPSNR(51.6, rung: 1)
+        resolution.chooseInitialRung(targetBitrate: 900_000, frameRate: 30)
+        #expect(resolution.rungIndex == 0)
+    }
 }

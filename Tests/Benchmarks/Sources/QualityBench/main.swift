@@ -5,11 +5,13 @@
 //
 // Usage: QualityBench --y4m FILE [--frames N] --targets 250k,400k,... [--sizes 1280x720,960x540,...]
 //                     [--qp MIN-MAX[,MIN-MAX...]] [--no-frame-skip] [--adaptive PREFERENCE[,...]]
-//                     [--steps FRAME:RATE,...] [--bits-per-pixel B] [--label NAME]
+//                     [--steps FRAME:RATE,...] [--bits-per-pixel B] [--detail-kept-psnr DB] [--label NAME]
 // (--steps: live bitrate changes during adaptive runs, e.g. 150:300k,300:2.5M; --bits-per-pixel: the scaler's
-// floor for adaptive runs, default QualityScaler.Settings().minimumBitsPerPixel, to measure other thresholds.)
+// floor for adaptive runs, default QualityScaler.Settings().minimumBitsPerPixel, to measure other thresholds;
+// --detail-kept-psnr: the scaler's detailKeptPSNR, "inf" for the policy without the soft-source floors.)
 // Prints one line per run: label, mode, target, frames delivered, longest freeze, achieved bitrate (10 s average),
-// busiest 1 s window / target, delivered PSNR-Y, and for adaptive runs the switches.
+// busiest 1 s window / target, delivered PSNR-Y, and for adaptive runs the switches and the resampling PSNR-Y of each
+// smaller rung last measured (ResamplingLossMeter).
 import Codec
 import Foundation
 import H264
@@ -69,6 +71,10 @@ while let argument = arguments.popFirst() {
         let bits = need(Double(value()), "bad --bits-per-pixel")
         guard bits.isFinite, bits > 0, bits < 10 else { fail("--bits-per-pixel must be in (0, 10)") }
         options.settings.minimumBitsPerPixel = bits
+    case "--detail-kept-psnr":
+        let decibels = need(Double(value()), "bad --detail-kept-psnr")
+        guard !decibels.isNaN, decibels > 0 else { fail("--detail-kept-psnr must be positive (inf: never)") }
+        options.settings.detailKeptPSNR = decibels
     case "--steps":
         for step in value().split(separator: ",") {
             let parts = step.split(separator: ":")
@@ -197,7 +203,11 @@ for target in options.targets {
             if case .skipped(let reason) = result.output { skips["\(reason)", default: 0] += 1 }
             return result.output
         }
-        m.switches = switches
+        m.switches = switches + [
+            "resampling PSNR-Y " + encoder.scaler.resamplingPSNR.dropFirst().enumerated().map { index, psnr in
+                "\(encoder.scaler.ladder.rungs[index + 1]) " + (psnr.map { String(format: "%.1f", $0) } ?? "-")
+            }.joined(separator: " "),
+        ]
         m.skipReasons = skips
         report(label: label, frames: source.count, frameRate: frameRate, mode: "adaptive \(preference.rawValue) from \(encoder.currentSize.width)x\(encoder.currentSize.height)",
                target: target, m)
