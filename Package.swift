@@ -26,6 +26,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     ],
     targets: [
         // MARK: C wrappers (the only places C is visible)
@@ -98,22 +99,27 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         // The HTTP/1.1 connection handling the control endpoint and WHEP share (bounded bodies, routing, replies).
+        // HTTPS (swift-nio-ssl, its own BoringSSL) when a certificate and key are given.
         .target(name: "HTTPEndpoint", dependencies: [
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         .target(name: "Control", dependencies: [
             "Codec", "Sender", "HTTPEndpoint",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
-        // The WHIP client (RFC 9725): its HTTP/1.1 exchanges (NIOHTTP1) and the publisher over the sender.
+        // The WHIP client (RFC 9725): its HTTP/1.1 exchanges (NIOHTTP1, HTTPS by swift-nio-ssl) and the publisher
+        // over the sender.
         .target(name: "WHIP", dependencies: [
             "WebRTC", "WebRTCTransport", "Transport", "DTLS", "STUN", "RTP", "H264", "Codec", "Sender",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
 
         // The WHEP server: HTTP (NIOHTTP1), one encoder shared by every viewer, a WebRTCLink + SenderCore per viewer;
@@ -123,6 +129,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
 
         // MARK: Tool
@@ -136,7 +143,8 @@ let package = Package(
 
         // MARK: Tests
         // What more than one test target shares (Foundation only): the Guide's examples checked against Docs/Guide.md.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Also the test-only TLS certificates and keys (Tests/TestSupport/TLS, read by path).
+        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["TLS"]),
         .testTarget(name: "H264Tests", dependencies: ["H264"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "H264"]),
         .testTarget(name: "SRTPTests", dependencies: ["SRTP"]),
@@ -156,6 +164,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         .testTarget(name: "WebRTCTransportTests", dependencies: [
             "WebRTCTransport", "Transport", "WebRTC", "STUN", "DTLS", "RTP",

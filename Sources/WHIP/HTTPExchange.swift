@@ -1,12 +1,14 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// One HTTP/1.1 request and its reply over a fresh connection (`Connection: close`): what the WHIP client needs
 /// (a POST, a DELETE) and no more. SwiftNIO underneath, never in the module's public API.
 ///
-/// The whole exchange (connect, send, reply) is bounded by a timeout, and the reply body by a size; a reply cut short
-/// is an error, not a truncated answer.
+/// The whole exchange (connect, then TLS handshake, send, reply) is bounded by a timeout, and the reply body by a
+/// size; a reply cut short is an error, not a truncated answer. `https://` goes over `WHIPTLSContext` (swift-nio-ssl's
+/// handler first in the pipeline): a failed handshake is a `WHIPError` naming the cause.
 enum HTTPExchange {
     /// A request.
     struct Request: Sendable {
@@ -40,14 +42,20 @@ enum HTTPExchange {
     ///   - request: The request.
     ///   - timeout: The most the whole exchange may take.
     ///   - maximumBodySize: The largest reply body accepted.
+    ///   - tls: The TLS context for an `https://` URL (required then).
     ///   - group: The event loops (NIO's process-wide group by default).
     /// - Returns: The reply, whatever its status.
-    /// - Throws: `WHIPError.connectionFailed`, `.timedOut`, `.responseTooLarge`.
+    /// - Throws: `WHIPError.connectionFailed`, `.timedOut` (also for a handshake that does not finish in time),
+    ///   `.responseTooLarge`, and for TLS `.certificateExpired`, `.certificateUntrusted`, `.certificateHostMismatch`,
+    ///   `.tlsHandshakeFailed`.
     static func perform(
-        _ request: Request, timeout: Duration, maximumBodySize: Int,
+        _ request: Request, timeout: Duration, maximumBodySize: Int, tls: WHIPTLSContext?,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws(WHIPError) -> Response {
         let url = request.url
+        guard !url.isHTTPS || tls != nil else {
+            throw .tlsHandshakeFailed(url: url.description, reason: "no TLS context for an https:// URL")
+        }
         let loop = group.next()
         let promise = loop.makePromise(of: Response.self)
         let timeAmount = TimeAmount.nanoseconds(timeout.clampedNanoseconds)
@@ -57,9 +65,13 @@ enum HTTPExchange {
                 .connectTimeout(timeAmount)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        let check = CertificateCheck()
+                        if url.isHTTPS, let tls {
+                            try channel.pipeline.syncOperations.addHandler(tls.makeHandler(for: url, check: check))
+                        }
                         try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                        try channel.pipeline.syncOperations.addHandler(
-                            ResponseCollector(promise: promise, maximumBodySize: maximumBodySize, url: url.description))
+                        try channel.pipeline.syncOperations.addHandler(ResponseCollector(
+                            promise: promise, maximumBodySize: maximumBodySize, url: url, check: check))
                     }
                 }
                 .connect(host: url.host, port: url.port).get()
@@ -116,14 +128,17 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
 
     private let promise: EventLoopPromise<HTTPExchange.Response>
     private let maximumBodySize: Int
-    private let url: String
+    private let target: HTTPURL
+    private let check: CertificateCheck
+    private var url: String { target.description }
     private var response: HTTPExchange.Response?
     private var completed = false
 
-    init(promise: EventLoopPromise<HTTPExchange.Response>, maximumBodySize: Int, url: String) {
+    init(promise: EventLoopPromise<HTTPExchange.Response>, maximumBodySize: Int, url: HTTPURL, check: CertificateCheck) {
         self.promise = promise
         self.maximumBodySize = maximumBodySize
-        self.url = url
+        self.target = url
+        self.check = check
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -153,7 +168,11 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        finish(.failure(WHIPError.connectionFailed(url: url, reason: "malformed HTTP reply (\(HTTPExchange.reason(error)))")))
+        if let tlsError = HTTPExchange.tlsError(error, url: target, check: check) {
+            finish(.failure(tlsError))
+        } else {
+            finish(.failure(WHIPError.connectionFailed(url: url, reason: "malformed HTTP reply (\(HTTPExchange.reason(error)))")))
+        }
         context.close(promise: nil)
     }
 

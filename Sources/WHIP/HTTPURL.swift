@@ -1,13 +1,13 @@
-/// An absolute `http://` URL as the WHIP client uses it: host, port and request target, and RFC 3986 section 5
+/// An absolute `http://` or `https://` URL as the WHIP client uses it: host, port and request target, and RFC 3986 section 5
 /// reference resolution for `Location` headers (absolute, `//host/...`, `/path`, `relative/path`, `?query`).
 ///
 /// Pure: no resolution of names, no I/O. User information (`user:pass@`) is refused, a fragment is dropped.
 struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
-    /// The scheme, lower case (always `http`).
+    /// The scheme, lower case: `http` or `https`.
     var scheme: String
     /// The host: a name, an IPv4 literal, or an IPv6 literal without brackets.
     var host: String
-    /// The port (80 when absent).
+    /// The port (the scheme's default, 80 or 443, when absent).
     var port: Int
     /// The path, starting with `/`.
     var path: String
@@ -16,19 +16,38 @@ struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
 
     /// The default port of `http` (RFC 9110 section 4.2.1).
     static let defaultPort = 80
+    /// The default port of `https` (RFC 9110 section 4.2.2).
+    static let defaultHTTPSPort = 443
+    /// The schemes the client speaks: plain HTTP/1.1 and HTTP/1.1 over TLS.
+    static let supportedSchemes: Set<String> = ["http", "https"]
+
+    /// Whether requests to this URL go over TLS.
+    var isHTTPS: Bool { scheme == "https" }
+
+    /// The default port of a supported scheme.
+    static func defaultPort(for scheme: String) -> Int { scheme == "https" ? defaultHTTPSPort : defaultPort }
     /// The longest URL accepted.
     static let maximumLength = 8192
 
-    /// Whether the host is loopback (`localhost`, 127.0.0.0/8, `::1`).
-    var isLoopback: Bool { host == "localhost" || host.hasPrefix("127.") || host == "::1" }
+    /// Whether the host is loopback: `localhost`, an IPv4 literal in 127.0.0.0/8 (four decimal parts, so that a name
+    /// such as `127.example.com` is not), or `::1`.
+    var isLoopback: Bool {
+        if host == "localhost" || host == "::1" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "127" else { return false }
+        return parts.allSatisfy { part in
+            !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber)
+                && Int(part).map { $0 <= 255 } == true
+        }
+    }
 
     /// The request target of the request line: path and query.
     var requestTarget: String { query.map { "\(path)?\($0)" } ?? path }
 
-    /// `host[:port]` as the `Host` header carries it (IPv6 in brackets, the port only when not 80).
+    /// `host[:port]` as the `Host` header carries it (IPv6 in brackets, the port only when not the scheme's default).
     var authority: String {
         let bracketed = host.contains(":") ? "[\(host)]" : host
-        return port == Self.defaultPort ? bracketed : "\(bracketed):\(port)"
+        return port == Self.defaultPort(for: scheme) ? bracketed : "\(bracketed):\(port)"
     }
 
     /// The origin (scheme, host, port): a token is sent again only to the same origin.
@@ -38,8 +57,8 @@ struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses an absolute URL.
     /// - Parameters:
-    ///   - text: e.g. `http://127.0.0.1:8080/whip/endpoint`.
-    /// - Throws: `WHIPError.unsupportedScheme` for another scheme than http, `.invalidURL` naming the part.
+    ///   - text: e.g. `http://127.0.0.1:8080/whip/endpoint` or `https://sfu.example/whip`.
+    /// - Throws: `WHIPError.unsupportedScheme` for another scheme than http and https, `.invalidURL` naming the part.
     init(parsing text: String) throws(WHIPError) {
         guard !text.isEmpty, text.utf8.count <= Self.maximumLength else {
             throw .invalidURL("a URL must be 1-\(Self.maximumLength) bytes")
@@ -48,10 +67,10 @@ struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
             throw .invalidURL("'\(Self.printable(text))' contains spaces, control or non-ASCII characters")
         }
         guard let colon = text.firstIndex(of: ":"), Self.isScheme(text[..<colon]) else {
-            throw .invalidURL("'\(Self.printable(text))' is not an absolute URL (http://HOST[:PORT]/PATH)")
+            throw .invalidURL("'\(Self.printable(text))' is not an absolute URL (http[s]://HOST[:PORT]/PATH)")
         }
         let scheme = text[..<colon].lowercased()
-        guard scheme == "http" else { throw .unsupportedScheme(scheme) }
+        guard Self.supportedSchemes.contains(scheme) else { throw .unsupportedScheme(scheme) }
         let rest = text[text.index(after: colon)...]
         guard rest.hasPrefix("//") else { throw .invalidURL("'\(Self.printable(text))' has no //HOST part") }
         try self.init(scheme: scheme, authorityAndRest: rest.dropFirst(2), original: text)
@@ -91,7 +110,7 @@ struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
                 throw .invalidURL("'\(hostPart)' is not a host name or address")
             }
         }
-        var port = Self.defaultPort
+        var port = Self.defaultPort(for: scheme)
         if let portPart, !portPart.isEmpty {
             guard portPart.count <= 5, portPart.allSatisfy(\.isASCII), let value = Int(portPart), (1...65535).contains(value) else {
                 throw .invalidURL("port '\(portPart)' must be 1-65535")
@@ -114,7 +133,8 @@ struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - reference: An absolute URL, `//authority/path`, `/path`, `relative/path`, or `?query`.
     /// - Returns: The absolute URL.
-    /// - Throws: `WHIPError.badLocation` when empty or unusable, `.unsupportedScheme` for an absolute non-http URL.
+    /// - Throws: `WHIPError.badLocation` when empty or unusable, `.unsupportedScheme` for an absolute URL of another scheme than
+    ///   http and https.
     func resolving(_ reference: String) throws(WHIPError) -> HTTPURL {
         let reference = reference.trimmingSpaces
         guard !reference.isEmpty else { throw .badLocation("empty") }

@@ -11,11 +11,14 @@ import WebRTC
 /// ```
 ///
 /// Errors are typed (`WHIPError`): 401/403 are `.authenticationFailed`, other statuses `.httpStatus` with a short
-/// excerpt of the reply; the token is never part of a message. Plain `http://` only (see `WHIPConfiguration`).
+/// excerpt of the reply; the token is never part of a message. `https://` is verified TLS (see `WHIPConfiguration`);
+/// a token never goes over `http://` to a host that is not loopback, a redirect included.
 public struct WHIPClient: Sendable {
     /// The configuration.
     public let configuration: WHIPConfiguration
     let endpoint: HTTPURL
+    /// Trust roots loaded once, for the endpoint and any `https://` redirect.
+    let tls: WHIPTLSContext
 
     /// The media type of offers and answers (RFC 9725 section 4.2).
     public static let sdpContentType = "application/sdp"
@@ -23,11 +26,13 @@ public struct WHIPClient: Sendable {
     /// Creates a client (nothing is sent yet).
     /// - Parameters:
     ///   - configuration: The endpoint and token.
-    /// - Throws: `WHIPError` when the configuration is invalid.
+    /// - Throws: `WHIPError` when the configuration is invalid (`.tokenRequiresHTTPS` for a token over `http://` to
+    ///   a host that is not loopback), `.invalidCAFile` when the CA file cannot be read.
     public init(configuration: WHIPConfiguration) throws(WHIPError) {
         try configuration.validate()
         self.configuration = configuration
         endpoint = try HTTPURL(parsing: configuration.url)
+        tls = try WHIPTLSContext(caFile: configuration.caFile)
     }
 
     /// POSTs the offer and returns the session the endpoint created.
@@ -76,12 +81,15 @@ public struct WHIPClient: Sendable {
             var request = HTTPExchange.Request(method: method, url: url, body: body)
             request.headers = headers.map { (name: $0.0, value: $0.1) }
             request.headers.append((name: "User-Agent", value: "rtc-h264-whip"))
-            // The token goes only to the endpoint's own origin (a redirect elsewhere does not carry it, as in curl).
+            // The token goes only to the endpoint's own origin (a redirect elsewhere does not carry it, as in curl),
+            // and never in clear to a host that is not loopback.
             if let token = configuration.token, url.origin == endpoint.origin {
+                guard url.isHTTPS || url.isLoopback else { throw .tokenRequiresHTTPS(url: url.description) }
                 request.headers.append((name: "Authorization", value: "Bearer \(token)"))
             }
             let response = try await HTTPExchange.perform(
-                request, timeout: configuration.requestTimeout, maximumBodySize: configuration.maximumResponseSize)
+                request, timeout: configuration.requestTimeout, maximumBodySize: configuration.maximumResponseSize,
+                tls: tls)
             guard response.status == 307 || response.status == 308 else { return (response, url) }
             redirects += 1
             guard redirects <= configuration.maximumRedirects else { throw .tooManyRedirects(configuration.maximumRedirects) }

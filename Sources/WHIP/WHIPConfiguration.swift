@@ -1,14 +1,19 @@
 /// Where and how to publish with WHIP (RFC 9725).
 ///
-/// Only `http://` endpoints are supported: the client speaks plain HTTP/1.1 (the media itself is always DTLS-SRTP).
-/// Use it on a trusted network or through a local TLS-terminating proxy; an `https://` URL is refused with
-/// `WHIPError.unsupportedScheme`.
+/// `https://` endpoints are reached over TLS (1.2 or later): the certificate chain is verified against the system's
+/// trust store plus `caFile`, and the host name against the certificate (SNI is sent for a name); there is no way
+/// to turn verification off. `http://` is plain HTTP/1.1 (the media itself is always DTLS-SRTP); a bearer token is
+/// sent over `http://` only to a loopback host (`WHIPError.tokenRequiresHTTPS` otherwise).
 public struct WHIPConfiguration: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
-    /// The WHIP endpoint, e.g. `http://sfu.example:8080/whip/endpoint/room1`.
+    /// The WHIP endpoint, e.g. `https://sfu.example/whip/endpoint/room1` or `http://127.0.0.1:7080/whip`.
     public var url: String
     /// The bearer token sent as `Authorization: Bearer ...`; never printed or logged. It is sent again after a
-    /// redirect only when the redirect stays on the same scheme, host and port (as curl does).
+    /// redirect only when the redirect stays on the same scheme, host and port (as curl does), and never over
+    /// `http://` to a host that is not loopback.
     public var token: String?
+    /// A PEM file of CA certificates trusted for `https://` endpoints in addition to the system's trust store (a
+    /// private CA, a test CA); nil: the system's trust store only.
+    public var caFile: String?
     /// The most 307/308 redirects followed for one request (RFC 9725 section 4.6).
     public var maximumRedirects = 5
     /// How long one HTTP request (connect, send, whole reply) may take.
@@ -25,7 +30,7 @@ public struct WHIPConfiguration: Sendable, CustomStringConvertible, CustomDebugS
 
     /// Creates a configuration.
     /// - Parameters:
-    ///   - url: The endpoint's `http://` URL.
+    ///   - url: The endpoint's `https://` or `http://` URL.
     ///   - token: The bearer token, if the endpoint requires one.
     public init(url: String, token: String? = nil) {
         self.url = url
@@ -34,7 +39,7 @@ public struct WHIPConfiguration: Sendable, CustomStringConvertible, CustomDebugS
 
     /// The URL and whether a token is set; never the token itself.
     public var description: String {
-        "WHIPConfiguration(url: \(url), token: \(token == nil ? "none" : "<redacted>"), maximumRedirects: "
+        "WHIPConfiguration(url: \(url), token: \(token == nil ? "none" : "<redacted>"), caFile: \(caFile ?? "none"), maximumRedirects: "
             + "\(maximumRedirects), requestTimeout: \(requestTimeout), connectTimeout: \(connectTimeout))"
     }
 
@@ -42,17 +47,20 @@ public struct WHIPConfiguration: Sendable, CustomStringConvertible, CustomDebugS
     public var debugDescription: String { description }
 
     /// Checks the values before anything is sent.
-    /// - Throws: `WHIPError.invalidURL`/`.unsupportedScheme` for the URL, `.invalidURL` for a token that cannot be a
-    ///   header value or bounds out of range.
+    /// - Throws: `WHIPError.invalidURL`/`.unsupportedScheme` for the URL, `.tokenRequiresHTTPS` for a token with an
+    ///   `http://` URL to a host that is not loopback, `.invalidURL` for a token that cannot be a header value or
+    ///   bounds out of range. (The CA file is read by `WHIPClient.init`.)
     public func validate() throws(WHIPError) {
-        _ = try HTTPURL(parsing: url)
+        let endpoint = try HTTPURL(parsing: url)
         if let token {
             guard !token.isEmpty, token.utf8.count <= Self.maximumTokenLength,
                   token.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value <= 0x7E })
             else {
                 throw .invalidURL("the token must be 1-\(Self.maximumTokenLength) visible ASCII characters")
             }
+            guard endpoint.isHTTPS || endpoint.isLoopback else { throw .tokenRequiresHTTPS(url: endpoint.description) }
         }
+        if let caFile, caFile.isEmpty { throw .invalidCAFile(path: caFile, reason: "the path is empty") }
         guard (0...20).contains(maximumRedirects) else { throw .invalidURL("maximum redirects must be 0-20") }
         guard requestTimeout > .zero, requestTimeout <= .seconds(600) else {
             throw .invalidURL("the request timeout must be more than 0 and at most 600 s")

@@ -3,10 +3,24 @@ import WebRTC
 /// Why publishing to a WHIP endpoint (RFC 9725) failed. Descriptions name the status and quote a short excerpt of
 /// the endpoint's reply; the bearer token never appears in them.
 public enum WHIPError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The endpoint URL (or a `Location`) is not an absolute `http://` URL we can use.
+    /// The endpoint URL (or a `Location`) is not an absolute `http://` or `https://` URL we can use.
     case invalidURL(String)
-    /// The URL's scheme is not `http` (`https` is not supported: see `WHIPConfiguration`).
+    /// The URL's scheme is neither `http` nor `https`.
     case unsupportedScheme(String)
+    /// A bearer token would go in clear (`http://`) to a host that is not loopback: use `https://`. Checked before
+    /// any connection, and again for every redirect the token would follow.
+    case tokenRequiresHTTPS(url: String)
+    /// The CA file (`WHIPConfiguration.caFile`, `--ca-file`) cannot be read or holds no PEM certificate.
+    case invalidCAFile(path: String, reason: String)
+    /// The endpoint's TLS certificate has expired (its notAfter, UTC, is given).
+    case certificateExpired(url: String, notAfter: String)
+    /// The endpoint's TLS certificate does not name the host of the URL (no matching DNS name or IP address).
+    case certificateHostMismatch(url: String, host: String)
+    /// The endpoint's TLS certificate chain is not trusted: an unknown issuer (a self-signed certificate or a CA
+    /// that neither the system's trust store nor `caFile` holds), or a certificate not valid yet.
+    case certificateUntrusted(url: String, reason: String)
+    /// The TLS handshake failed for another reason (no common protocol version or cipher, a TLS alert, not TLS).
+    case tlsHandshakeFailed(url: String, reason: String)
     /// The endpoint could not be reached (resolution, connection refused, reset).
     case connectionFailed(url: String, reason: String)
     /// The endpoint did not answer within the request timeout.
@@ -31,7 +45,24 @@ public enum WHIPError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .invalidURL(let reason): "invalid WHIP URL: \(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
         case .unsupportedScheme(let scheme):
-            "WHIP URL scheme '\(PeerText.excerpt(scheme, limit: 20))' is not supported: use http:// (for https, put a TLS-terminating proxy on this host)"
+            "WHIP URL scheme '\(PeerText.excerpt(scheme, limit: 20))' is not supported: only http:// and https:// are"
+        case .tokenRequiresHTTPS(let url):
+            "refusing to send the bearer token in clear to \(PeerText.excerpt(url)): use an https:// URL (plain http:// "
+                + "carries a token only to a loopback host)"
+        case .invalidCAFile(let path, let reason):
+            "--ca-file \(PeerText.excerpt(path)): \(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
+        case .certificateExpired(let url, let notAfter):
+            "the TLS certificate of the WHIP endpoint \(PeerText.excerpt(url)) has expired (not valid after "
+                + "\(PeerText.excerpt(notAfter, limit: 40)))"
+        case .certificateHostMismatch(let url, let host):
+            "the TLS certificate of the WHIP endpoint \(PeerText.excerpt(url)) does not match the host name "
+                + "'\(PeerText.excerpt(host))' (host name mismatch)"
+        case .certificateUntrusted(let url, let reason):
+            "the TLS certificate of the WHIP endpoint \(PeerText.excerpt(url)) is not trusted: "
+                + "\(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
+        case .tlsHandshakeFailed(let url, let reason):
+            "the TLS handshake with the WHIP endpoint \(PeerText.excerpt(url)) failed: "
+                + "\(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
         case .connectionFailed(let url, let reason):
             "cannot reach the WHIP endpoint \(PeerText.excerpt(url)): \(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
         case .timedOut(let url): "the WHIP endpoint \(PeerText.excerpt(url)) did not answer in time"

@@ -18,11 +18,29 @@ import Testing
         #expect(v6.host == "::1")
         #expect(v6.authority == "[::1]:7080")
         #expect(v6.description == "http://[::1]:7080/whip")
+        let secure = try HTTPURL(parsing: "HTTPS://SFU.Example/whip")
+        #expect(secure.isHTTPS)
+        #expect(secure.port == 443)
+        #expect(secure.authority == "sfu.example")
+        #expect(secure.description == "https://sfu.example/whip")
+        let secureOn80 = try HTTPURL(parsing: "https://sfu.example:80/whip")
+        #expect(secureOn80.authority == "sfu.example:80")
+        #expect(secureOn80.origin != (try HTTPURL(parsing: "http://sfu.example:80/whip")).origin)
     }
 
     @Test(arguments: [
-        ("https://sfu.example/whip", "unsupported"),
+        ("localhost", true), ("127.0.0.1", true), ("127.255.1.2", true), ("::1", true),
+        ("127.example.com", false), ("127.0.0.1.nip.io", false), ("127.0.0", false), ("128.0.0.1", false),
+        ("sfu.example", false), ("10.0.0.1", false),
+    ])
+    func loopbackIsOnlyLoopbackLiteralsAndLocalhost(host: String, loopback: Bool) throws {
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        #expect(try HTTPURL(parsing: "http://\(bracketed)/whip").isLoopback == loopback)
+    }
+
+    @Test(arguments: [
         ("ftp://sfu.example/whip", "unsupported"),
+        ("wss://sfu.example/whip", "unsupported"),
         ("", "invalid"),
         ("sfu.example/whip", "invalid"),
         ("http:/sfu.example", "invalid"),
@@ -57,6 +75,7 @@ import Testing
         ("?id=9", "http://sfu.example:8080/whip/endpoint/room?id=9"),
         ("http://other.example:9000/r/1", "http://other.example:9000/r/1"),
         ("//other.example/r/2", "http://other.example/r/2"),
+        ("https://sfu.example/r/3", "https://sfu.example/r/3"),
         ("  /padded  ", "http://sfu.example:8080/padded"),
     ])
     func resolvesLocations(reference: String, expected: String) throws {
@@ -67,7 +86,7 @@ import Testing
     @Test func refusesUnusableLocations() throws {
         let base = try HTTPURL(parsing: "http://sfu.example/whip")
         #expect(throws: WHIPError.badLocation("empty")) { try base.resolving("") }
-        #expect(throws: WHIPError.unsupportedScheme("https")) { try base.resolving("https://sfu.example/r") }
+        #expect(throws: WHIPError.unsupportedScheme("ftp")) { try base.resolving("ftp://sfu.example/r") }
         #expect(throws: WHIPError.self) { try base.resolving("http://[::1/r") }
         #expect(throws: WHIPError.self) { try base.resolving("/a b") }
     }
@@ -82,15 +101,16 @@ import Testing
     }
 
     @Test func configurationChecksTokenAndBounds() {
-        #expect(throws: WHIPError.unsupportedScheme("https")) {
-            try WHIPConfiguration(url: "https://sfu.example/whip").validate()
+        #expect(throws: WHIPError.unsupportedScheme("ftp")) {
+            try WHIPConfiguration(url: "ftp://sfu.example/whip").validate()
         }
+        #expect(throws: Never.self) { try WHIPConfiguration(url: "https://sfu.example/whip").validate() }
         #expect(throws: WHIPError.self) { try WHIPConfiguration(url: "http://sfu.example/whip", token: "a b").validate() }
         #expect(throws: WHIPError.self) { try WHIPConfiguration(url: "http://sfu.example/whip", token: "").validate() }
         #expect(throws: WHIPError.self) {
             try WHIPConfiguration(url: "http://sfu.example/whip", token: "line\r\nX-Injected: 1").validate()
         }
-        var configuration = WHIPConfiguration(url: "http://sfu.example/whip", token: "abc")
+        var configuration = WHIPConfiguration(url: "https://sfu.example/whip", token: "abc")
         configuration.maximumRedirects = 21
         #expect(throws: WHIPError.self) { try configuration.validate() }
         configuration.maximumRedirects = 5
@@ -98,5 +118,21 @@ import Testing
         #expect(throws: WHIPError.self) { try configuration.validate() }
         configuration.requestTimeout = .seconds(1)
         #expect(throws: Never.self) { try configuration.validate() }
+    }
+
+    /// A bearer token goes over plain http:// only to a loopback host: refused before anything is sent.
+    @Test func aTokenOverPlainHTTPNeedsALoopbackHost() throws {
+        for url in ["http://sfu.example/whip", "http://10.0.0.1:8080/whip", "http://127.example.com/whip"] {
+            #expect(throws: WHIPError.tokenRequiresHTTPS(url: try HTTPURL(parsing: url).description)) {
+                try WHIPConfiguration(url: url, token: "abc").validate()
+            }
+        }
+        for url in ["http://127.0.0.1:7080/whip", "http://localhost/whip", "http://[::1]/whip", "https://sfu.example/whip"] {
+            #expect(throws: Never.self) { try WHIPConfiguration(url: url, token: "abc").validate() }
+        }
+        #expect(throws: Never.self) { try WHIPConfiguration(url: "http://sfu.example/whip").validate() }
+        let error = WHIPError.tokenRequiresHTTPS(url: "http://sfu.example/whip")
+        #expect("\(error)".contains("https://"))
+        #expect(WHIPError.unsupportedScheme("ftp").description.contains("only http:// and https://"))
     }
 }

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// A real HTTP/1.1 server on loopback (NIO), answering each request with a scripted reply: the WHIP client's tests
@@ -32,19 +33,31 @@ final class ScriptedHTTPServer: Sendable {
 
     /// The port.
     var port: Int { channel.localAddress?.port ?? 0 }
-    /// `http://127.0.0.1:PORT`.
-    var base: String { "http://127.0.0.1:\(port)" }
+    /// Whether it speaks HTTPS.
+    let isTLS: Bool
+    /// `http://127.0.0.1:PORT` (`https://` with TLS).
+    var base: String { "\(isTLS ? "https" : "http")://127.0.0.1:\(port)" }
     /// What arrived so far.
     var requests: [Recorded] { log.entries.withLock { $0 } }
 
     /// Starts a server.
-    /// - Parameter route: the reply for each request.
-    init(route: @escaping @Sendable (Recorded) -> Reply) async throws {
+    /// - Parameters:
+    ///   - tls: a PEM certificate (chain) and key: serve HTTPS with them (the handshake's outcome, whatever the
+    ///     client decides, is not a test failure here).
+    ///   - route: the reply for each request.
+    init(tls: (certificate: String, key: String)? = nil, route: @escaping @Sendable (Recorded) -> Reply) async throws {
         let log = self.log
+        let context = try tls.map { tls in
+            try NIOSSLContext(configuration: .makeServerConfiguration(
+                certificateChain: try NIOSSLCertificate.fromPEMFile(tls.certificate).map { .certificate($0) },
+                privateKey: .privateKey(try NIOSSLPrivateKey(file: tls.key, format: .pem))))
+        }
+        isTLS = tls != nil
         channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let context { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     try channel.pipeline.syncOperations.addHandler(ScriptedHandler { request in
                         log.entries.withLock { $0.append(request) }

@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NIOCore
+import NIOSSL
+
+/// The TLS side of the WHIP client's `https://` exchanges: one swift-nio-ssl context per client (trust roots loaded
+/// once), and a handler per connection. Never part of the module's public API.
+///
+/// Policy, with no way to loosen it: TLS 1.2 or later; the certificate chain verified against the system's trust
+/// store (NIOSSL's default trust roots: the distribution's CA bundle) plus the CA file; the host name verified
+/// against the certificate (a DNS name is also sent as SNI; an IP literal is matched against the certificate's IP
+/// addresses and not sent, as RFC 6066 section 3 forbids literals in SNI).
+struct WHIPTLSContext: Sendable {
+    /// The oldest TLS version spoken: 1.2 (RFC 8996 deprecates 1.0 and 1.1; RFC 9325 section 3.1.1).
+    static let minimumVersion = TLSVersion.tlsv12
+
+    let context: NIOSSLContext
+
+    /// Loads the trust roots.
+    /// - Parameters:
+    ///   - caFile: A PEM file of extra trust anchors, or nil.
+    /// - Throws: `WHIPError.invalidCAFile` when the file cannot be read or holds no certificate,
+    ///   `.tlsHandshakeFailed` when the TLS library cannot be set up.
+    init(caFile: String?) throws(WHIPError) {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.minimumTLSVersion = Self.minimumVersion
+        configuration.certificateVerification = .fullVerification
+        configuration.trustRoots = .default
+        if let caFile {
+            let certificates: [NIOSSLCertificate]
+            do {
+                try Self.checkReadable(caFile)
+                certificates = try NIOSSLCertificate.fromPEMFile(caFile)
+            } catch let error as WHIPError {
+                throw error
+            } catch {
+                throw .invalidCAFile(path: caFile, reason: "not a PEM certificate file (\(error))")
+            }
+            guard !certificates.isEmpty else { throw .invalidCAFile(path: caFile, reason: "holds no PEM certificate") }
+            configuration.additionalTrustRoots = [.certificates(certificates)]
+        }
+        do {
+            context = try NIOSSLContext(configuration: configuration)
+        } catch {
+            throw .tlsHandshakeFailed(url: "-", reason: "cannot set up TLS: \(error)")
+        }
+    }
+
+    /// A client handler for one connection to `url`, recording why a certificate failed in `check`.
+    /// - Parameters:
+    ///   - url: The URL being requested (its host is verified).
+    ///   - check: Where the verification records the first certificate it rejects.
+    /// - Returns: The handler to put first in the pipeline.
+    /// - Throws: NIOSSL's errors for a host name that cannot be sent as SNI.
+    func makeHandler(for url: HTTPURL, check: CertificateCheck) throws -> NIOSSLClientHandler {
+        // An IP literal goes without SNI; NIOSSL then matches the certificate against the peer's address.
+        let serverName = IPv4Address.isLiteral(url.host) || url.host.contains(":") ? nil : url.host
+        // The per-certificate callback is the one hook that shows which certificate BoringSSL rejected while
+        // leaving the verification itself to BoringSSL; it keeps BoringSSL's verdict and only records why
+        // (expired, not yet valid, unknown issuer). NIOSSL marks it deprecated in favour of callbacks that replace
+        // the verification, which we do not want.
+        return try NIOSSLClientHandler(context: context, serverHostname: serverName) { verdict, certificate in
+            if case .failed = verdict { check.record(certificate) }
+            return verdict
+        }
+    }
+
+    /// Throws `invalidCAFile` with the system's reason when `path` cannot be opened for reading.
+    static func checkReadable(_ path: String) throws(WHIPError) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw .invalidCAFile(path: path, reason: "cannot read it (\(String(cString: strerror(errno))))")
+        }
+        close(descriptor)
+    }
+}
+
+/// IPv4 literals as NIOSSL's SNI rule sees them.
+enum IPv4Address {
+    /// Whether `text` is a dotted-quad IPv4 literal.
+    static func isLiteral(_ text: String) -> Bool {
+        var address = in_addr()
+        return inet_pton(AF_INET, text, &address) == 1
+    }
+}
