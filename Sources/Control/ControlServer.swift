@@ -27,8 +27,9 @@ import NIOPosix
 /// case, the token compared in constant time, never printed); bodies over `maximumBodySize` get 413, heads over
 /// 16 KiB 431 and a closed connection; at most 64 connections at once, 8 per client address (503 beyond); a request
 /// not complete within 10 s, or a connection idle for `idleTimeout`, is closed; an HTTP/1.1 request without `Host`
-/// gets 400; every reply carries `X-Content-Type-Options: nosniff` (`HTTPEndpointListener`). Built on NIOHTTP1, in a
-/// module of its own so that embedding the sender does not link HTTP.
+/// gets 400; every reply carries `X-Content-Type-Options: nosniff` (`HTTPEndpointListener`). With a
+/// `TLSServerConfiguration` it serves HTTPS (TLS 1.2+). Built on NIOHTTP1, in a module of its own so that embedding
+/// the sender does not link HTTP.
 public final class ControlServer: Sendable {
     /// The largest request body accepted.
     public static let maximumBodySize = 64 * 1024
@@ -45,6 +46,8 @@ public final class ControlServer: Sendable {
         idleTimeout: idleTimeout, maximumBodySize: maximumBodySize)
 
     private let channel: Channel
+    /// Whether it serves HTTPS.
+    public let isHTTPS: Bool
 
     /// The port the server listens on.
     public var localPort: Int { channel.localAddress?.port ?? 0 }
@@ -55,9 +58,13 @@ public final class ControlServer: Sendable {
     ///   - port: the port (0 picks a free one).
     ///   - token: the bearer token every request must carry, or nil (loopback only).
     ///   - target: what the commands go to (a sender, a WHEP server).
-    /// - Throws: `ControlServerError.tokenRequired` for a non-loopback address without a token; bind errors.
-    public convenience init(host: String, port: Int, token: String?, target: some ControlTarget) async throws {
-        try await self.init(host: host, port: port, token: token, target: target, limits: Self.limits)
+    ///   - tls: serve HTTPS with this certificate and key, or nil for plain HTTP.
+    /// - Throws: `ControlServerError.tokenRequired` for a non-loopback address without a token; `TLSServerError` for
+    ///   a certificate or key that cannot be used; bind errors.
+    public convenience init(
+        host: String, port: Int, token: String?, target: some ControlTarget, tls: TLSServerConfiguration? = nil
+    ) async throws {
+        try await self.init(host: host, port: port, token: token, target: target, limits: Self.limits, tls: tls)
     }
 
     /// Starts a server with limits of its own (tests: a short request timeout, a small per-address limit).
@@ -67,12 +74,19 @@ public final class ControlServer: Sendable {
     ///   - token: the bearer token every request must carry, or nil (loopback only).
     ///   - target: what the commands go to (a sender, a WHEP server).
     ///   - limits: connections, request timeout, head and body sizes.
-    /// - Throws: `ControlServerError.tokenRequired` for a non-loopback address without a token; bind errors.
-    package init(host: String, port: Int, token: String?, target: some ControlTarget, limits: HTTPEndpointLimits) async throws {
+    ///   - tls: serve HTTPS with this certificate and key, or nil for plain HTTP.
+    /// - Throws: `ControlServerError.tokenRequired` for a non-loopback address without a token; `TLSServerError` for
+    ///   a certificate or key that cannot be used; bind errors.
+    package init(
+        host: String, port: Int, token: String?, target: some ControlTarget, limits: HTTPEndpointLimits,
+        tls: TLSServerConfiguration? = nil
+    ) async throws {
         if let token, token.isEmpty || token.utf8.count > 1024 { throw ControlServerError.invalidToken }
         guard token != nil || Self.isLoopback(host) else { throw ControlServerError.tokenRequired(host) }
+        let context = try tls.map { configuration throws(TLSServerError) in try configuration.makeContext() }
+        isHTTPS = context != nil
         channel = try await HTTPEndpointListener.bind(
-            host: host, port: port, limits: limits, errorReply: { Self.httpReply(.error($0, $1)) },
+            host: host, port: port, limits: limits, tls: context, errorReply: { Self.httpReply(.error($0, $1)) },
             route: { request in Self.route(request, token: token) },
             respond: { command in Self.httpReply(await Self.apply(command, to: target)) })
         // The rule again on the address actually bound: a name that passed as loopback may resolve elsewhere.
@@ -90,7 +104,7 @@ public final class ControlServer: Sendable {
     ///   - sender: the sender the commands go to.
     /// - Throws: `ControlServerError.tokenRequired` for a non-loopback address without a token; bind errors.
     public convenience init(host: String, port: Int, token: String?, sender: H264Sender) async throws {
-        try await self.init(host: host, port: port, token: token, target: sender)
+        try await self.init(host: host, port: port, token: token, target: sender, tls: nil)
     }
 
     /// Stops listening.

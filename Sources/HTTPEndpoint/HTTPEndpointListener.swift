@@ -6,10 +6,13 @@ import Darwin
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// Starts a small HTTP/1.1 endpoint (WHEP, the control endpoint) with the connection handling both share, written
 /// once: the limits of `HTTPEndpointLimits` (connections in all and per address, the request timeout, the head size),
-/// the idle timeout, NIO's HTTP codec, the headers every reply carries, and an `HTTPExchangeHandler` on top.
+/// the idle timeout, NIO's HTTP codec, the headers every reply carries, and an `HTTPExchangeHandler` on top. With a
+/// TLS context, swift-nio-ssl's `NIOSSLServerHandler` comes first in every connection's pipeline (HTTPS); the
+/// connection limits and timeouts still apply from the accept, so a handshake that drips is closed like a request.
 ///
 /// The listening socket backs off after a failed `accept`: `ServerBootstrap.bind(host:port:)` (the future-returning
 /// one) installs no `AcceptBackoffHandler` (only the `NIOAsyncChannel` bind does, in swift-nio 2.101), so at the
@@ -21,6 +24,7 @@ package enum HTTPEndpointListener {
     ///   - host: the address to bind.
     ///   - port: the port (0 picks a free one).
     ///   - limits: what clients may hold.
+    ///   - tls: serve HTTPS with this context (`TLSServerConfiguration.makeContext()`), or nil for plain HTTP.
     ///   - extraHeaders: headers added to every reply (CORS), refusals included.
     ///   - errorReply: words an error reply in the endpoint's format (status, message): the 503 past a connection
     ///     limit, the 431 for an oversized head, the 400 for a missing `Host`.
@@ -29,7 +33,8 @@ package enum HTTPEndpointListener {
     /// - Returns: the listening channel (close it to stop).
     /// - Throws: bind errors.
     package static func bind<Routed: Sendable>(
-        host: String, port: Int, limits: HTTPEndpointLimits, extraHeaders: [(name: String, value: String)] = [],
+        host: String, port: Int, limits: HTTPEndpointLimits, tls: NIOSSLContext? = nil,
+        extraHeaders: [(name: String, value: String)] = [],
         errorReply: @escaping @Sendable (Int, String) -> HTTPEndpointReply,
         route: @escaping @Sendable (HTTPEndpointRequest) -> Result<Routed, HTTPEndpointError>,
         respond: @escaping @Sendable (Routed) async -> HTTPEndpointReply
@@ -51,6 +56,7 @@ package enum HTTPEndpointListener {
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
                     let address = channel.remoteAddress?.ipAddress ?? "unknown"
+                    if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
                     if let refusal = limiter.admit(address) {
                         var reply = errorReply(503, refusal.message)
                         reply.headers += refusalHeaders

@@ -1,4 +1,5 @@
 public import Codec
+public import Control
 import DTLS
 import H264
 import HTTPEndpoint
@@ -82,6 +83,9 @@ public final class WHEPServer: Sendable {
         /// the accept; the connection is closed after it, however the bytes trickle (the 30 s idle timeout never
         /// fires on a drip). 10 s: a browser sends an offer in one round trip.
         public var requestTimeout: Duration = .seconds(10)
+        /// Serve HTTPS (TLS 1.2+) with this certificate chain and key, or nil for plain HTTP. The viewer page's
+        /// URL is then `https://`; the page itself uses relative URLs, so it POSTs its offer over the same origin.
+        public var tls: TLSServerConfiguration?
 
         /// The largest viewer limit accepted.
         public static let maximumViewerLimit = 1000
@@ -126,10 +130,10 @@ public final class WHEPServer: Sendable {
     /// The HTTP port the server listens on.
     public var localPort: Int { channel.localAddress?.port ?? 0 }
 
-    /// The viewer page's URL.
+    /// The viewer page's URL (`https://` with `Options.tls`).
     public var url: String {
         let host = options.host.contains(":") ? "[\(options.host)]" : options.host
-        return "http://\(host):\(localPort)/"
+        return "\(options.tls == nil ? "http" : "https")://\(host):\(localPort)/"
     }
 
     /// Validates the options, creates the shared encoder (its own thread), a fresh ECDSA P-256 certificate, and
@@ -138,8 +142,8 @@ public final class WHEPServer: Sendable {
     ///   - configuration: the stream: encoder settings, MTU, NACK, RTX, pacing, congestion control, CNAME (peer and
     ///     SRTP key fields are unused: every viewer has its own address and DTLS-derived keys).
     ///   - options: where and how to serve.
-    /// - Throws: `WHEPServerError` for bad options, `SenderError` for a bad configuration, DTLS, encoder and bind
-    ///   errors (nothing is left running then).
+    /// - Throws: `WHEPServerError` for bad options, `TLSServerError` for a certificate or key that cannot be used,
+    ///   `SenderError` for a bad configuration, DTLS, encoder and bind errors (nothing is left running then).
     public init(configuration: SenderConfiguration, options: Options) async throws {
         if let token = options.token {
             guard !token.isEmpty, token.utf8.count <= 1024, token.unicodeScalars.allSatisfy({ (0x21...0x7e).contains($0.value) })
@@ -175,6 +179,8 @@ public final class WHEPServer: Sendable {
         guard advertised != IPAddress("0.0.0.0"), advertised != IPAddress("::") else {
             throw WHEPServerError.invalidAddress("bound to \(options.host): give the address browsers reach the viewers' sockets at (--advertise)")
         }
+        // Read before anything starts: a bad certificate or key leaves nothing running.
+        let tlsContext = try options.tls.map { tls throws(TLSServerError) in try tls.makeContext() }
         var options = options
         options.host = bindHost.trimmingCharacters(in: "[]")
         let suites = options.srtpSuites.map { $0 == .aeadAES128GCM ? SRTPSuite.aeadAES128GCM : .aesCM128HMACSHA1_80 }
@@ -196,7 +202,7 @@ public final class WHEPServer: Sendable {
         let box = ServerReference()
         do {
             channel = try await HTTPEndpointListener.bind(
-                host: options.host, port: options.port, limits: Self.httpLimits(options),
+                host: options.host, port: options.port, limits: Self.httpLimits(options), tls: tlsContext,
                 extraHeaders: Self.corsHeaders(allowing: origin), errorReply: { WHEPReply.error($0, $1).http },
                 route: { request in
                     WHEPRequest.parse(

@@ -36,18 +36,25 @@ struct ControlEndpointOptions: ParsableArguments {
     /// - Parameters:
     ///   - target: the sender or WHEP server the commands go to.
     ///   - token: the token `readToken()` read.
+    ///   - tls: serve HTTPS (`--tls-cert`, `--tls-key`), or nil.
     ///   - quiet: no line on stderr.
     /// - Returns: the server, or nil without --control.
-    /// - Throws: `ValidationError` naming why the endpoint cannot start (a token missing or malformed), bind errors.
-    func start(target: some ControlTarget, token: String?, quiet: Bool) async throws -> ControlServer? {
+    /// - Throws: `ValidationError` naming why the endpoint cannot start (a token missing or malformed, a certificate
+    ///   or key that cannot be used), bind errors.
+    func start(target: some ControlTarget, token: String?, tls: TLSServerConfiguration?, quiet: Bool) async throws
+        -> ControlServer?
+    {
         guard let control else { return nil }
         let server: ControlServer
         do {
-            server = try await ControlServer(host: control.host, port: control.port, token: token, target: target)
+            server = try await ControlServer(host: control.host, port: control.port, token: token, target: target, tls: tls)
         } catch let error as ControlServerError {
             throw ValidationError("\(error)")
+        } catch let error as TLSServerError {
+            throw ValidationError("\(error)")
         }
-        if !quiet { FileHandle.standardError.write(Data("control endpoint on http://\(control)\n".utf8)) }
+        let scheme = server.isHTTPS ? "https" : "http"
+        if !quiet { FileHandle.standardError.write(Data("control endpoint on \(scheme)://\(control)\n".utf8)) }
         return server
     }
 }

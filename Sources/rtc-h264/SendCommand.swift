@@ -22,9 +22,11 @@ struct SendCommand: AsyncParsableCommand {
             Example: rtc-h264 send --to 127.0.0.1:5004 --sdp stream.sdp --control 127.0.0.1:8090
             With --whip URL it publishes to a WHIP endpoint (RFC 9725: an SFU such as Janus or MediaMTX) instead of \
             --to: it POSTs a sendonly offer (full ICE, DTLS-SRTP) with the --token as a bearer token, sends over the \
-            ICE pair with the DTLS-derived keys, and DELETEs the session on exit. http:// URLs only; --to, the SRTP \
-            key options, --no-srtp, --accept-plain-rtcp, --no-rtcp-mux, --local-port and --sdp do not apply.
-            Example: rtc-h264 send --whip http://127.0.0.1:7080/whip/endpoint/abc --token-file whip.token
+            ICE pair with the DTLS-derived keys, and DELETEs the session on exit. https:// is verified TLS 1.2+ (the \
+            system's trust store plus --ca-file; the host name always checked, no way to skip it); a token is sent \
+            over http:// only to a loopback host. --to, the SRTP key options, --no-srtp, --accept-plain-rtcp, \
+            --no-rtcp-mux, --local-port and --sdp do not apply. --tls-cert PEM --tls-key PEM serve --control over HTTPS.
+            Example: rtc-h264 send --whip https://sfu.example/whip/endpoint/abc --token-file whip.token
             """
     )
 
@@ -38,8 +40,13 @@ struct SendCommand: AsyncParsableCommand {
 
     @OptionGroup var control: ControlEndpointOptions
 
-    @Option(help: "Publish to this WHIP endpoint (http://HOST[:PORT]/PATH, RFC 9725) instead of --to.")
+    @OptionGroup var tls: TLSServerOptions
+
+    @Option(help: "Publish to this WHIP endpoint (https://HOST[:PORT]/PATH or http://..., RFC 9725) instead of --to.")
     var whip: String?
+
+    @Option(name: .customLong("ca-file"), help: "PEM file of CA certificates to trust for an https:// --whip URL, in addition to the system's trust store.")
+    var caFile: String?
 
     @Option(help: "Bearer token for the WHIP endpoint (never printed; prefer --token-file).")
     var token: String?
@@ -65,6 +72,7 @@ struct SendCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65534).contains(localPort) else { throw ValidationError("--local-port must be 0-65534") }
         if token != nil && tokenFile != nil { throw ValidationError("give --token or --token-file, not both") }
+        if tls.tlsCert != nil && control.control == nil { throw ValidationError("--tls-cert and --tls-key need --control") }
         if let whip {
             var conflicting: [String] = []
             if stream.peer != nil { conflicting.append("--to") }
@@ -82,12 +90,18 @@ struct SendCommand: AsyncParsableCommand {
                     "--whip cannot be used with \(conflicting.joined(separator: ", ")): ICE finds the peer and DTLS makes the keys")
             }
             do {
-                try WHIPConfiguration(url: whip).validate()
+                // A stand-in for a --token-file token (read later): the URL checks (a token over http:// only to
+                // loopback) need to know that there is one, not what it is.
+                let tokenStandIn = tokenFile == nil ? nil : "token-from-file"
+                var configuration = WHIPConfiguration(url: whip, token: token ?? tokenStandIn)
+                configuration.caFile = caFile
+                try configuration.validate()
             } catch {
                 throw ValidationError("--whip: \(error)")
             }
         } else {
             if token != nil || tokenFile != nil { throw ValidationError("--token needs --whip") }
+            if caFile != nil { throw ValidationError("--ca-file needs --whip") }
             _ = try stream.requiredPeer
         }
     }
@@ -111,6 +125,7 @@ struct SendCommand: AsyncParsableCommand {
         let sender: H264Sender
         if let whip {
             var whipConfiguration = WHIPConfiguration(url: whip, token: try readWHIPToken())
+            whipConfiguration.caFile = caFile
             whipConfiguration.requestTimeout = .seconds(10)
             let published = try await WHIPPublisher(configuration: configuration, whip: whipConfiguration)
             publisher = published
@@ -142,7 +157,7 @@ struct SendCommand: AsyncParsableCommand {
         }
         let controlServer: ControlServer?
         do {
-            controlServer = try await control.start(target: sender, token: token, quiet: quiet)
+            controlServer = try await control.start(target: sender, token: token, tls: tls.configuration, quiet: quiet)
         } catch {
             _ = try? await sender.finish()
             throw error

@@ -28,6 +28,8 @@ struct ServeCommand: AsyncParsableCommand {
             viewers' estimates cannot raise the encoder above; keyframe asks for an IDR for every viewer (409 when \
             none is watching); framerate, degradation-preference and stats (the server's and every viewer's) as for \
             send.
+            --tls-cert PEM --tls-key PEM serve HTTPS (TLS 1.2+) on --whep and --control: open https://HOST:PORT/ \
+            (a certificate or key that cannot be used is an error at start-up).
             Example: rtc-h264 serve --whep 127.0.0.1:8080   then open http://127.0.0.1:8080/
             Example: rtc-h264 serve --whep 127.0.0.1:8080 --control 127.0.0.1:8090   then rtc-h264 control --to 127.0.0.1:8090 bitrate 800k
             """
@@ -47,6 +49,8 @@ struct ServeCommand: AsyncParsableCommand {
     var tokenFile: String?
 
     @OptionGroup var control: ControlEndpointOptions
+
+    @OptionGroup var tls: TLSServerOptions
 
     @Option(name: .customLong("max-viewers"), help: "Most viewers at once, connected or connecting (1-\(WHEPServer.Options.maximumViewerLimit)).")
     var maxViewers: Int = 8
@@ -128,11 +132,14 @@ struct ServeCommand: AsyncParsableCommand {
         options.advertisedHost = advertise
         options.allowedOrigin = allowOrigin
         options.connectTimeout = .milliseconds(Int64((connectTimeout * 1000).rounded()))
+        options.tls = tls.configuration
         let statsFile = try stats.map { try OutputFile(path: $0, privateToOwner: true) }
         let server: WHEPServer
         do {
             server = try await WHEPServer(configuration: configuration, options: options)
         } catch let error as WHEPServerError {
+            throw ValidationError("\(error)")
+        } catch let error as TLSServerError {
             throw ValidationError("\(error)")
         }
         let quiet = self.quiet
@@ -142,7 +149,7 @@ struct ServeCommand: AsyncParsableCommand {
         log("WHEP endpoint on \(server.url)whep; watch at \(server.url)")
         let controlServer: ControlServer?
         do {
-            controlServer = try await control.start(target: server, token: controlToken, quiet: quiet)
+            controlServer = try await control.start(target: server, token: controlToken, tls: tls.configuration, quiet: quiet)
         } catch {
             await server.finish()
             throw error

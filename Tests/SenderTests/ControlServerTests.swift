@@ -84,6 +84,39 @@ import Sender
     }
 
     /// Issue 11: no value sent to the endpoint may trap the sender; each gets a 4xx and changes nothing.
+    /// HTTPS with `--tls-cert`/`--tls-key` (issue 22, item 1): curl trusting the test CA gets the statistics and sets
+    /// the bitrate over TLS; a key that is not the certificate's stops the server before it listens.
+    @Test(.enabled(if: Curl.isAvailable, "curl is not installed"))
+    func servesHTTPSWithACertificateAndKey() async throws {
+        let sender = try await Self.sender()
+        let tls = TLSServerConfiguration(
+            certificateChainPath: TestTLSFiles.serverCertificate, privateKeyPath: TestTLSFiles.serverKey)
+        let server = try await ControlServer(host: "127.0.0.1", port: 0, token: "s3cret", target: sender, tls: tls)
+        #expect(server.isHTTPS)
+        let url = "https://127.0.0.1:\(server.localPort)"
+        let stats = try Curl.request(url + "/stats", caFile: TestTLSFiles.caCertificate,
+                                     headers: ["Authorization": "Bearer s3cret"])
+        #expect(stats.exitCode == 0, "\(stats.stderr)")
+        #expect(stats.status == 200)
+        #expect(stats.body.contains("\"targetBitrate\":500000"), "\(stats.body.prefix(200))")
+        let set = try Curl.request(url + "/bitrate", caFile: TestTLSFiles.caCertificate, method: "POST",
+                                   headers: ["Authorization": "Bearer s3cret"], body: "700k")
+        #expect(set.status == 200, "\(set.body)")
+        #expect(set.body.contains("\"targetBitrate\":700000"), "\(set.body)")
+        #expect(await sender.statistics().targetBitrate == 700_000)
+        let untrusted = try Curl.request(url + "/stats", caFile: nil)
+        #expect(untrusted.exitCode == 60, "\(untrusted.stderr)")  // CURLE_PEER_FAILED_VERIFICATION
+        await server.close()
+
+        let mismatched = TLSServerConfiguration(
+            certificateChainPath: TestTLSFiles.serverCertificate, privateKeyPath: TestTLSFiles.otherHostKey)
+        await #expect(throws: TLSServerError.keyMismatch(
+            certificatePath: TestTLSFiles.serverCertificate, privateKeyPath: TestTLSFiles.otherHostKey)) {
+            _ = try await ControlServer(host: "127.0.0.1", port: 0, token: nil, target: sender, tls: mismatched)
+        }
+        _ = try await sender.finish()
+    }
+
     @Test func hostileRequestsGet4xxAndChangeNothing() async throws {
         let sender = try await Self.sender()
         let server = try await ControlServer(host: "127.0.0.1", port: 0, token: nil, sender: sender)

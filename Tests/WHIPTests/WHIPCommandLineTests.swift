@@ -28,10 +28,13 @@ import Testing
          "--whip cannot be used with --no-srtp, --no-rtcp-mux, --local-port"),
         (["send", "--whip", "http://127.0.0.1:9/whip", "--key", "AAAA", "--sdp", "/tmp/x.sdp"],
          "--whip cannot be used with --key, --sdp"),
-        (["send", "--whip", "https://sfu.example/whip"], "scheme 'https' is not supported: use http://"),
+        (["send", "--whip", "ftp://sfu.example/whip"], "scheme 'ftp' is not supported: only http:// and https://"),
+        (["send", "--whip", "http://sfu.example/whip", "--token", "abc"], "refusing to send the bearer token in clear"),
+        (["send", "--whip", "http://sfu.example/whip", "--token-file", "/nonexistent"], "use an https:// URL"),
+        (["send", "--to", "127.0.0.1:5004", "--ca-file", "/tmp/ca.pem"], "--ca-file needs --whip"),
         (["send", "--whip", "http://user:pw@sfu.example/whip"], "user information in a URL is not supported"),
         (["send", "--whip", "http://sfu.example:70000/whip"], "port '70000' must be 1-65535"),
-        (["send", "--whip", "http://sfu.example/whip", "--token", "a", "--token-file", "/tmp/t"],
+        (["send", "--whip", "https://sfu.example/whip", "--token", "a", "--token-file", "/tmp/t"],
          "give --token or --token-file, not both"),
         (["send", "--to", "127.0.0.1:5004", "--token", "abc"], "--token needs --whip"),
         (["send", "--frames", "3"], "--to HOST:PORT is required"),
@@ -47,10 +50,11 @@ import Testing
     @Test func helpDocumentsWHIP() throws {
         let help = try Self.run(["send", "--help"])
         #expect(help.status == 0)
-        for option in ["--whip <whip>", "--token <token>", "--token-file <token-file>"] {
+        for option in ["--whip <whip>", "--token <token>", "--token-file <token-file>", "--ca-file <ca-file>"] {
             #expect(help.stdout.contains(option), "send --help lacks \(option)")
         }
         #expect(help.stdout.contains("RFC 9725"))
+        #expect(help.stdout.contains("https://"))
     }
 
     @Test func aRefusedTokenEndsSendWithTheStatusAndWithoutTheToken() async throws {
