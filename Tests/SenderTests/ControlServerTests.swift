@@ -94,17 +94,17 @@ import Sender
         let server = try await ControlServer(host: "127.0.0.1", port: 0, token: "s3cret", target: sender, tls: tls)
         #expect(server.isHTTPS)
         let url = "https://127.0.0.1:\(server.localPort)"
-        let stats = try Curl.request(url + "/stats", caFile: TestTLSFiles.caCertificate,
+        let stats = try await Curl.request(url + "/stats", caFile: TestTLSFiles.caCertificate,
                                      headers: ["Authorization": "Bearer s3cret"])
         #expect(stats.exitCode == 0, "\(stats.stderr)")
         #expect(stats.status == 200)
         #expect(stats.body.contains("\"targetBitrate\":500000"), "\(stats.body.prefix(200))")
-        let set = try Curl.request(url + "/bitrate", caFile: TestTLSFiles.caCertificate, method: "POST",
+        let set = try await Curl.request(url + "/bitrate", caFile: TestTLSFiles.caCertificate, method: "POST",
                                    headers: ["Authorization": "Bearer s3cret"], body: "700k")
         #expect(set.status == 200, "\(set.body)")
         #expect(set.body.contains("\"targetBitrate\":700000"), "\(set.body)")
         #expect(await sender.statistics().targetBitrate == 700_000)
-        let untrusted = try Curl.request(url + "/stats", caFile: nil)
+        let untrusted = try await Curl.request(url + "/stats", caFile: nil)
         #expect(untrusted.exitCode == 60, "\(untrusted.stderr)")  // CURLE_PEER_FAILED_VERIFICATION
         await server.close()
 

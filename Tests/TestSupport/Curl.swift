@@ -30,8 +30,24 @@ public enum Curl {
     ///   - body: the body, if any.
     /// - Returns: the result (never throws for an HTTP or TLS failure: see `exitCode`).
     /// - Throws: when curl cannot be started.
+    ///
+    /// curl runs on a Dispatch thread, never on the cooperative pool: waiting for it there would hold one of its few
+    /// threads (two on a 2-core machine) while the server under test needs them to answer.
     public static func request(
         _ url: String, caFile: String?, method: String = "GET", headers: [String: String] = [:], body: String? = nil
+    ) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Swift.Result {
+                    try run(url, caFile: caFile, method: method, headers: headers, body: body)
+                })
+            }
+        }
+    }
+
+    /// `request`, blocking the calling thread.
+    static func run(
+        _ url: String, caFile: String?, method: String, headers: [String: String], body: String?
     ) throws -> Result {
         let marker = "\n--curl-status:"
         var arguments = ["--silent", "--show-error", "--max-time", "10", "--request", method,

@@ -19,16 +19,16 @@ import TestSupport
         defer { pump.cancel() }
         #expect(server.url == "https://127.0.0.1:\(server.localPort)/")
         for url in [server.url, "https://localhost:\(server.localPort)/"] {
-            let page = try Curl.request(url, caFile: TestTLSFiles.caCertificate)
+            let page = try await Curl.request(url, caFile: TestTLSFiles.caCertificate)
             #expect(page.exitCode == 0, "\(page.stderr)")
             #expect(page.status == 200)
             // The page talks to the server through relative URLs: it works over https as over http.
             #expect(page.body.contains("fetch(\"/whep\""))
             #expect(!page.body.contains("http://"))
         }
-        let plain = try Curl.request("http://127.0.0.1:\(server.localPort)/", caFile: nil)
+        let plain = try await Curl.request("http://127.0.0.1:\(server.localPort)/", caFile: nil)
         #expect(plain.status != 200, "plain HTTP was answered on the HTTPS port")
-        let untrusted = try Curl.request(server.url, caFile: TestTLSFiles.otherHostCertificate)
+        let untrusted = try await Curl.request(server.url, caFile: TestTLSFiles.otherHostCertificate)
         #expect(untrusted.exitCode == 60, "\(untrusted.stderr)")  // CURLE_PEER_FAILED_VERIFICATION
         await server.finish()
     }
