@@ -1,4 +1,4 @@
-"""A WHIP endpoint (RFC 9725) over HTTP/1.1 built on aiortc: `rtc-h264 send --whip` publishes to it.
+"""A WHIP endpoint (RFC 9725) over HTTP/1.1 (HTTPS with --tls-cert/--tls-key) built on aiortc: `rtc-h264 send --whip` publishes to it.
 
   POST   /whip                  an SDP offer (Content-Type: application/sdp) -> 201, Location (relative), the answer
                                 (with --redirect the first POST gets 307 to /whip/endpoint; with --token a missing or
@@ -15,6 +15,7 @@ Exits after the DELETE, or after --timeout seconds.
 import argparse
 import asyncio
 import json
+import ssl
 import uuid
 
 from aiortc import RTCPeerConnection
@@ -118,11 +119,19 @@ async def main():
     parser.add_argument("--close-after", type=int, default=0, help="close the PeerConnection after N frames")
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--report", required=True)
+    parser.add_argument("--tls-cert", help="serve HTTPS with this PEM certificate chain (needs --tls-key)")
+    parser.add_argument("--tls-key", help="the certificate's PEM private key")
     args = parser.parse_args()
     endpoint = Endpoint(args)
-    server = await asyncio.start_server(endpoint.handle, args.listen, args.port)
+    context = None
+    if args.tls_cert:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.minimum_version = ssl.TLSVersion.TLSv1_2
+        context.load_cert_chain(args.tls_cert, args.tls_key)
+    server = await asyncio.start_server(endpoint.handle, args.listen, args.port, ssl=context)
     port = server.sockets[0].getsockname()[1]
-    print(json.dumps({"listening": "http://%s:%d/whip" % (args.listen, port)}), flush=True)
+    scheme = "https" if context else "http"
+    print(json.dumps({"listening": "%s://%s:%d/whip" % (scheme, args.listen, port)}), flush=True)
     await wait_at_most(endpoint.done, args.timeout)
     await asyncio.sleep(0.2)
     if endpoint.pc is not None:

@@ -48,3 +48,19 @@ aiortc_venv() {
     fi
     AIORTC_PYTHON="$PWD/$venv/bin/python"
 }
+
+# make_test_certificate DIR IP: a throwaway CA (DIR/ca.pem, 2 days) and a server certificate for IP signed by it
+# (DIR/server.pem, DIR/server.key) for the HTTPS endpoints of the WHIP scenarios: `send --whip` sends a token over
+# http:// only to loopback, and trusts the CA with --ca-file.
+make_test_certificate() {
+    local dir=$1 ip=$2
+    openssl ecparam -name prime256v1 -genkey -noout -out "$dir/ca.key" 2>/dev/null
+    openssl req -x509 -new -key "$dir/ca.key" -sha256 -days 2 -subj "/CN=rtc-h264 interop CA" \
+        -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign" -out "$dir/ca.pem" 2>/dev/null
+    openssl ecparam -name prime256v1 -genkey -noout -out "$dir/server.key" 2>/dev/null
+    openssl req -new -key "$dir/server.key" -subj "/CN=$ip" -out "$dir/server.csr" 2>/dev/null
+    printf 'basicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\nsubjectAltName=IP:%s\n' "$ip" >"$dir/server.ext"
+    openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" -CAcreateserial -sha256 -days 2 \
+        -extfile "$dir/server.ext" -out "$dir/server.pem" 2>/dev/null \
+        || { echo "FAIL: cannot make the test certificate with openssl" >&2; exit 1; }
+}

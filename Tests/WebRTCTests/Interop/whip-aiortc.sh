@@ -42,12 +42,17 @@ TOKEN="whip-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 printf '%s\n' "$TOKEN" >"$WORK/token"
 printf '%s\n' "wrong-$TOKEN" >"$WORK/wrong-token"
 
+# HTTPS: a throwaway CA and a certificate for the endpoint's address (a token never goes over http:// beyond
+# loopback); `send` trusts the CA with --ca-file.
+make_test_certificate "$WORK" 10.81.0.1
+TLS=(--tls-cert "$WORK/server.pem" --tls-key "$WORK/server.key")
+
 # start_server PORT REPORT [args...]: the endpoint, waited for until it listens.
 start_server() {
     local port=$1 report=$2
     shift 2
     ip netns exec "$NS" "$PY" "$HERE/aiortc_whip_server.py" --listen 10.81.0.1 --port "$port" --report "$report" \
-        --timeout 60 "$@" >"$WORK/server-$port.out" 2>"$WORK/server-$port.err" &
+        --timeout 60 "${TLS[@]}" "$@" >"$WORK/server-$port.out" 2>"$WORK/server-$port.err" &
     SERVER_PID=$!
     for _ in $(seq 100); do
         grep -q listening "$WORK/server-$port.out" 2>/dev/null && return 0
@@ -60,12 +65,12 @@ start_server() {
 
 # 1. Publish: token, a 307 first, 200 frames (aiortc emits a frame when the next one starts: the last is never decoded).
 start_server 8101 "$WORK/report.json" --token "$TOKEN" --redirect
-ip netns exec "$NS" "$RTC" send --whip http://10.81.0.1:8101/whip --token-file "$WORK/token" --frames 200 \
+ip netns exec "$NS" "$RTC" send --whip https://10.81.0.1:8101/whip --ca-file "$WORK/ca.pem" --token-file "$WORK/token" --frames 200 \
     --size 320x240 --fps 30 --save-annexb "$WORK/sent.h264" 2>"$WORK/send.err" \
     || { echo "FAIL: rtc-h264 send --whip exited $?: $(tail -c 800 "$WORK/send.err")" >&2; exit 1; }
 wait "$SERVER_PID" || true
 SERVER_PID=""
-grep -q "published to http://10.81.0.1:8101/whip" "$WORK/send.err" || { echo "FAIL: no 'published to' line: $(tail -c 600 "$WORK/send.err")" >&2; exit 1; }
+grep -q "published to https://10.81.0.1:8101/whip" "$WORK/send.err" || { echo "FAIL: no 'published to' line: $(tail -c 600 "$WORK/send.err")" >&2; exit 1; }
 if grep -q "$TOKEN" "$WORK/send.err"; then echo "FAIL: the token was printed" >&2; exit 1; fi
 "$PY" - "$WORK/report.json" <<'EOF' || exit 1
 import json, sys
@@ -88,7 +93,7 @@ echo "whip-aiortc publish: $RESULT; $(grep -o 'ICE .*' "$WORK/send.err" | head -
 
 # 2. A wrong token: a clear 401, the token not printed, nothing decoded.
 start_server 8102 "$WORK/report-401.json" --token "$TOKEN"
-if ip netns exec "$NS" "$RTC" send --whip http://10.81.0.1:8102/whip --token-file "$WORK/wrong-token" --frames 30 \
+if ip netns exec "$NS" "$RTC" send --whip https://10.81.0.1:8102/whip --ca-file "$WORK/ca.pem" --token-file "$WORK/wrong-token" --frames 30 \
     --size 320x240 --quiet 2>"$WORK/send-401.err"; then
     echo "FAIL: send --whip with a wrong token succeeded" >&2
     exit 1
@@ -104,7 +109,7 @@ echo "whip-aiortc wrong token: $(head -c 300 "$WORK/send-401.err" | tr '\n' ' ')
 #    with the reason, still DELETEs the session, and exits non-zero.
 start_server 8103 "$WORK/report-closed.json" --close-after 30
 started=$SECONDS
-if ip netns exec "$NS" "$RTC" send --whip http://10.81.0.1:8103/whip --frames 900 --size 320x240 --quiet \
+if ip netns exec "$NS" "$RTC" send --whip https://10.81.0.1:8103/whip --ca-file "$WORK/ca.pem" --frames 900 --size 320x240 --quiet \
     2>"$WORK/send-closed.err"; then
     echo "FAIL: send --whip went on although the endpoint closed the session" >&2
     exit 1
@@ -122,7 +127,7 @@ echo "whip-aiortc endpoint closed mid-stream: after ${elapsed} s: $(head -c 300 
 # 4. The endpoint goes silent (SIGSTOP: no consent answers, no RTCP, no close_notify): after RFC 7675's 30 s the
 #    consent expires and `send` stops naming it; the endpoint resumes 31 s in, so the DELETE is still answered.
 start_server 8104 "$WORK/report-silent.json"
-ip netns exec "$NS" "$RTC" send --whip http://10.81.0.1:8104/whip --frames 3000 --size 320x240 --quiet \
+ip netns exec "$NS" "$RTC" send --whip https://10.81.0.1:8104/whip --ca-file "$WORK/ca.pem" --frames 3000 --size 320x240 --quiet \
     --stats "$WORK/silent-stats.jsonl" 2>"$WORK/send-silent.err" &
 SEND_PID=$!
 sleep 3

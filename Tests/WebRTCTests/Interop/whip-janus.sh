@@ -38,6 +38,7 @@ PY="$AIORTC_PYTHON"
 
 ADDR=10.82.0.1
 WHIP_PORT=7080
+WHIPS_PORT=7443  # tls_proxy.py: HTTPS in front of simple-whip-server
 HTTP_PORT=8088
 WORK=$(mktemp -d /tmp/whip-janus.XXXXXX)
 NS="rtch264-wjanus-$$"
@@ -100,6 +101,16 @@ printf '%s\n' "wrong-$TOKEN" >"$WORK/wrong-token"
 in_ns curl -sf -X POST -H "Content-Type: application/json" \
     -d "{\"id\":\"rtch264\",\"room\":1234,\"token\":\"$TOKEN\",\"label\":\"rtc-h264\"}" \
     "http://$ADDR:$WHIP_PORT/whip/create" >/dev/null || { echo "FAIL: could not create the WHIP endpoint" >&2; exit 1; }
+# HTTPS in front of simple-whip-server (plain HTTP only): `send` sends the token over http:// only to loopback.
+make_test_certificate "$WORK" "$ADDR"
+in_ns "$PY" "$HERE/tls_proxy.py" --listen "$ADDR" --port "$WHIPS_PORT" --to "$ADDR:$WHIP_PORT" \
+    --tls-cert "$WORK/server.pem" --tls-key "$WORK/server.key" >"$WORK/proxy.out" 2>"$WORK/proxy.err" &
+PIDS+=($!)
+for i in $(seq 100); do
+    grep -q listening "$WORK/proxy.out" 2>/dev/null && break
+    [ "$i" = 100 ] && { echo "FAIL: the TLS proxy did not listen within 10 s: $(tail -c 300 "$WORK/proxy.err")" >&2; exit 1; }
+    sleep 0.1
+done
 
 # 1. Publish, and watch through Janus.
 (cd "$HERE" && exec ip netns exec "$NS" "$PY" janus_videoroom_subscriber.py --janus "http://$ADDR:$HTTP_PORT/janus" \
@@ -110,7 +121,7 @@ PIDS+=($SUBSCRIBER)
     --room 1234 --timeout 60 >"$WORK/chromium.out" 2>"$WORK/chromium.err") &
 VIEWER=$!
 PIDS+=($VIEWER)
-in_ns "$RTC" send --whip "http://$ADDR:$WHIP_PORT/whip/endpoint/rtch264" --token-file "$WORK/token" --frames 300 \
+in_ns "$RTC" send --whip "https://$ADDR:$WHIPS_PORT/whip/endpoint/rtch264" --ca-file "$WORK/ca.pem" --token-file "$WORK/token" --frames 300 \
     --size 640x360 --fps 30 --profile baseline --save-annexb "$WORK/sent.h264" --stats "$WORK/stats.jsonl" 2>"$WORK/send.err" \
     || { echo "FAIL: rtc-h264 send --whip to Janus exited $?: $(tail -c 800 "$WORK/send.err")" >&2; exit 1; }
 wait "$SUBSCRIBER" || { echo "FAIL: the subscriber failed: $(tail -c 800 "$WORK/subscriber.err")" >&2; exit 1; }
@@ -149,7 +160,7 @@ print("whip-janus Chromium: %d frames decoded of %d received, %dx%d, first frame
 EOF
 
 # 2. A wrong token: 403 named, the token not printed.
-if in_ns "$RTC" send --whip "http://$ADDR:$WHIP_PORT/whip/endpoint/rtch264" --token-file "$WORK/wrong-token" \
+if in_ns "$RTC" send --whip "https://$ADDR:$WHIPS_PORT/whip/endpoint/rtch264" --ca-file "$WORK/ca.pem" --token-file "$WORK/wrong-token" \
     --frames 30 --size 320x240 --quiet 2>"$WORK/send-403.err"; then
     echo "FAIL: send --whip with a wrong token succeeded" >&2
     exit 1
