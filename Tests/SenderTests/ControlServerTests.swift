@@ -86,7 +86,7 @@ import Sender
     /// Issue 11: no value sent to the endpoint may trap the sender; each gets a 4xx and changes nothing.
     /// HTTPS with `--tls-cert`/`--tls-key` (issue 22, item 1): curl trusting the test CA gets the statistics and sets
     /// the bitrate over TLS; a key that is not the certificate's stops the server before it listens.
-    @Test(.enabled(if: Curl.isAvailable, "curl is not installed"))
+    @Test
     func servesHTTPSWithACertificateAndKey() async throws {
         let sender = try await Self.sender()
         let tls = TLSServerConfiguration(

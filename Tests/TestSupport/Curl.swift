@@ -31,17 +31,20 @@ public enum Curl {
     /// - Returns: the result (never throws for an HTTP or TLS failure: see `exitCode`).
     /// - Throws: when curl cannot be started.
     ///
-    /// curl runs on a Dispatch thread, never on the cooperative pool: waiting for it there would hold one of its few
-    /// threads (two on a 2-core machine) while the server under test needs them to answer.
+    /// curl runs on a thread of its own, never on the cooperative pool or Dispatch's global queue (on Linux the pool
+    /// runs there): waiting for it there would hold one of its few threads (two on a 2-core machine) while the server
+    /// under test needs them to answer.
+    /// - Throws: `CurlMissing` (naming the install step) when curl is not installed.
     public static func request(
         _ url: String, caFile: String?, method: String = "GET", headers: [String: String] = [:], body: String? = nil
     ) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+        guard isAvailable else { throw CurlMissing() }
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread {
                 continuation.resume(with: Swift.Result {
                     try run(url, caFile: caFile, method: method, headers: headers, body: body)
                 })
-            }
+            }.start()
         }
     }
 
@@ -73,4 +76,9 @@ public enum Curl {
         }
         return Result(exitCode: process.terminationStatus, status: status, body: replyBody, stderr: stderr)
     }
+}
+
+/// curl is not installed: the TLS tests need it.
+public struct CurlMissing: Error, CustomStringConvertible {
+    public var description: String { "curl is not installed: run bash Tests/install-deps.sh (or apt-get install curl)" }
 }

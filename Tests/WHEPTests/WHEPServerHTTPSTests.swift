@@ -6,7 +6,7 @@ import TestSupport
 /// The WHEP server over HTTPS (`Options.tls`, `NIOSSLServerHandler` first in `HTTPEndpointListener`'s pipeline):
 /// curl, trusting the test CA, gets the viewer page over TLS (by IP and by name); a client that does not trust the CA is
 /// refused in the handshake; unusable certificate or key files stop the server before it listens.
-@Suite(.serialized, .enabled(if: Curl.isAvailable, "curl is not installed")) struct WHEPServerHTTPSTests {
+@Suite(.serialized) struct WHEPServerHTTPSTests {
     static func options() -> WHEPServer.Options {
         var options = WHEPServer.Options(host: "127.0.0.1", port: 0)
         options.tls = TLSServerConfiguration(
