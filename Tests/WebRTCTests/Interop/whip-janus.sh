@@ -37,8 +37,7 @@ aiortc_venv
 PY="$AIORTC_PYTHON"
 
 ADDR=10.82.0.1
-WHIP_PORT=7080
-WHIPS_PORT=7443  # tls_proxy.py: HTTPS in front of simple-whip-server
+WHIP_PORT=7443  # simple-whip-server over HTTPS (its config names the certificate and key made below)
 HTTP_PORT=8088
 WORK=$(mktemp -d /tmp/whip-janus.XXXXXX)
 NS="rtch264-wjanus-$$"
@@ -85,32 +84,25 @@ JANUS_VERSION=$(python3 -c 'import json,sys; print(json.load(sys.stdin).get("ver
 # simple-whip-server, configured for this Janus.
 mkdir -p "$WORK/sws/src"
 cp "$SWS/usr/share/simple-whip-server/src/server.js" "$SWS/usr/share/simple-whip-server/src/whip-janus.js" "$WORK/sws/src/"
-sed -e "s|@WHIP_PORT@|$WHIP_PORT|" "$HERE/janus-whip/config.js.in" >"$WORK/sws/src/config.js"
+# HTTPS with a CA made here: `send` trusts it with --ca-file (and sends its token over http:// only to loopback).
+make_test_certificate "$WORK" "$ADDR"
+sed -e "s|@WHIP_PORT@|$WHIP_PORT|" -e "s|@CERT@|$WORK/server.pem|" -e "s|@KEY@|$WORK/server.key|" \
+    "$HERE/janus-whip/config.js.in" >"$WORK/sws/src/config.js"
 (cd "$WORK/sws" && exec ip netns exec "$NS" env \
     NODE_PATH="$SWS/usr/share/nodejs:$SWS/usr/lib/nodejs:$SWS/usr/lib/x86_64-linux-gnu/nodejs" \
     DEBUG="whip:error,whip:warn,whip:info" node src/server.js >"$WORK/sws.out" 2>"$WORK/sws.err") &
 PIDS+=($!)
 for i in $(seq 100); do
-    in_ns curl -sf "http://$ADDR:$WHIP_PORT/whip/endpoints" >/dev/null 2>&1 && break
+    in_ns curl -sf --cacert "$WORK/ca.pem" "https://$ADDR:$WHIP_PORT/whip/endpoints" >/dev/null 2>&1 && break
     [ "$i" = 100 ] && { echo "FAIL: simple-whip-server did not answer within 10 s" >&2; exit 1; }
     sleep 0.1
 done
 TOKEN="whip-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 printf '%s\n' "$TOKEN" >"$WORK/token"
 printf '%s\n' "wrong-$TOKEN" >"$WORK/wrong-token"
-in_ns curl -sf -X POST -H "Content-Type: application/json" \
+in_ns curl -sf --cacert "$WORK/ca.pem" -X POST -H "Content-Type: application/json" \
     -d "{\"id\":\"rtch264\",\"room\":1234,\"token\":\"$TOKEN\",\"label\":\"rtc-h264\"}" \
-    "http://$ADDR:$WHIP_PORT/whip/create" >/dev/null || { echo "FAIL: could not create the WHIP endpoint" >&2; exit 1; }
-# HTTPS in front of simple-whip-server (plain HTTP only): `send` sends the token over http:// only to loopback.
-make_test_certificate "$WORK" "$ADDR"
-in_ns "$PY" "$HERE/tls_proxy.py" --listen "$ADDR" --port "$WHIPS_PORT" --to "$ADDR:$WHIP_PORT" \
-    --tls-cert "$WORK/server.pem" --tls-key "$WORK/server.key" >"$WORK/proxy.out" 2>"$WORK/proxy.err" &
-PIDS+=($!)
-for i in $(seq 100); do
-    grep -q listening "$WORK/proxy.out" 2>/dev/null && break
-    [ "$i" = 100 ] && { echo "FAIL: the TLS proxy did not listen within 10 s: $(tail -c 300 "$WORK/proxy.err")" >&2; exit 1; }
-    sleep 0.1
-done
+    "https://$ADDR:$WHIP_PORT/whip/create" >/dev/null || { echo "FAIL: could not create the WHIP endpoint" >&2; exit 1; }
 
 # 1. Publish, and watch through Janus.
 (cd "$HERE" && exec ip netns exec "$NS" "$PY" janus_videoroom_subscriber.py --janus "http://$ADDR:$HTTP_PORT/janus" \
@@ -121,7 +113,7 @@ PIDS+=($SUBSCRIBER)
     --room 1234 --timeout 60 >"$WORK/chromium.out" 2>"$WORK/chromium.err") &
 VIEWER=$!
 PIDS+=($VIEWER)
-in_ns "$RTC" send --whip "https://$ADDR:$WHIPS_PORT/whip/endpoint/rtch264" --ca-file "$WORK/ca.pem" --token-file "$WORK/token" --frames 300 \
+in_ns "$RTC" send --whip "https://$ADDR:$WHIP_PORT/whip/endpoint/rtch264" --ca-file "$WORK/ca.pem" --token-file "$WORK/token" --frames 300 \
     --size 640x360 --fps 30 --profile baseline --save-annexb "$WORK/sent.h264" --stats "$WORK/stats.jsonl" 2>"$WORK/send.err" \
     || { echo "FAIL: rtc-h264 send --whip to Janus exited $?: $(tail -c 800 "$WORK/send.err")" >&2; exit 1; }
 wait "$SUBSCRIBER" || { echo "FAIL: the subscriber failed: $(tail -c 800 "$WORK/subscriber.err")" >&2; exit 1; }
@@ -160,7 +152,7 @@ print("whip-janus Chromium: %d frames decoded of %d received, %dx%d, first frame
 EOF
 
 # 2. A wrong token: 403 named, the token not printed.
-if in_ns "$RTC" send --whip "https://$ADDR:$WHIPS_PORT/whip/endpoint/rtch264" --ca-file "$WORK/ca.pem" --token-file "$WORK/wrong-token" \
+if in_ns "$RTC" send --whip "https://$ADDR:$WHIP_PORT/whip/endpoint/rtch264" --ca-file "$WORK/ca.pem" --token-file "$WORK/wrong-token" \
     --frames 30 --size 320x240 --quiet 2>"$WORK/send-403.err"; then
     echo "FAIL: send --whip with a wrong token succeeded" >&2
     exit 1
@@ -168,4 +160,17 @@ fi
 grep -q "HTTP 403" "$WORK/send-403.err" || { echo "FAIL: the 403 is not named: $(cat "$WORK/send-403.err")" >&2; exit 1; }
 if grep -q "$TOKEN" "$WORK/send-403.err"; then echo "FAIL: the token was printed" >&2; exit 1; fi
 echo "whip-janus wrong token: $(head -c 300 "$WORK/send-403.err" | tr '\n' ' ')"
+
+# 3. Without the test CA the endpoint's certificate is not trusted: a clear certificate error before anything is
+#    published (the POST never leaves the TLS handshake, so Janus sees no publisher).
+if in_ns "$RTC" send --whip "https://$ADDR:$WHIP_PORT/whip/endpoint/rtch264" --token-file "$WORK/token" \
+    --frames 30 --size 320x240 --quiet --save-annexb "$WORK/untrusted.h264" 2>"$WORK/send-untrusted.err"; then
+    echo "FAIL: send --whip trusted a certificate from an unknown CA" >&2
+    exit 1
+fi
+grep -qi "certificate" "$WORK/send-untrusted.err" \
+    || { echo "FAIL: the certificate error is not named: $(cat "$WORK/send-untrusted.err")" >&2; exit 1; }
+if [ -s "$WORK/untrusted.h264" ]; then echo "FAIL: frames were encoded for an endpoint that was never reached" >&2; exit 1; fi
+if grep -q "$TOKEN" "$WORK/send-untrusted.err"; then echo "FAIL: the token was printed" >&2; exit 1; fi
+echo "whip-janus unknown CA: $(head -c 300 "$WORK/send-untrusted.err" | tr '\n' ' ')"
 echo "whip-janus: PASS"
