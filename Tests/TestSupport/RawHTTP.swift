@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Raw bytes over a fresh TCP connection to 127.0.0.1, for tests of HTTP servers (the control endpoint, WHEP) that
+/// Raw bytes over a fresh TCP connection to 127.0.0.1 (or another literal, IPv6 too), for tests of HTTP servers (the control endpoint, WHEP) that
 /// must send what no client library would: malformed requests, oversized bodies. Shared by SenderTests and WHEPTests.
 public enum RawHTTP {
     /// How the read of the reply ended.
@@ -33,26 +33,42 @@ public enum RawHTTP {
     /// Sends `request` and reads until the server closes the connection or `receiveTimeout` passes without data, on
     /// a thread of its own: a blocking read on Swift concurrency's pool would hold a thread the server's handlers
     /// need (on Linux that pool is Dispatch's global queue).
-    public static func exchange(port: Int, _ request: String, receiveTimeout: Int) async throws -> Reply {
+    public static func exchange(host: String = "127.0.0.1", port: Int, _ request: String, receiveTimeout: Int) async throws -> Reply {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result { try exchangeBlocking(port: port, request, receiveTimeout: receiveTimeout) })
+                continuation.resume(with: Result {
+                    try exchangeBlocking(host: host, port: port, request, receiveTimeout: receiveTimeout)
+                })
             }.start()
         }
     }
 
     /// `exchange` on the calling thread (never call it from a task on the cooperative pool).
-    public static func exchangeBlocking(port: Int, _ request: String, receiveTimeout: Int) throws -> Reply {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    /// - Parameters:
+    ///   - host: an IPv4 or IPv6 literal (`127.0.0.1`, `::1`).
+    public static func exchangeBlocking(host: String = "127.0.0.1", port: Int, _ request: String, receiveTimeout: Int) throws -> Reply {
+        let isIPv6 = host.contains(":")
+        let fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var timeout = timeval(tv_sec: max(receiveTimeout, 1), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        let connected: Int32
+        if isIPv6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = in_port_t(UInt16(clamping: port).bigEndian)
+            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else { throw ConnectFailed(port: port) }
+            connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
+            address.sin_addr.s_addr = inet_addr(host)
+            connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
         }
         guard connected == 0 else { throw ConnectFailed(port: port) }
         let bytes = Array(request.utf8)

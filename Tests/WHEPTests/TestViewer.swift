@@ -49,12 +49,13 @@ final class TestViewer: Sendable {
     ///   - token: the bearer token.
     ///   - offeredFingerprint: the fingerprint written in the offer (default: the certificate's own).
     ///   - transportCC: whether the offer has transport-cc (`a=extmap` id 3 and `a=rtcp-fb ... transport-cc`).
+    ///   - host: the server's and the viewer's address (an IPv4 or IPv6 literal).
     init(
         serverPort httpPort: Int, token: String? = nil, offeredFingerprint: DTLSFingerprint? = nil,
-        transportCC: Bool = false
+        transportCC: Bool = false, host: String = "127.0.0.1"
     ) async throws {
         loop = MultiThreadedEventLoopGroup.singleton.next()
-        var configuration = TransportConfiguration(localHost: "127.0.0.1", localPort: 0, peer: nil, rtcpMux: true, security: nil)
+        var configuration = TransportConfiguration(localHost: host, localPort: 0, peer: nil, rtcpMux: true, security: nil)
         configuration.holdMediaUntilSecured = true
         let transport = try await UDPTransport.bind(configuration: configuration, eventLoop: loop)
         self.transport = transport
@@ -64,7 +65,7 @@ final class TestViewer: Sendable {
         var headers = ["Content-Type": "application/sdp"]
         if let token { headers["Authorization"] = "Bearer \(token)" }
         let reply = try await WHEPTestSupport.request(
-            port: httpPort, "POST", "/whep", headers: headers,
+            host: host, port: httpPort, "POST", "/whep", headers: headers,
             body: WHEPTestSupport.offer(
                 credentials: credentials, candidate: local, fingerprint: offeredFingerprint ?? certificate.fingerprint,
                 transportCC: transportCC))

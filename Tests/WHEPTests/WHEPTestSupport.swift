@@ -62,22 +62,26 @@ enum WHEPTestSupport {
     /// handlers need (on Linux that pool is Dispatch's global queue: blocked test tasks, or blocked
     /// `DispatchQueue.global()` work, would starve the server until the receive timeout).
     static func request(
-        port: Int, _ method: String, _ path: String, headers: [String: String] = [:], body: String = ""
+        host: String = "127.0.0.1", port: Int, _ method: String, _ path: String, headers: [String: String] = [:],
+        body: String = ""
     ) async throws -> Reply {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result { try requestBlocking(port: port, method, path, headers: headers, body: body) })
+                continuation.resume(with: Result {
+                    try requestBlocking(host: host, port: port, method, path, headers: headers, body: body)
+                })
             }.start()
         }
     }
 
     static func requestBlocking(
-        port: Int, _ method: String, _ path: String, headers: [String: String], body: String
+        host: String = "127.0.0.1", port: Int, _ method: String, _ path: String, headers: [String: String], body: String
     ) throws -> Reply {
-        var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        let hostHeader = host.contains(":") ? "[\(host)]" : host
+        var text = "\(method) \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nConnection: close\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         text += "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
-        let raw = try rawExchange(port: port, text)
+        let raw = try RawHTTP.exchangeBlocking(host: host, port: port, text, receiveTimeout: 10).text
         guard let split = raw.range(of: "\r\n\r\n") else { throw WHEPTestError("no HTTP reply: \(raw.prefix(100))") }
         let head = raw[..<split.lowerBound].components(separatedBy: "\r\n")
         guard let statusLine = head.first, statusLine.hasPrefix("HTTP/1.1 "),

@@ -259,4 +259,23 @@ import WebRTCTransport
         await viewer.close()
         await server.finish()
     }
+
+    /// Issue 22, item 4: a viewer over IPv6 loopback: the page and the offer over HTTP on `[::1]`, the answer's host
+    /// candidate an IPv6 address, ICE, DTLS and SRTP media over IPv6.
+    @Test(.timeLimit(.minutes(1)))
+    func aViewerOverIPv6LoopbackPlays() async throws {
+        let (server, pump) = try await WHEPTestSupport.start(.init(host: "::1", port: 0))
+        defer { pump.cancel() }
+        #expect(server.url == "http://[::1]:\(server.localPort)/")
+        let page = try await WHEPTestSupport.request(host: "::1", port: server.localPort, "GET", "/")
+        #expect(page.status == 200)
+        let viewer = try await TestViewer(serverPort: server.localPort, host: "::1")
+        #expect(viewer.answerSDP.contains(" ::1 \(viewer.serverPort) typ host"), "\(viewer.answerSDP)")
+        #expect(viewer.answerSDP.contains("c=IN IP6 ::1"))
+        #expect(try await WHEPTestSupport.waitFor { try await viewer.isConnected }, "the IPv6 viewer did not connect")
+        #expect(try await WHEPTestSupport.waitFor { try await viewer.mediaPackets().count >= 10 })
+        #expect(TestViewer.startsKeyframe(try #require(try await viewer.mediaPackets().first)))
+        await viewer.close()
+        await server.finish()
+    }
 }
