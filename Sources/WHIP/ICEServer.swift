@@ -69,7 +69,8 @@ public struct ICEServer: Hashable, Sendable, CustomStringConvertible, CustomDebu
                 portText = after.dropFirst()
             }
         } else {
-            let parts = rest.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count <= 2 else { throw .malformedURI("an IPv6 address goes in brackets") }
             host = parts[0]
             if parts.count == 2 { portText = parts[1] }
             guard !host.isEmpty else { throw .malformedURI("it has no host") }
@@ -91,6 +92,8 @@ public struct ICEServer: Hashable, Sendable, CustomStringConvertible, CustomDebu
         self.transport = transport
         self.username = username
         self.credential = credential
+        // The canonical form adds the port: it must still be within the bound, so that it reads back.
+        guard self.uri.utf8.count <= Self.maximumFieldLength else { throw .tooLong(field: "URI") }
     }
 
     /// Reads an ICE server link: its target URI, `username`, `credential` and `credential-type`.
