@@ -70,7 +70,7 @@ import Testing
     ]
 
     @Test(arguments: cases)
-    func readsTheServers(_ testCase: Case) {
+    func readsTheServers(_ testCase: Case) throws {
         let links = ICEServerLinks(fieldValues: testCase.fields)
         #expect(links.servers.map { "\($0.uri)|\($0.username ?? "")|\($0.credential ?? "")" } == testCase.servers)
         for server in links.servers {
