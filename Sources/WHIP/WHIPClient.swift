@@ -38,7 +38,8 @@ public struct WHIPClient: Sendable {
     /// POSTs the offer and returns the session the endpoint created.
     /// - Parameters:
     ///   - offer: Our SDP offer.
-    /// - Returns: The session (resource URL and answer).
+    /// - Returns: The session (resource URL, answer, and the ICE servers of the 201's `Link` headers; a malformed
+    ///   link is skipped and explained in `WHIPSession.iceServerProblems`, never an error).
     /// - Throws: `WHIPError`: `.authenticationFailed` for 401/403, `.httpStatus` for other statuses,
     ///   `.tooManyRedirects`, `.badLocation` without a usable `Location`, `.badAnswer` when the body is not an SDP
     ///   answer, `.connectionFailed`/`.timedOut`/`.responseTooLarge`.
@@ -56,8 +57,10 @@ public struct WHIPClient: Sendable {
         guard !response.body.isEmpty else { throw .badAnswer("the body is empty") }
         guard let answer = String(validating: response.body, as: UTF8.self) else { throw .badAnswer("the body is not UTF-8") }
         guard answer.hasPrefix("v=0") else { throw .badAnswer("the body does not start with v=0: '\(excerpt(response.body))'") }
+        // The endpoint's STUN and TURN servers (RFC 9725 section 4.6): every Link field, in order.
+        let links = ICEServerLinks(fieldValues: response.headers.lazy.filter { $0.name.lowercased() == "link" }.map(\.value))
         return WHIPSession(resourceURL: resource.description, answer: answer, etag: response.header("ETag"),
-                           resource: resource)
+                           iceServers: links.servers, iceServerProblems: links.problems, resource: resource)
     }
 
     /// DELETEs the session resource (RFC 9725 section 4.2): the endpoint tears the session down.

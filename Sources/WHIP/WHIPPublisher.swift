@@ -36,6 +36,9 @@ public final class WHIPPublisher: Sendable {
     public let sender: H264Sender
     /// The WHIP session (resource URL, answer).
     public let session: WHIPSession
+    /// The STUN and TURN servers the endpoint offered (`session.iceServers`, from the 201's `Link` headers); not
+    /// used yet.
+    public var iceServers: [ICEServer] { session.iceServers }
     /// The local end of the pair ICE selected (`IP:port`).
     public let localAddress: String
     /// All our host candidates (`IP:port`): one per IPv4 interface address, loopback only for a loopback endpoint.

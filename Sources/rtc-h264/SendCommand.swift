@@ -138,6 +138,10 @@ struct SendCommand: AsyncParsableCommand {
                         + "\(published.localCandidates.count) host candidates; ICE \(published.localAddress) -> "
                         + "\(published.remoteAddress), DTLS-SRTP \(published.suite), connected "
                         + String(format: "%.0f", milliseconds) + " ms after the answer\n").utf8))
+                // The endpoint's STUN/TURN servers (Link headers, RFC 9725 section 4.6), credentials redacted.
+                for line in published.session.iceServerLines {
+                    FileHandle.standardError.write(Data((line + "\n").utf8))
+                }
             }
         } else {
             sender = try await H264Sender(configuration: configuration)

@@ -15,7 +15,7 @@ shift || true
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 FUZZ="$ROOT/Tests/Fuzz"
 OUT="$ROOT/.build/fuzz"
-ALL_TARGETS=(rtp rtcp depacketizer annexb parametersets sdp y4m json stun jsep jsep-formats)
+ALL_TARGETS=(rtp rtcp depacketizer annexb parametersets sdp y4m json stun jsep jsep-formats link-header)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=("${ALL_TARGETS[@]}")
 
@@ -35,10 +35,12 @@ build_module() {
 }
 
 stamp="$OUT/build.stamp"
+# The WHIP client's Link header and ICE server parsers (pure; the rest of WHIP needs NIO and the sender).
+WHIP_PURE=("$ROOT"/Sources/WHIP/{LinkValue,LinkHeaderParse,LinkHeader,ICEServer,ICEServerScheme,ICEServerTransport,ICEServerError,ICEServerLinks}.swift)
 sources=("$ROOT"/Sources/H264/*.swift "$ROOT"/Sources/RTP/*.swift "$ROOT"/Sources/SDP/*.swift
          "$ROOT"/Sources/Video/{Y4MHeader,Y4MError,Y4MReader,FileDescriptorIO,I420Frame,VideoError}.swift
          "$ROOT"/Sources/{STUN,SRTP,DTLS,WebRTC}/*.swift "$ROOT"/Sources/Codec/{RateParser,DegradationPreference,UnknownDegradationPreferenceError}.swift
-         "$ROOT"/Sources/Control/{ControlCommand,ControlRequestParser}.swift "$FUZZ"/Harness/*.swift "$0")
+         "$ROOT"/Sources/Control/{ControlCommand,ControlRequestParser}.swift "${WHIP_PURE[@]}" "$FUZZ"/Harness/*.swift "$0")
 if [ ! -x "$OUT/rtc-fuzz" ] || [ -n "$(find "${sources[@]}" -newer "$stamp" 2>/dev/null | head -1)" ]; then
     echo "building the fuzz harness in $OUT"
     build_module H264 "$ROOT"/Sources/H264/*.swift
@@ -55,8 +57,9 @@ if [ ! -x "$OUT/rtc-fuzz" ] || [ -n "$(find "${sources[@]}" -newer "$stamp" 2>/d
     # it uses (the rate parser and the degradation preference names; the rest of Codec needs OpenH264).
     build_module Codec "$ROOT"/Sources/Codec/{RateParser,DegradationPreference,UnknownDegradationPreferenceError}.swift
     build_module Control "$ROOT"/Sources/Control/{ControlCommand,ControlRequestParser}.swift
+    build_module WHIP -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" "${WHIP_PURE[@]}"
     swiftc "${FLAGS[@]}" -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" -module-name RTCFuzz \
-        "$FUZZ"/Harness/*.swift -lH264 -lRTP -lSDP -lVideo -lWebRTC -lDTLS -lSRTP -lSTUN -lControl -lCodec -lssl -lcrypto -lsrtp2 \
+        "$FUZZ"/Harness/*.swift -lH264 -lRTP -lSDP -lVideo -lWebRTC -lDTLS -lSRTP -lSTUN -lControl -lCodec -lWHIP -lssl -lcrypto -lsrtp2 \
         -o "$OUT/rtc-fuzz" 2> >(grep -v "ld.gold: warning" >&2)
     touch "$stamp"
 fi

@@ -241,4 +241,39 @@ import WebRTC
         }
         #expect(PeerText.excerpt("a\u{0}b\u{7f}c\u{202e}d") == "a\\x00b\\x7Fc\\u{202E}d")
     }
+    @Test func readsTheICEServersOfTheCreatedReplysLinkHeaders() async throws {
+        // RFC 9725 section 4.6: repeated Link fields, several links in one, other relations and a bad link among them.
+        let server = try await ScriptedHTTPServer { _ in
+            var reply = Self.created()
+            reply.headers += [
+                ("Link", "<stun:stun.example.net>; rel=\"ice-server\""),
+                ("Link", "<https://sfu.example/help>; rel=\"help\", <turn:turn.example.net?transport=udp>; rel=\"ice-server\"; "
+                    + "username=\"user\"; credential=\"myPassword\"; credential-type=\"password\""),
+                ("link", "<turns:turn.example.net?transport=tcp>; rel=\"ice-server\"; username=\"user\"; credential=\"pw\", "
+                    + "<turn:bad.example:0>; rel=\"ice-server\"; username=\"user\"; credential=\"myPassword\""),
+            ]
+            return reply
+        }
+        let client = try WHIPClient(configuration: WHIPConfiguration(url: server.base + "/whip"))
+        let session = try await client.publish(offer: Self.offer)
+        #expect(session.iceServers.map(\.uri) == [
+            "stun:stun.example.net:3478", "turn:turn.example.net:3478?transport=udp", "turns:turn.example.net:5349?transport=tcp",
+        ])
+        #expect(session.iceServers.map(\.username) == [nil, "user", "user"])
+        #expect(session.iceServers.map(\.credential) == [nil, "myPassword", "pw"])
+        #expect(session.iceServers[1].transport == .udp && session.iceServers[2].scheme == .turns)
+        #expect(session.iceServerProblems == ["ice-server link 4 skipped: the port is not in 1...65535"])
+        #expect(session.iceServerLines.first == "the WHIP endpoint offers ICE servers: stun:stun.example.net:3478, "
+            + "turn:turn.example.net:3478?transport=udp (user user, credential <redacted>), "
+            + "turns:turn.example.net:5349?transport=tcp (user user, credential <redacted>)")
+        for text in [String(describing: session), String(reflecting: session), session.iceServerLines.joined()] {
+            #expect(!text.contains("myPassword"))
+        }
+        // Without Link headers: no servers, nothing printed.
+        let plain = try await ScriptedHTTPServer { _ in Self.created() }
+        let none = try await WHIPClient(configuration: WHIPConfiguration(url: plain.base + "/whip")).publish(offer: Self.offer)
+        #expect(none.iceServers.isEmpty && none.iceServerProblems.isEmpty && none.iceServerLines.isEmpty)
+        await server.close()
+        await plain.close()
+    }
 }

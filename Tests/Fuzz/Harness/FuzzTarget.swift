@@ -15,6 +15,7 @@ import STUN
 import Video
 import WebRTC
 import DTLS
+import WHIP
 
 /// The parsers fuzzed, one per `FUZZ_TARGET` value. Each feeds arbitrary bytes to a parser that takes input from
 /// outside the process (the network, a file, a pipe, an HTTP body) and, where it succeeds, checks a property that
@@ -52,6 +53,10 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     /// `H264PayloadFormat.formats(in:)` must then give distinct payload types, at most 128, with bounded feedback,
     /// and the answerer must answer or refuse; libFuzzer's timeout catches work out of proportion to the input.
     case jsepFormats = "jsep-formats"
+    /// A WHIP endpoint's `Link` header fields (RFC 9725 section 4.6), one per input line: `LinkHeader.parse` and
+    /// `ICEServerLinks` must not trap, keep at most 16 servers and 8 explanations, read at most 16 KiB, and every
+    /// server's canonical URI must read back to the same server.
+    case linkHeader = "link-header"
 
     /// The largest frame the Y4M target reads (larger headers are parsed but not read, to bound memory).
     static let maxY4MFrameBytes = 1 << 20
@@ -70,6 +75,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .stun: Self.stun(bytes)
         case .jsep: Self.jsep(bytes)
         case .jsepFormats: Self.jsepFormats(bytes)
+        case .linkHeader: Self.linkHeader(bytes)
         }
     }
 
@@ -299,6 +305,26 @@ enum FuzzTarget: String, CaseIterable, Sendable {
               "unbounded or repeated feedback")
         if let answerer {
             _ = try? VideoAnswerer.answer(offer, video: answerer.video, transport: answerer.transport)
+        }
+    }
+
+    private static func linkHeader(_ bytes: [UInt8]) {
+        let fields = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
+        let total = fields.reduce(0) { $0 + $1.utf8.count }
+        let parse = LinkHeader.parse(fields)
+        check(parse.links.count <= min(total, LinkHeader.maximumInputLength) / 2 + 1, "\(parse.links.count) links")
+        check(parse.problems.count <= LinkHeader.maximumExplanations, "\(parse.problems.count) explanations")
+        check((parse.truncation != nil) == (total > LinkHeader.maximumInputLength), "truncation of \(total) bytes")
+        let links = ICEServerLinks(fieldValues: fields)
+        check(links.servers.count <= ICEServerLinks.maximumServers, "\(links.servers.count) servers")
+        check(links.problems.count <= LinkHeader.maximumExplanations, "\(links.problems.count) problems")
+        for server in links.servers {
+            check(server.uri.utf8.count <= ICEServer.maximumFieldLength, "URI of \(server.uri.utf8.count) bytes")
+            let again = try? ICEServer(uri: server.uri, username: server.username, credential: server.credential)
+            check(again == server, "\(server.uri) does not read back to the same server")
+            check(server.credential == nil || server.description.hasSuffix("credential <redacted>)"),
+                  "a credential is not redacted")
         }
     }
 
