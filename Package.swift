@@ -115,7 +115,7 @@ let package = Package(
         // The WHIP client (RFC 9725): its HTTP/1.1 exchanges (NIOHTTP1, HTTPS by swift-nio-ssl) and the publisher
         // over the sender.
         .target(name: "WHIP", dependencies: [
-            "WebRTC", "WebRTCTransport", "Transport", "DTLS", "STUN", "RTP", "H264", "Codec", "Sender",
+            "WebRTC", "WebRTCTransport", "Transport", "DTLS", "STUN", "RTP", "H264", "Codec", "Sender", "HTTPEndpoint",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

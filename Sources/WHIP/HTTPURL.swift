@@ -1,3 +1,5 @@
+import HTTPEndpoint
+
 /// An absolute `http://` or `https://` URL as the WHIP client uses it: host, port and request target, and RFC 3986 section 5
 /// reference resolution for `Location` headers (absolute, `//host/...`, `/path`, `relative/path`, `?query`).
 ///
@@ -29,17 +31,9 @@ struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
     /// The longest URL accepted.
     static let maximumLength = 8192
 
-    /// Whether the host is loopback: `localhost`, an IPv4 literal in 127.0.0.0/8 (four decimal parts, so that a name
-    /// such as `127.example.com` is not), or `::1`.
-    var isLoopback: Bool {
-        if host == "localhost" || host == "::1" { return true }
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == "127" else { return false }
-        return parts.allSatisfy { part in
-            !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber)
-                && Int(part).map { $0 <= 255 } == true
-        }
-    }
+    /// Whether the host is loopback: `localhost`, an IPv4 literal in 127.0.0.0/8 (so that a name such as
+    /// `127.example.com` is not), or `::1`; the endpoints' rule (`LoopbackRule`).
+    var isLoopback: Bool { LoopbackRule.isLoopback(host: host) }
 
     /// The request target of the request line: path and query.
     var requestTarget: String { query.map { "\(path)?\($0)" } ?? path }

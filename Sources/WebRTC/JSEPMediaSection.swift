@@ -89,19 +89,6 @@ public struct JSEPMediaSection: Hashable, Sendable {
     /// Whether the section is rejected (port 0).
     public var isRejected: Bool { port == 0 }
 
-    /// `a=rtpmap` by payload type: encoding name, clock rate, and channels if given.
-    public var rtpMaps: [Int: (name: String, clockRate: Int, channels: Int?)] {
-        var maps: [Int: (name: String, clockRate: Int, channels: Int?)] = [:]
-        for value in attributes(named: "rtpmap") {
-            let parts = value.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, let payloadType = Int(parts[0]) else { continue }
-            let encoding = parts[1].split(separator: "/")
-            guard encoding.count >= 2, let clockRate = Int(encoding[1]) else { continue }
-            maps[payloadType] = (String(encoding[0]), clockRate, encoding.count > 2 ? Int(encoding[2]) : nil)
-        }
-        return maps
-    }
-
     /// `a=fmtp` parameters of a payload type as `name=value` pairs (names lower-cased).
     /// - Parameters:
     ///   - payloadType: The payload type.
@@ -117,17 +104,6 @@ public struct JSEPMediaSection: Hashable, Sendable {
             }
         }
         return parameters
-    }
-
-    /// `a=rtcp-fb` values for a payload type, including those given for `*` (RFC 4585 section 4.2).
-    /// - Parameters:
-    ///   - payloadType: The payload type.
-    public func rtcpFeedback(_ payloadType: Int) -> [String] {
-        attributes(named: "rtcp-fb").compactMap { value in
-            let parts = value.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0] == "*" || Int(parts[0]) == payloadType else { return nil }
-            return String(parts[1])
-        }
     }
 
     /// `a=extmap` entries: id and URI (direction suffixes dropped).
