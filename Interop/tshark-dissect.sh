@@ -24,6 +24,9 @@ run_case() {
     local dir="$IOP_DIR/$label"
     mkdir -p "$dir"
     iop_port_free "$port"
+    # A fixed source port too: an ephemeral one inside 33434-33534 made tshark flag the flow as a possible traceroute.
+    local source_port=$((port + 100))
+    iop_port_free "$source_port" "$((source_port + 1))"  # RTP, and RTCP beside it (--no-rtcp-mux)
 
     iop_bg "$label-sink" gst-launch-1.0 -q udpsrc address=127.0.0.1 port="$port" ! fakesink
     iop_wait_udp "$port" 10
@@ -37,7 +40,7 @@ run_case() {
     done
 
     iop_bg "$label-send" "$RTC" send --to "127.0.0.1:$port" --size "$size" --fps "$FPS" --profile "$profile" \
-        --no-srtp --no-rtcp-mux --packetization-mode "$mode" --mtu "$mtu" --keyframe-interval 30 \
+        --local-port "$source_port" --no-srtp --no-rtcp-mux --packetization-mode "$mode" --mtu "$mtu" --keyframe-interval 30 \
         --frames "$FRAMES" --quiet
     iop_wait "$IOP_LAST_PID" 30 || iop_fail "$label: rtc-h264 send failed: $(tail -c 400 "$IOP_DIR/$label-send.err")"
     sleep 0.5
