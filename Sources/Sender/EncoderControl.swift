@@ -1,7 +1,7 @@
 import NIOCore
 import RTP
 
-/// How a `SenderCore` reaches the encoder it sends from: keyframe requests and rate changes.
+/// How a `SenderSessionDriver` reaches the encoder it sends from: keyframe requests and rate changes.
 ///
 /// An `H264Sender` has an encoder of its own (`LocalEncoderControl`); the viewers of a WHEP server share one
 /// (`FanOutEncoder.ViewerControl`), whose keyframe requests meet in one throttle and whose rates follow the weakest

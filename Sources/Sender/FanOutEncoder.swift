@@ -9,12 +9,12 @@ import Transport
 import Video
 
 /// One encoder for many viewers (the WHEP server): frames are pushed once, encoded once on the encoder's own thread,
-/// and each access unit goes to every attached viewer's `SenderCore` on that viewer's loop.
+/// and each access unit goes to every attached viewer's `SenderSessionDriver` on that viewer's loop.
 ///
 /// ```
 /// send(frame) -> FrameMailbox -> EncoderStage (one thread, one KeyframeRequestThrottle)
-///                                    |-- EncoderOutput --> viewer 1: SenderCore -> its UDPTransport (own SRTP keys)
-///                                    |-- EncoderOutput --> viewer 2: SenderCore -> ...
+///                                    |-- EncoderOutput --> viewer 1: SenderSessionDriver -> its UDPTransport (own SRTP keys)
+///                                    |-- EncoderOutput --> viewer 2: SenderSessionDriver -> ...
 /// viewer n's PLI/FIR  -> the one throttle;  viewer n's rates -> RateArbiter (the weakest viewer) -> the encoder
 /// ```
 /// Each viewer's core owns its packetizer (its own SSRC and sequence numbers), packet history, NACK responder, RTX
@@ -39,7 +39,7 @@ package final class FanOutEncoder: Sendable {
     final class Registry: Sendable {
         struct Viewer {
             let loop: EventLoop
-            let core: NIOLoopBound<SenderCore>
+            let core: NIOLoopBound<SenderSessionDriver>
             /// No frame goes out until a keyframe: a decoder cannot start on a delta frame.
             var waitingForKeyframe = true
         }
@@ -344,7 +344,7 @@ package final class FanOutEncoder: Sendable {
 
     // MARK: Viewers
 
-    /// Attaches a viewer: a `SenderCore` of its own over `transport` (already on its loop, already holding or later
+    /// Attaches a viewer: a `SenderSessionDriver` of its own over `transport` (already on its loop, already holding or later
     /// given the viewer's SRTP keys), sending from the next keyframe, which is requested now. Call on
     /// `transport.eventLoop`.
     /// - Parameters:
@@ -401,7 +401,7 @@ package final class FanOutEncoder: Sendable {
         }
         let control = ViewerControl(id: id, loop: encoderLoop, stage: stage, registry: registry)
         // A mailbox of the viewer's own that never holds a frame: finishing the viewer closes only that one.
-        let core = try SenderCore(
+        let core = try SenderSessionDriver(
             configuration: configuration, ssrc: ssrc, packetizer: packetizer,
             timestampOffset: UInt32.random(in: .min ... .max, using: &rng), transport: transport, clock: clock,
             encoder: control, mailbox: FrameMailbox(), events: events, reports: reports)

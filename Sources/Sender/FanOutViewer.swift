@@ -1,14 +1,14 @@
 import NIOCore
 
-/// One viewer of a `FanOutEncoder`: its `SenderCore`, on its transport's loop.
+/// One viewer of a `FanOutEncoder`: its `SenderSessionDriver`, on its transport's loop.
 package final class FanOutViewer: Sendable {
     /// The viewer's number within its encoder.
     package let id: UInt64
-    private let core: NIOLoopBound<SenderCore>
+    private let core: NIOLoopBound<SenderSessionDriver>
     private let eventLoop: EventLoop
     private let fanOut: FanOutEncoder
 
-    init(id: UInt64, core: NIOLoopBound<SenderCore>, eventLoop: EventLoop, fanOut: FanOutEncoder) {
+    init(id: UInt64, core: NIOLoopBound<SenderSessionDriver>, eventLoop: EventLoop, fanOut: FanOutEncoder) {
         self.id = id
         self.core = core
         self.eventLoop = eventLoop
@@ -30,7 +30,7 @@ package final class FanOutViewer: Sendable {
         return (try? await eventLoop.submit { core.value.finish(error: nil) }.get()) ?? SenderStats()
     }
 
-    var coreOnLoop: SenderCore { core.value }
+    var coreOnLoop: SenderSessionDriver { core.value }
 
     /// Detaches and finishes on the viewer's loop (call there): the BYE leaves; the transport stays open for its
     /// owner to send what must follow (DTLS close_notify) and close it.

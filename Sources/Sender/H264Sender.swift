@@ -42,7 +42,7 @@ public final class H264Sender: Sendable {
     private let ioLoop: EventLoop
     private let encoderGroup: MultiThreadedEventLoopGroup
     private let encoderLoop: EventLoop
-    private let core: NIOLoopBound<SenderCore>
+    private let core: NIOLoopBound<SenderSessionDriver>
     private let encoder: NIOLoopBound<EncoderStage>
     private let mailbox: FrameMailbox
     private let eventsContinuation: AsyncStream<SenderEvent>.Continuation
@@ -140,7 +140,7 @@ public final class H264Sender: Sendable {
         let (reports, reportsContinuation) = AsyncStream.makeStream(
             of: SenderStats.self, bufferingPolicy: .bufferingNewest(Self.streamBuffer))
         // The encoder stage reaches the core through this box, filled once the core exists.
-        let coreBox = NIOLoopBoundBox.makeEmptyBox(valueType: SenderCore.self, eventLoop: ioLoop)
+        let coreBox = NIOLoopBoundBox.makeEmptyBox(valueType: SenderSessionDriver.self, eventLoop: ioLoop)
         do {
             let encoderConfiguration = configuration.sendingEncoderConfiguration
             let maximumFailures = configuration.maximumConsecutiveFrameFailures
@@ -159,7 +159,7 @@ public final class H264Sender: Sendable {
             }.get()
             let coreConfiguration = configuration  // a constant: the closure runs on the I/O loop
             core = try await ioLoop.submit {
-                let core = try SenderCore(
+                let core = try SenderSessionDriver(
                     configuration: coreConfiguration, ssrc: ssrc, packetizer: packetizer, timestampOffset: timestampOffset,
                     transport: transport.value, clock: clock,
                     encoder: LocalEncoderControl(loop: encoderLoop, stage: encoder),

@@ -9,7 +9,7 @@ import WebRTC
 import WebRTCTransport
 
 /// One viewer: its UDP socket (`UDPTransport`, media held until DTLS keys exist), its ICE-lite agent and DTLS endpoint
-/// (`WebRTCLink`), and once connected its `SenderCore` on the shared encoder (`FanOutViewer`). Confined to the
+/// (`WebRTCLink`), and once connected its `SenderSessionDriver` on the shared encoder (`FanOutViewer`). Confined to the
 /// transport's loop.
 ///
 /// Lifecycle: answered -> (ICE + DTLS within the connect timeout) -> connected: attached to the encoder, which sends

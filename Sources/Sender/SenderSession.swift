@@ -1,0 +1,771 @@
+import Codec
+import H264
+import RTP
+
+/// One outgoing H.264 stream's send path and feedback path, sans-IO: encoded frames, RTCP and time go in; RTP and
+/// RTCP to send, commands for the encoder, events and the next deadline come out. It never reads a clock, owns no
+/// socket, timer or thread, so that one driver (`SenderCore`) runs it over a `UDPTransport` and a simulation runs the
+/// very same value over a simulated link on a virtual clock.
+///
+/// ```
+/// in:  handle(encoded:) -> RTPClock -> H264Packetizer -> PacketHistory -> Pacer (or straight) -> pollTransmit()
+///      handle(rtcp:)    -> FeedbackRouter -> PLI/FIR -> pollEncoderCommand() .keyframe
+///                                         -> REMB/TMMBR, reports, transport-cc -> BitrateController,
+///                                            SendSideBandwidthEstimator -> pollEncoderCommand() .setRates
+///                                         -> NACK -> NACKResponder -> RTX (or the original again) -> pollTransmit()
+///      handleTimeout()  -> the pacer's next release; every report interval a Sender Report and `.report`
+///      handle(ratesApplied:) -> the rates the encoder applied (the only source of the applied rates)
+/// ```
+///
+/// Drive it like `PeerTransport`: after every input, take every output.
+/// ```swift
+/// session.handle(rtcp: packets, now: now)
+/// while let command = session.pollEncoderCommand() { ... }
+/// while session.pollTransmit({ transmit in ... }) {}
+/// while let event = session.pollEvent() { ... }
+/// deadline = session.pollTimeout()
+/// ```
+/// Not `Sendable`: one owner drives it.
+final class SenderSession {
+    /// Something to put on the wire.
+    enum Transmit {
+        /// An RTP packet (media, a retransmission or a probe), valid only inside the `pollTransmit` call.
+        case rtp(UnsafeRawBufferPointer)
+        /// An RTCP compound packet, SR (or RR) and SDES first.
+        case rtcp([RTCPPacket])
+    }
+
+    /// What the session asks of the encoder that feeds it.
+    enum EncoderCommand: Equatable {
+        /// Produce an IDR (the encoder's throttle decides when); `requestedAt` is when the request arrived.
+        case keyframe(requestedAt: MonotonicTime)
+        /// Apply these rates (already less the retransmissions' share), then report with `handle(ratesApplied:)`.
+        case setRates(RateRequest)
+    }
+
+    /// One rate change asked of the encoder.
+    struct RateRequest: Equatable {
+        /// Identifies the request in `handle(ratesApplied:)`.
+        var id: Int
+        /// The encoder's target, in bit/s.
+        var target: Int
+        /// The encoder's ceiling, in bit/s.
+        var ceiling: Int
+    }
+
+    /// What happened, for the owner to report.
+    enum Event {
+        /// A sender event for the application.
+        case sender(SenderEvent)
+        /// A report interval ended: the statistics now (the owner adds what only it counts).
+        case report(SenderStats)
+        /// The operator's bitrate request `id` ended: the applied target, or why nothing changed.
+        case operatorBitrateSettled(id: Int, Result<Int, SenderError>)
+    }
+
+    /// One thing waiting to go on the wire, in order.
+    private enum Pending {
+        /// A packet stored in the history: new media (its transport-wide number is written as it leaves).
+        case media(SequenceNumber, keyframeStart: Bool)
+        /// A packet of the history again, on the RTX stream when there is one; `probeCluster` 0 for a retransmission.
+        case resend(SequenceNumber, probeCluster: Int)
+        /// An RTCP compound.
+        case rtcp([RTCPPacket])
+    }
+
+    /// Why rates were asked of the encoder, and what to do once applied.
+    private struct RatePurpose {
+        enum Kind {
+            case estimate(SenderEvent.BitrateReason, acknowledging: TemporaryMaximumBitrateEntry?, previous: Int)
+            case operatorBitrate(previous: BitrateController)
+        }
+        var kind: Kind
+        /// The session's target and ceiling, and the encoder's share of the target.
+        var target: Int
+        var ceiling: Int
+        var media: Int
+    }
+
+    /// The rates the encoder last applied: what the pacer, the NACK budget and the apply rule work from.
+    private struct AppliedRates {
+        var target: Int
+        var media: Int
+        var ceiling: Int
+    }
+
+    let configuration: SenderConfiguration
+    let ssrc: SSRC
+
+    private var packetizer: H264Packetizer
+    private var packetBuffer: PacketBuffer
+    private let timestampOffset: UInt32
+    private var rtpClock: RTPClock?
+    private var router: FeedbackRouter
+    private(set) var bitrate: BitrateController
+    /// Sent packets: what the pacer releases, what a NACK resends and a probe repeats. Also the staging for
+    /// unpaced packets between `handle(encoded:)` and `pollTransmit`.
+    private var history: PacketHistory
+    /// Picks what to resend; consulted only with NACK on.
+    private var responder: NACKResponder
+    private var retransmitList: [SequenceNumber] = []
+    /// The retransmission stream (RFC 4588), when negotiated: its own SSRC, payload type and sequence numbers.
+    private var rtxStream: RTXStream?
+    private var pacer: Pacer?
+    /// A keyframe request waiting for the IDR's first packet to leave (its arrival time).
+    private var keyframeRequestPending: MonotonicTime?
+    /// The congestion controller (loss-based, and delay-based with transport-wide feedback); nil when off.
+    private var bandwidth: SendSideBandwidthEstimator?
+    /// Writes the transport-wide sequence number as each packet leaves.
+    private var transportSequence: TransportSequenceStamper
+    /// Bytes SRTP adds to each RTP packet (part of the size the delay-based estimator counts).
+    private let srtpTrailer: Int
+    private var probes = ProbeController()
+    /// The probe cluster whose padding is in the pacer's queue.
+    private var probeCluster = 0
+    /// The overuse count at the last estimate (a rise right after a probe is the probe's failure).
+    private var lastOveruseEvents = 0
+    /// When the congestion estimate last moved the encoder.
+    private var lastEstimateApplied: MonotonicTime?
+    /// The retransmissions' share of the last second, which the encoder's target gives up.
+    private var retransmissionShare = RetransmissionShare()
+    /// The highest bitrate the application has asked for: the congestion estimate's ceiling.
+    private var estimateCeiling: Int
+    private var applied: AppliedRates
+    private var link = LinkQuality()
+    private var stats = SenderStats()
+    private let startTime: MonotonicTime
+    /// The wall clock at `startTime`: Sender Reports and report arrivals are stamped from it.
+    private let wallClockAtStart: NTPTimestamp
+    private var lastReport: (time: MonotonicTime, frames: Int, bytes: Int)
+    private var nextReport: MonotonicTime
+    /// The time of the latest input: outputs taken after it carry it.
+    private var now: MonotonicTime
+    private(set) var finished = false
+    private(set) var failure: SenderError?
+
+    private var pending: [Pending] = []
+    private var pendingHead = 0
+    private var commands: [EncoderCommand] = []
+    private var events: [Event] = []
+    private var rateRequests: [Int: RatePurpose] = [:]
+    private var nextRateRequest = 1
+
+    /// False while the transport holds media back (a WebRTC transport before its DTLS keys): such packets never
+    /// leave, so they get no transport-wide number. The owner keeps it current.
+    var mediaFlows = true
+
+    /// The longest time a packet waits in the pacer's queue.
+    static let pacerQueueTimeLimit = Duration.milliseconds(500)
+    /// The least relative change of the congestion estimate that moves the encoder between reports (feedback comes
+    /// every 50-100 ms; each small step of the delay-based estimate need not be a rate change).
+    static let estimateChangeThreshold = 0.03
+    /// The longest time a smaller change of the estimate waits before it reaches the encoder.
+    static let estimateApplyInterval = Duration.milliseconds(500)
+
+    /// Creates a session.
+    /// - Parameters:
+    ///   - configuration: the sender's configuration (its RTX SSRC already drawn when RTX is on).
+    ///   - ssrc: the media SSRC.
+    ///   - packetizer: the packetizer (its first sequence number drawn).
+    ///   - timestampOffset: the RTP timestamp of the first frame.
+    ///   - now: the monotonic time now.
+    ///   - wallClock: the wall clock now, in NTP format.
+    init(
+        configuration: SenderConfiguration, ssrc: SSRC, packetizer: H264Packetizer, timestampOffset: UInt32,
+        now: MonotonicTime, wallClock: NTPTimestamp
+    ) throws {
+        self.configuration = configuration
+        self.ssrc = ssrc
+        self.packetizer = packetizer
+        self.packetBuffer = packetizer.makePacketBuffer()
+        self.timestampOffset = timestampOffset
+        self.router = FeedbackRouter(ssrc: ssrc)
+        let enc = configuration.encoder
+        bitrate = try BitrateController(
+            operatorBitrate: enc.targetBitrate, minimumBitrate: configuration.minimumBitrate,
+            maximumBitrate: Int(Double(enc.level.maxBitrate(for: enc.profile)) / EncoderConfiguration.defaultMaxBitrateRatio))
+        history = try PacketHistory()
+        responder = NACKResponder(mediaSSRC: ssrc, targetBitrate: enc.targetBitrate)
+        if configuration.nack {
+            retransmitList.reserveCapacity(512)
+            if let rtx = configuration.rtx {
+                var rng = SystemRandomNumberGenerator()
+                rtxStream = RTXStream(
+                    ssrc: rtx.ssrc ?? SSRC(UInt32.random(in: 1 ... .max, using: &rng)), payloadType: rtx.payloadType,
+                    firstSequenceNumber: SequenceNumber.randomInitial(using: &rng))
+            }
+        }
+        if let factor = configuration.pacingFactor {
+            // Every packet leaves within half a second of being queued (the pacer speeds up to drain a longer queue), so
+            // it is still in the history (kept at least 1 s) when its turn comes.
+            pacer = try Pacer(targetBitrate: enc.targetBitrate, pacingFactor: factor, queueTimeLimit: Self.pacerQueueTimeLimit)
+        }
+        if configuration.congestionControl {
+            bandwidth = try SendSideBandwidthEstimator(
+                initialBitrate: enc.targetBitrate, minimumBitrate: configuration.minimumBitrate,
+                maximumBitrate: bitrate.maximumBitrate,
+                usesTransportFeedback: configuration.transportWideCCExtensionID != nil)
+        }
+        transportSequence = TransportSequenceStamper(extensionID: configuration.transportWideCCExtensionID)
+        srtpTrailer = configuration.security?.suite.rtpTrailerLength ?? 0
+        estimateCeiling = enc.targetBitrate
+        applied = AppliedRates(target: enc.targetBitrate, media: enc.targetBitrate, ceiling: enc.effectiveMaxBitrate)
+        startTime = now
+        self.now = now
+        wallClockAtStart = wallClock
+        lastReport = (now, 0, 0)
+        nextReport = now + configuration.reportInterval
+        pending.reserveCapacity(1024)
+        stats.ssrc = ssrc.rawValue
+        stats.frameWidth = enc.width
+        stats.frameHeight = enc.height
+        stats.targetBitrate = enc.targetBitrate
+        stats.mediaTargetBitrate = enc.targetBitrate
+        stats.maxBitrate = enc.effectiveMaxBitrate
+        stats.operatorBitrate = bitrate.operatorBitrate
+    }
+
+    /// The wall clock at `time`, in NTP format.
+    private func wallClock(at time: MonotonicTime) -> NTPTimestamp { wallClockAtStart.advanced(by: time - startTime) }
+
+    // MARK: Inputs
+
+    /// One output of the encoder.
+    func handle(encoded output: EncoderOutput, now: MonotonicTime) {
+        advance(to: now)
+        guard !finished else { return }
+        switch output {
+        case .frame(let frame, let statistics, let captureTime, let requestedAt):
+            stats.framesEncoded += 1
+            stats.totalEncodeTime += statistics.encodeDuration.inSeconds
+            if let qp = statistics.averageQP { stats.qpSum += qp }
+            if frame.isKeyframe { stats.keyFramesEncoded += 1 }
+            do {
+                try send(frame, captureTime: captureTime)
+            } catch {
+                stats.frameFailures += 1
+                events.append(.sender(.frameDropped(.failure("\(error)"))))
+                commands.append(.keyframe(requestedAt: now))
+                return
+            }
+            if frame.isKeyframe {
+                if pacer != nil {
+                    // Measured when the pacer lets the IDR's first packet go.
+                    keyframeRequestPending = requestedAt
+                    releasePaced()
+                } else {
+                    // From the request's arrival to the IDR's packets queued for the socket (first first).
+                    keyframeSent(requestedAt: requestedAt)
+                }
+            } else if pacer != nil {
+                releasePaced()
+            }
+        case .resolutionChanged(let change):
+            stats.frameWidth = change.to.width
+            stats.frameHeight = change.to.height
+            if change.reason != .initial { stats.resolutionChanges += 1 }
+            stats.qualityLimitationReason = change.to.width < configuration.encoder.width ? "bandwidth" : "none"
+            events.append(.sender(.resolutionChanged(width: change.to.width, height: change.to.height, reason: "\(change.reason)")))
+        case .skipped(let reason):
+            stats.framesSkipped += 1
+            events.append(.sender(.frameDropped(.rateControl("\(reason)"))))
+        case .failed(let message):
+            stats.frameFailures += 1
+            events.append(.sender(.frameDropped(.failure(message))))
+            events.append(.sender(.keyframeRequested(.frameFailure)))
+        case .fatal(let error):
+            stats.frameFailures += 1
+            finish(error: error, now: now)
+        }
+    }
+
+    /// The peer's RTCP, parsed (SRTCP already removed).
+    func handle(rtcp packets: [RTCPPacket], now: MonotonicTime) {
+        advance(to: now)
+        guard !finished else { return }
+        let arrival = wallClock(at: now)
+        for feedback in router.route(packets) {
+            switch feedback {
+            case .pictureLoss:
+                stats.pliCount += 1
+                requestKeyframe(.pictureLoss, now: now)
+            case .fullIntraRequest:
+                stats.firCount += 1
+                requestKeyframe(.fullIntraRequest, now: now)
+            case .estimatedMaximumBitrate(let bps):
+                bitrate.receivedREMB(bps)
+                bandwidth?.setREMB(bps)
+                applyBitrate(reason: .estimatedMaximumBitrate, acknowledging: nil)
+            case .temporaryMaximumBitrate(let entry):
+                bitrate.receivedTMMBR(Int(clamping: entry.bitrate))
+                bandwidth?.setTMMBR(Int(clamping: entry.bitrate))
+                applyBitrate(reason: .temporaryMaximumBitrate, acknowledging: entry)
+            case .negativeAcknowledgement(let nack):
+                stats.nackCount += 1
+                answer(nack)
+            case .receptionReport(let block):
+                link.update(with: block, arrival: arrival)
+                if let rtt = link.roundTripTime {
+                    history.roundTripTime = rtt
+                    responder.updateRoundTripTime(rtt)
+                    bandwidth?.setRoundTripTime(rtt)
+                }
+                if bandwidth != nil {
+                    bandwidth?.update(with: block, now: now)
+                    applyEstimate(force: true)
+                }
+            case .transportFeedback(let feedback):
+                stats.transportFeedbackReceived += 1
+                guard bandwidth?.delayBased != nil else { continue }
+                bandwidth?.update(with: feedback, now: now)
+                applyEstimate(force: false)
+                probeIfDue()
+            }
+        }
+    }
+
+    /// Time passed: the pacer's next release, the report interval.
+    func handleTimeout(now: MonotonicTime) {
+        advance(to: now)
+        guard !finished else { return }
+        if now >= nextReport {
+            nextReport = now + configuration.reportInterval
+            report()
+        }
+        releasePaced()
+    }
+
+    /// The encoder applied (or refused) the rates of request `id`.
+    /// - Parameters:
+    ///   - id: the request's `RateRequest.id`.
+    ///   - error: nil when applied; why it was refused (nothing changed then).
+    ///   - now: now.
+    func handle(ratesApplied id: Int, error: (any Error)?, now: MonotonicTime) {
+        advance(to: now)
+        guard let purpose = rateRequests.removeValue(forKey: id) else { return }
+        if error == nil {
+            applied = AppliedRates(target: purpose.target, media: purpose.media, ceiling: purpose.ceiling)
+            pacer?.setTargetBitrate(purpose.target)
+            responder.setTargetBitrate(purpose.target)
+            stats.targetBitrate = purpose.target
+            stats.mediaTargetBitrate = purpose.media
+            stats.maxBitrate = purpose.ceiling
+            stats.operatorBitrate = bitrate.operatorBitrate
+        }
+        switch purpose.kind {
+        case .estimate(let reason, let entry, let previous):
+            if let error {
+                stats.bitrateChangeFailures += 1
+                events.append(.sender(.bitrateChangeFailed("\(error)")))
+                return
+            }
+            guard !finished else { return }
+            // Only the retransmissions' share moved: the target is the same, no event.
+            if purpose.target != previous || reason != .congestionControl {
+                events.append(.sender(.bitrateChanged(target: purpose.target, reason: reason)))
+            }
+            if let entry {
+                queueRTCP([.tmmbn(TemporaryMaximumBitrateMessage(senderSSRC: ssrc, entries: [entry]))])
+            }
+        case .operatorBitrate(let previous):
+            if let error {
+                bitrate = previous
+                events.append(.operatorBitrateSettled(id: id, .failure(.invalidRate("\(error)"))))
+            } else {
+                events.append(.sender(.bitrateChanged(target: purpose.target, reason: .application)))
+                events.append(.operatorBitrateSettled(id: id, .success(purpose.target)))
+            }
+        }
+    }
+
+    /// A keyframe request: the application's, or the peer's (PLI, FIR).
+    func requestKeyframe(_ reason: SenderEvent.KeyframeReason, now: MonotonicTime) {
+        advance(to: now)
+        if reason == .application { stats.keyframeRequests += 1 }
+        commands.append(.keyframe(requestedAt: now))
+        events.append(.sender(.keyframeRequested(reason)))
+    }
+
+    /// The application's bitrate: validated by the controller, then asked of the encoder; the outcome comes as
+    /// `.operatorBitrateSettled` with the returned id (and nothing changes if the encoder refuses).
+    /// - Throws: `SenderError.invalidRate` for a rate the controller refuses, `.finished` after `finish`.
+    func setOperatorBitrate(_ bps: Int, now: MonotonicTime) throws(SenderError) -> Int {
+        advance(to: now)
+        guard !finished else { throw .finished }
+        let previous = bitrate
+        do {
+            try bitrate.setOperatorBitrate(bps)
+        } catch {
+            throw .invalidRate("\(error)")
+        }
+        estimateCeiling = max(estimateCeiling, bps)
+        bandwidth?.setConfiguredBitrate(estimateCeiling)
+        return requestRates(
+            target: bitrate.effectiveTarget, ceiling: bitrate.effectiveCeiling, kind: .operatorBitrate(previous: previous))
+    }
+
+    /// Ends the stream: what the pacer holds leaves, then a BYE. Idempotent; outputs stay to be taken.
+    func finish(error: SenderError?, now: MonotonicTime) {
+        advance(to: now)
+        guard !finished else { return }
+        finished = true
+        failure = error
+        // What the pacer still holds leaves now, ahead of the BYE (the pacer's clock is run forward to let it go).
+        if var pacer {
+            var time = now
+            var rounds = 0
+            while pacer.queuedPackets > 0, rounds < 100_000 {
+                rounds += 1
+                guard let packet = pacer.dequeue(now: time) else {
+                    time = pacer.nextSendTime(now: time) ?? time
+                    continue
+                }
+                guard packet.kind == .media else { continue }
+                pending.append(.media(packet.sequenceNumber, keyframeStart: false))
+            }
+            self.pacer = pacer
+        }
+        queueRTCP([.goodbye(Goodbye(sources: [ssrc], reason: error == nil ? "stream ended" : "stream failed"))])
+    }
+
+    private func advance(to time: MonotonicTime) {
+        if time > now { now = time }
+    }
+
+    // MARK: Outputs
+
+    /// Hands the next thing to send to `body`, in order; false when there is none.
+    ///
+    /// An RTP packet's transport-wide sequence number is written now, as it leaves. Whatever `body` throws counts as
+    /// a send error; the packet is not offered again.
+    @discardableResult
+    func pollTransmit(_ body: (Transmit) throws -> Void) -> Bool {
+        guard pendingHead < pending.count else {
+            if !pending.isEmpty {
+                pending.removeAll(keepingCapacity: true)
+                pendingHead = 0
+            }
+            return false
+        }
+        let next = pending[pendingHead]
+        pendingHead += 1
+        do {
+            switch next {
+            case .media(let sequenceNumber, let keyframeStart):
+                let found: Void? = try history.withMutablePacket(sequenceNumber, now: now) { bytes in
+                    stampTransportSequence(bytes, probeCluster: 0)
+                    try body(.rtp(UnsafeRawBufferPointer(bytes)))
+                }
+                if found == nil { stats.pacerPacketsDropped += 1 }  // gone from the history: never silent
+                if keyframeStart {
+                    keyframeSent(requestedAt: keyframeRequestPending)
+                    keyframeRequestPending = nil
+                }
+            case .resend(let sequenceNumber, let cluster):
+                try resend(sequenceNumber, probeCluster: cluster, body)
+            case .rtcp(let compound):
+                try body(.rtcp(compound))
+            }
+        } catch {
+            stats.sendErrors += 1
+        }
+        return true
+    }
+
+    /// The next command for the encoder, if any.
+    func pollEncoderCommand() -> EncoderCommand? {
+        commands.isEmpty ? nil : commands.removeFirst()
+    }
+
+    /// The next event, if any.
+    func pollEvent() -> Event? {
+        events.isEmpty ? nil : events.removeFirst()
+    }
+
+    /// When `handleTimeout` is next due: the pacer's next release or the end of the report interval; nil once
+    /// finished.
+    func pollTimeout() -> MonotonicTime? {
+        guard !finished else { return nil }
+        guard let release = pacer?.nextSendTime(now: now) else { return nextReport }
+        return min(release, nextReport)
+    }
+
+    // MARK: Out: encoded frames to the wire
+
+    /// Records that an IDR's first packet left.
+    private func keyframeSent(requestedAt: MonotonicTime?) {
+        let latency = requestedAt.map { now - $0 }
+        if let latency { stats.keyframeRequestLatency = latency.inSeconds }
+        events.append(.sender(.keyframeSent(latency: latency)))
+    }
+
+    /// Packetizes one access unit into the history; its packets wait for `pollTransmit`, in the pacer's queue or
+    /// straight in line.
+    private func send(_ frame: EncodedFrame, captureTime: MonotonicTime) throws {
+        let rtpClock = self.rtpClock ?? RTPClock(offset: timestampOffset, origin: captureTime)
+        self.rtpClock = rtpClock
+        let timestamp = rtpClock.timestamp(at: captureTime)
+        let headerSize = packetizer.limit.rtpHeaderSize
+        var packets = 0
+        var payloadBytes = 0
+        configuration.frameObserver?(frame, timestamp)
+        let now = self.now
+        let queuedBefore = pending.count
+        var first = true
+        do {
+            try packetizer.packetize(frame, timestamp: timestamp, into: &packetBuffer) { packet in
+                // The packet's own sequence number (bytes 2-3, RFC 3550 section 5.1).
+                let sequenceNumber = packet.withUnsafeBytes { SequenceNumber(UInt16($0[2]) << 8 | UInt16($0[3])) }
+                try packet.withUnsafeBytes { try history.store($0, now: now) }
+                if pacer != nil {
+                    let queued = PacedPacket(
+                        sequenceNumber: sequenceNumber, size: packet.count, kind: .media,
+                        isKeyframeStart: first && frame.isKeyframe)
+                    if pacer?.enqueue(queued, now: now) != nil { stats.pacerPacketsDropped += 1 }
+                } else {
+                    pending.append(.media(sequenceNumber, keyframeStart: false))
+                }
+                first = false
+                packets += 1
+                payloadBytes += packet.count - headerSize
+            }
+        } catch {
+            pending.removeSubrange(queuedBefore...)  // nothing of a failed frame leaves
+            throw error
+        }
+        stats.framesSent += 1
+        stats.packetsSent += packets
+        stats.bytesSent += payloadBytes
+        stats.headerBytesSent += packets * headerSize
+        // A first Sender Report right away instead of one report interval later: the receiver's reports (and the
+        // ones sent with each NACK) then carry LSR/DLSR from the start, so the RTT, and with it the resend guard, is
+        // known within the first RTT. Before it the guard assumes 100 ms and refused the repeats of a receiver whose
+        // own RTT was already measured (a 230-250 ms freeze in the first second at 5 % loss).
+        if stats.framesSent == 1 { queueRTCP([]) }
+    }
+
+    // MARK: Rates
+
+    /// Moves the encoder to the controller's effective target; a TMMBR is acknowledged (TMMBN, RFC 5104 section
+    /// 4.2.2) only once the encoder has applied it.
+    private func applyBitrate(reason: SenderEvent.BitrateReason, acknowledging entry: TemporaryMaximumBitrateEntry?) {
+        _ = requestRates(
+            target: bitrate.effectiveTarget, ceiling: bitrate.effectiveCeiling,
+            kind: .estimate(reason, acknowledging: entry, previous: stats.targetBitrate))
+    }
+
+    /// Asks the encoder for `target` less the retransmissions' share, and a ceiling scaled alike.
+    private func requestRates(target: Int, ceiling: Int, kind: RatePurpose.Kind) -> Int {
+        let media = mediaTarget(for: target)
+        let mediaCeiling = max(media, Int((Double(ceiling) * Double(media) / Double(max(target, 1))).rounded()))
+        let id = nextRateRequest
+        nextRateRequest += 1
+        rateRequests[id] = RatePurpose(kind: kind, target: target, ceiling: ceiling, media: media)
+        commands.append(.setRates(RateRequest(id: id, target: media, ceiling: mediaCeiling)))
+        return id
+    }
+
+    /// Hands the combined estimate to the bitrate controller and moves the encoder when it changed: at once for a
+    /// receiver report or a change of 3 % or more, else at most every 500 ms. The loss-based and the combined
+    /// estimates never grow past the highest bitrate the application has asked for (libwebrtc caps them at the
+    /// configured maximum): a cut must act at once, not first eat up an estimate that grew during a loss-free
+    /// minute. Not the current bitrate: an application lowering it for a while must not drag the path estimate down.
+    private func applyEstimate(force: Bool) {
+        guard let bandwidth else { return }
+        let (estimate, limit) = bandwidth.estimate
+        stats.congestionEstimate = estimate
+        stats.lossBasedEstimate = bandwidth.lossBased.targetBitrate
+        stats.delayBasedEstimate = bandwidth.delayBased?.targetBitrate
+        stats.overuseEvents = bandwidth.delayBased?.statistics.overuseEvents ?? 0
+        stats.estimateLimitedBy = "\(limit)"
+        stats.probes = bandwidth.delayBased?.statistics.probesSent ?? 0
+        stats.probesRaisedEstimate = bandwidth.delayBased?.statistics.probesRaisedEstimate ?? 0
+        probes.update(estimate: estimate, now: now)
+        if stats.overuseEvents > lastOveruseEvents { probes.overuseDetected(now: now) }
+        lastOveruseEvents = stats.overuseEvents
+        bitrate.receivedEstimate(estimate)
+        applyTargetIfChanged(force: force)
+    }
+
+    /// Moves the encoder when the target or the retransmissions' share of it changed: at once when forced or by 3 %
+    /// or more, else at most every 500 ms.
+    private func applyTargetIfChanged(force: Bool) {
+        retransmissionShare.record(
+            media: stats.bytesSent + stats.headerBytesSent, retransmitted: stats.retransmittedBytesSent, now: now)
+        let target = bitrate.effectiveTarget
+        let media = mediaTarget(for: target)
+        guard target != applied.target || media != applied.media else { return }
+        let change = max(
+            abs(Double(target - applied.target)) / Double(max(applied.target, 1)),
+            abs(Double(media - applied.media)) / Double(max(applied.media, 1)))
+        let due = lastEstimateApplied.map { now - $0 >= Self.estimateApplyInterval } ?? true
+        guard force || change >= Self.estimateChangeThreshold || due else { return }
+        lastEstimateApplied = now
+        applyBitrate(reason: .congestionControl, acknowledging: nil)
+    }
+
+    /// What the encoder gets of `target`: less the retransmissions' share of the last second (at most half; see
+    /// `RetransmissionShare`), never under the configured minimum unless the target itself is.
+    private func mediaTarget(for target: Int) -> Int {
+        max(retransmissionShare.mediaBitrate(of: target), min(target, configuration.minimumBitrate))
+    }
+
+    /// Queues a probe cluster when the `ProbeController` says one is due: the most recent media packets again (on
+    /// the RTX stream when there is one), ahead of new media through the pacer, each recorded with the cluster so
+    /// that the feedback measures the rate they got through at.
+    private func probeIfDue() {
+        guard let estimate = bandwidth?.targetBitrate, bandwidth?.delayBased != nil, pacer != nil else { return }
+        guard let probe = probes.probe(now: now, estimate: estimate, ceiling: estimateCeiling) else { return }
+        bandwidth?.startProbe(cluster: probe.cluster, bitrate: probe.bitrate)
+        probeCluster = probe.cluster
+        let newest = packetizer.nextSequenceNumber - 1
+        for back in stride(from: ProbeController.clusterPackets - 1, through: 0, by: -1) {
+            let sequenceNumber = newest - back
+            guard let size = history.size(of: sequenceNumber, now: now) else { continue }
+            if pacer?.enqueue(PacedPacket(sequenceNumber: sequenceNumber, size: size, kind: .probe), now: now) != nil {
+                stats.pacerPacketsDropped += 1
+            }
+        }
+        releasePaced()
+    }
+
+    /// Writes the next transport-wide sequence number into a packet about to leave, and records its send time and
+    /// size for the delay-based estimator. Nothing when the extension is off or media does not flow yet.
+    private func stampTransportSequence(_ packet: UnsafeMutableRawBufferPointer, probeCluster: Int) {
+        guard mediaFlows, let number = transportSequence.stamp(packet) else { return }
+        bandwidth?.packetSent(
+            transportSequenceNumber: number, size: packet.count + srtpTrailer, now: now, probeCluster: probeCluster)
+    }
+
+    // MARK: Retransmissions and pacing
+
+    /// Answers a NACK: the responder picks what to resend (once per RTT, within its budget); the packets go ahead of
+    /// new media.
+    private func answer(_ nack: GenericNACK) {
+        guard configuration.nack else { return }
+        retransmitList.removeAll(keepingCapacity: true)
+        responder.respond(to: nack, now: now, history: &history, retransmit: &retransmitList)
+        guard !retransmitList.isEmpty else { return }
+        if pacer != nil {
+            for sequenceNumber in retransmitList {
+                let size = history.size(of: sequenceNumber, now: now) ?? 0
+                if pacer?.enqueue(PacedPacket(sequenceNumber: sequenceNumber, size: size, kind: .retransmission), now: now) != nil {
+                    stats.pacerPacketsDropped += 1
+                }
+            }
+            releasePaced()
+        } else {
+            for sequenceNumber in retransmitList { pending.append(.resend(sequenceNumber, probeCluster: 0)) }
+        }
+    }
+
+    /// Hands one packet of the history to `body` again: on the RTX stream (RFC 4588, a new sequence number, the
+    /// original one first in the payload) or as the original packet.
+    private func resend(
+        _ sequenceNumber: SequenceNumber, probeCluster: Int, _ body: (Transmit) throws -> Void
+    ) throws {
+        if rtxStream != nil {
+            // Through `self.history`, never a local copy: a copy would copy the whole store.
+            let sent: Bool? = try history.withPacket(sequenceNumber, now: now) { original in
+                try rtxStream?.withPacket(from: original) { packet in
+                    stampTransportSequence(packet, probeCluster: probeCluster)
+                    try body(.rtp(UnsafeRawBufferPointer(packet)))
+                }
+                return true
+            }
+            guard sent != nil else { return }
+        } else {
+            let sent: Void? = try history.withMutablePacket(sequenceNumber, now: now) { packet in
+                stampTransportSequence(packet, probeCluster: probeCluster)
+                try body(.rtp(UnsafeRawBufferPointer(packet)))
+            }
+            guard sent != nil else { return }
+        }
+        if probeCluster != 0 {
+            stats.probePacketsSent += 1
+        } else {
+            stats.retransmittedPacketsSent += 1
+            stats.retransmittedBytesSent += history.size(of: sequenceNumber, now: now) ?? 0
+        }
+    }
+
+    /// Moves what the pacer's budget allows now into the line for `pollTransmit`; `pollTimeout` says when the rest
+    /// is due.
+    private func releasePaced() {
+        guard !finished, pacer != nil else { return }
+        while let packet = pacer?.dequeue(now: now) {
+            switch packet.kind {
+            case .retransmission:
+                pending.append(.resend(packet.sequenceNumber, probeCluster: 0))
+            case .probe:
+                pending.append(.resend(packet.sequenceNumber, probeCluster: probeCluster))
+            case .media:
+                pending.append(.media(packet.sequenceNumber, keyframeStart: packet.isKeyframeStart))
+            }
+        }
+    }
+
+    // MARK: Reports
+
+    /// The statistics now, of what this session counts (the owner adds its transport's and mailbox's counters).
+    func snapshot(now: MonotonicTime) -> SenderStats {
+        advance(to: now)
+        return makeSnapshot()
+    }
+
+    private func makeSnapshot() -> SenderStats {
+        var snapshot = stats
+        snapshot.timestamp = (now - startTime).inSeconds
+        snapshot.rembBitrate = bitrate.rembLimit
+        snapshot.tmmbrBitrate = bitrate.tmmbrLimit
+        snapshot.roundTripTime = link.roundTripTime?.inSeconds
+        snapshot.fractionLost = link.fractionLost
+        snapshot.packetsLost = link.packetsLost
+        if configuration.nack {
+            let r = responder.statistics
+            snapshot.nackRequestsIgnored = r.ignoredNotInHistory + r.ignoredTooSoon + r.ignoredOverBudget
+            snapshot.nackIgnoredNotInHistory = r.ignoredNotInHistory
+            snapshot.nackIgnoredTooSoon = r.ignoredTooSoon
+            snapshot.nackIgnoredOverBudget = r.ignoredOverBudget
+            snapshot.retransmittedExtraCopies = r.extraCopies
+        }
+        if let pacer {
+            snapshot.pacerQueueDelay = pacer.queueDelay(now: now).inSeconds
+        }
+        return snapshot
+    }
+
+    /// Once per report interval: rates over the interval, the Sender Report, `.report`.
+    private func report() {
+        let elapsed = (now - lastReport.time).inSeconds
+        if elapsed > 0 {
+            stats.framesPerSecond = Double(stats.framesEncoded - lastReport.frames) / elapsed
+            stats.actualBitrate = Int(Double((stats.bytesSent - lastReport.bytes) * 8) / elapsed)
+        }
+        lastReport = (now, stats.framesEncoded, stats.bytesSent)
+        // The retransmissions' share reaches the encoder here too: without congestion control (or a peer's reports)
+        // nothing else looks at the target between changes.
+        if configuration.nack { applyTargetIfChanged(force: false) }
+        queueRTCP([])
+        events.append(.report(makeSnapshot()))
+    }
+
+    /// The Sender Report for now: NTP and RTP timestamps of the same instant (RFC 3550 section 6.4.1).
+    private func makeSenderReport() -> RTCPPacket? {
+        guard let rtpClock else { return nil }  // nothing sent yet: no RTP time to map
+        return .senderReport(SenderReport(
+            ssrc: ssrc, ntpTimestamp: wallClock(at: now), rtpTimestamp: rtpClock.timestamp(at: now),
+            packetCount: UInt32(truncatingIfNeeded: stats.packetsSent),
+            octetCount: UInt32(truncatingIfNeeded: stats.bytesSent)))
+    }
+
+    /// Queues a compound packet: SR (or an empty RR before the first frame) and SDES first, as RFC 3550 section 6.1
+    /// requires, then `packets`.
+    private func queueRTCP(_ packets: [RTCPPacket]) {
+        let report = makeSenderReport() ?? .receiverReport(ReceiverReport(ssrc: ssrc, reportBlocks: []))
+        let compound = [report, .sourceDescription(SourceDescription(chunks: [
+            SourceDescriptionChunk(ssrc: ssrc, items: [.cname(configuration.cname)]),
+        ]))] + packets
+        pending.append(.rtcp(compound))
+    }
+}
