@@ -19,7 +19,7 @@ public final class H264Receiver: Sendable {
     public let localPort: Int
 
     private let eventLoop: EventLoop
-    private let core: NIOLoopBound<ReceiverCore>
+    private let core: NIOLoopBound<ReceiverSessionDriver>
     private let done: EventLoopFuture<ReceiverStats>
 
     /// Binds the socket(s), prepares the decoder and starts receiving.
@@ -47,7 +47,7 @@ public final class H264Receiver: Sendable {
         let promise = loop.makePromise(of: ReceiverStats.self)
         do {
             core = try await loop.submit {
-                let core = try ReceiverCore(
+                let core = try ReceiverSessionDriver(
                     configuration: configuration, ssrc: ssrc, transport: transport.value, clock: clock, done: promise)
                 core.start()
                 return NIOLoopBound(core, eventLoop: loop)

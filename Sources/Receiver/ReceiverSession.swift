@@ -1,0 +1,500 @@
+import H264
+import RTP
+import Sender
+
+/// One incoming H.264 stream's receive path, sans-IO: RTP, RTCP and time go in; access units to decode, RTCP to send
+/// (reports, NACKs, PLIs, transport-wide feedback) and the next deadline come out. It never reads a clock and owns no
+/// socket or timer, so that one driver (`ReceiverSessionDriver`) runs it over a `UDPTransport` and a simulation runs
+/// the very same value over a simulated link on a virtual clock. Decoding is the owner's: it reports back what
+/// became of each access unit (`handle(decodeFailed:)`, `handle(keyframeDecoded:)`, `handle(pictureShown:)`).
+///
+/// ```
+/// handle(rtp:) -> (RTX restored) -> ReceptionStatistics, TransportFeedbackGenerator, NACKGenerator
+///              -> JitterBuffer (with NACK) -> H264Depacketizer -> pollEvent() .decode(access unit)
+/// handleTimeout() -> NACKs due, gaps given up, transport-wide feedback, every report interval RR (+ PLI)
+/// handle(rtcp:)   -> SR (for LSR/DLSR), BYE
+/// ```
+/// Not `Sendable`: one owner drives it.
+final class ReceiverSession {
+    /// What the owner acts on.
+    enum Event {
+        /// An access unit to decode, in order.
+        case decode(H264ReceivedFrame)
+    }
+
+    let configuration: ReceiverConfiguration
+    let ssrc: SSRC
+    private var depacketizer: H264Depacketizer
+    /// Depacketizer events not yet taken: read one at a time by `pollEvent`, so that what the owner reported about
+    /// the previous access unit (an IDR decoded) counts for the next.
+    private var depacketized: [H264DepacketizerEvent] = []
+    private var depacketizedHead = 0
+    private var transmits: [[RTCPPacket]] = []
+
+    // The sender's stream (learned from its first packet: symmetric RTP).
+    private var senderSSRC: SSRC?
+    private var mediaPayloadType: PayloadType?
+
+    // Reception statistics for Receiver Reports (RFC 3550 appendix A.3 and A.8), once the sender is known.
+    private var reception: ReceptionStatistics?
+    private var lastSenderReportMiddle: UInt32 = 0
+    private var lastSenderReportArrival = MonotonicTime.zero
+
+    // Keyframe requests.
+    private var needKeyframe = false
+    private var lastPLI: MonotonicTime?
+    private var decodedKeyframe = false
+
+    // Lifecycle.
+    private let start: MonotonicTime
+    private var now: MonotonicTime
+    private var nextReport: MonotonicTime
+    private var firstPacket: MonotonicTime?
+    private var lastPacket = MonotonicTime.zero
+    private(set) var finished = false
+    private var stats = ReceiverStats()
+    private var lastPictureSize: (width: Int, height: Int)?
+
+    // Loss repair: NACKs, the jitter buffer that waits for their answers, freezes as browsers count them.
+    private var nack: NACKGenerator?
+    private var jitter: JitterBuffer<[UInt8]>?
+    private var nackList: [SequenceNumber] = []
+    private var freezes = FreezeDetector()
+    /// When each sequence number was first NACKed, or nil once it was asked again (its answer is then ambiguous), for
+    /// the round-trip time the NACK repeats are spaced by.
+    private var nackSentAt: [SequenceNumber: MonotonicTime?] = [:]
+    /// The smoothed NACK -> retransmission time (RFC 6298's 1/8 gain), once measured.
+    private var roundTripTime: Duration?
+    /// The jitter buffer's wait for a missing packet, from the RTT and jitter.
+    private let repairWait: RepairWait
+
+    // Transport-wide congestion control feedback (created with the first packet, which names the media SSRC).
+    private var transportFeedback: TransportFeedbackGenerator?
+    private var transportFeedbackMessages: [TransportFeedback] = []
+
+    /// False while there is nobody to send RTCP to (the sender's address is learned from its first packet). The
+    /// owner keeps it current.
+    var canSend = true
+
+    /// Sequence numbers whose NACK time is remembered at most.
+    static let maximumTrackedNACKs = 2048
+    /// The longest NACK repeat interval the back-off reaches.
+    static let maximumNACKBackoff = Duration.seconds(1)
+
+    /// Creates a session.
+    /// - Parameters:
+    ///   - configuration: the receiver's configuration.
+    ///   - ssrc: the receiver's own SSRC (for its RTCP).
+    ///   - now: now.
+    init(configuration: ReceiverConfiguration, ssrc: SSRC, now: MonotonicTime) throws {
+        self.configuration = configuration
+        self.ssrc = ssrc
+        repairWait = RepairWait(minimum: configuration.jitterBufferWait, maximum: configuration.jitterBufferMaximumWait)
+        if configuration.nack {
+            // The jitter buffer hands packets over in order, so the depacketizer declares a gap lost at once.
+            depacketizer = H264Depacketizer(reorderWindow: 1)
+            nack = NACKGenerator()
+            jitter = try JitterBuffer(maximumWait: repairWait.wait(roundTripTime: nil))
+            nackList.reserveCapacity(256)
+        } else {
+            depacketizer = H264Depacketizer(reorderWindow: configuration.reorderWindow)
+        }
+        start = now
+        self.now = now
+        nextReport = now + configuration.reportInterval
+    }
+
+    private func advance(to time: MonotonicTime) {
+        if time > now { now = time }
+    }
+
+    // MARK: Inputs
+
+    /// One RTP packet (SRTP already removed).
+    func handle(rtp bytes: UnsafeRawBufferPointer, now: MonotonicTime) {
+        advance(to: now)
+        guard !finished else { return }
+        var packet = [UInt8](bytes)
+        guard var view = try? RTPPacketView(parsing: packet) else {
+            stats.malformedPackets += 1
+            return
+        }
+        if let id = configuration.transportWideCCExtensionID {
+            recordTransportSequence(bytes, id: id, ssrc: view.header.ssrc)
+        }
+        var isRetransmission = false
+        if let rtxPT = configuration.rtxPayloadType, view.header.payloadType.rawValue == rtxPT {
+            // RFC 4588: the original sequence number first in the payload, the media SSRC and payload type restored.
+            guard let media = senderSSRC, let mediaPT = mediaPayloadType,
+                  let original = try? RTXPacket.restore(from: packet, mediaSSRC: media, payloadType: mediaPT),
+                  let restored = try? RTPPacketView(parsing: original)
+            else {
+                stats.malformedPackets += 1
+                return
+            }
+            packet = original
+            view = restored
+            isRetransmission = true
+        }
+        if senderSSRC == nil {
+            senderSSRC = view.header.ssrc
+            mediaPayloadType = view.header.payloadType
+            stats.ssrc = view.header.ssrc.rawValue
+            reception = ReceptionStatistics(ssrc: view.header.ssrc)
+        }
+        guard view.header.ssrc == senderSSRC else { return }
+        if firstPacket == nil { firstPacket = now }
+        lastPacket = now
+        if !isRetransmission {
+            // The media stream's own statistics (RFC 3550 A.3): a packet repaired over RTX counts for the RTX stream,
+            // not here, so the sender's congestion control sees the path's loss, not what is left after repair (as
+            // libwebrtc reports it).
+            reception?.record(
+                sequenceNumber: view.header.sequenceNumber, timestamp: view.header.timestamp,
+                arrival: RTPClock.ticks(now - .zero))
+        }
+        stats.packetsReceived += 1
+        stats.bytesReceived += view.payloadRange.count
+        guard jitter != nil else {
+            depacketized.append(contentsOf: depacketizer.push(packet))
+            return
+        }
+        let sequenceNumber = view.header.sequenceNumber
+        let wasMissing = nack?.isMissing(sequenceNumber) ?? false
+        if wasMissing, let entry = nackSentAt.removeValue(forKey: sequenceNumber) {
+            if let asked = entry {
+                measuredRoundTrip(now - asked)
+            } else {
+                ambiguousRoundTrip()
+            }
+        }
+        nack?.received(sequenceNumber, now: now, isRetransmission: isRetransmission)
+        if isRetransmission || wasMissing { stats.retransmittedPacketsReceived += 1 }
+        _ = jitter?.insert(packet, sequenceNumber: sequenceNumber, now: now)
+        if let due = nack?.nextDeadline, due <= now {
+            repair()  // a new gap: NACK now
+        } else {
+            drainJitterBuffer()
+        }
+    }
+
+    /// The sender's RTCP, parsed (SRTCP already removed).
+    func handle(rtcp packets: [RTCPPacket], now: MonotonicTime) {
+        advance(to: now)
+        for packet in packets {
+            switch packet {
+            case .senderReport(let sr) where senderSSRC == nil || sr.ssrc == senderSSRC:
+                stats.senderReportsReceived += 1
+                lastSenderReportMiddle = sr.ntpTimestamp.middle32
+                lastSenderReportArrival = now
+            case .goodbye(let bye) where bye.sources.contains { $0 == senderSSRC }:
+                stats.byeReceived = true
+                if configuration.stopOnBye { finish(now: now) }
+            default:
+                break
+            }
+        }
+    }
+
+    /// Time passed: NACKs and gaps that are due, transport-wide feedback, the report interval and its limits.
+    func handleTimeout(now: MonotonicTime) {
+        advance(to: now)
+        guard !finished else { return }
+        let nackDue = nack?.nextDeadline.map { $0 <= now } ?? false
+        let waitOver = jitter?.nextDeadline.map { $0 <= now } ?? false
+        if nackDue || waitOver { repair() }
+        if let due = transportFeedback?.nextDeadline, due <= now { sendTransportFeedback() }
+        if now >= nextReport {
+            nextReport = now + configuration.reportInterval
+            report()
+        }
+    }
+
+    /// The application's keyframe request: a PLI now, repeated about every report interval until a keyframe arrives.
+    func requestKeyframe(now: MonotonicTime) {
+        advance(to: now)
+        needKeyframe = true
+        sendFeedback(pli: true)
+    }
+
+    /// The decoder refused an access unit: dropped, and a keyframe asked for.
+    func handle(decodeFailed now: MonotonicTime) {
+        advance(to: now)
+        stats.decodeErrors += 1
+        stats.framesDropped += 1
+        askForKeyframe()
+    }
+
+    /// The decoder took an IDR: what follows can be decoded.
+    func handle(keyframeDecoded now: MonotonicTime) {
+        advance(to: now)
+        decodedKeyframe = true
+        needKeyframe = false
+        stats.keyFramesDecoded += 1
+        stats.keyframeTimes.append((now - start).inSeconds)
+    }
+
+    /// The decoder produced a picture of this size (for the frame count, resolution changes, freezes and the frame
+    /// limit).
+    func handle(pictureShown size: (width: Int, height: Int), now: MonotonicTime) {
+        advance(to: now)
+        stats.framesDecoded += 1
+        if let last = lastPictureSize, last != size { stats.resolutionChanges += 1 }
+        lastPictureSize = size
+        _ = freezes.frameRendered(at: now)
+        if let limit = configuration.frameLimit, stats.framesDecoded >= limit { finish(now: now) }
+    }
+
+    /// Ends reception: whatever the jitter buffer and the depacketizer still hold becomes access units to decode.
+    /// Idempotent.
+    func finish(now: MonotonicTime) {
+        advance(to: now)
+        guard !finished else { return }
+        finished = true
+        if jitter != nil {
+            let late = now + .seconds(3600)
+            while let output = jitter?.pop(now: late) {
+                if case .packet(_, let bytes) = output { depacketized.append(contentsOf: depacketizer.push(bytes)) }
+            }
+        }
+        depacketized.append(contentsOf: depacketizer.flush())
+    }
+
+    // MARK: Outputs
+
+    /// The next event, if any. Depacketizer events are read here, one at a time, after what the owner reported of
+    /// the access unit before.
+    func pollEvent() -> Event? {
+        while depacketizedHead < depacketized.count {
+            let event = depacketized[depacketizedHead]
+            depacketizedHead += 1
+            if let decode = read(event) { return decode }
+        }
+        if !depacketized.isEmpty {
+            depacketized.removeAll(keepingCapacity: true)
+            depacketizedHead = 0
+        }
+        return nil
+    }
+
+    /// The next RTCP compound to send, if any.
+    func pollTransmit() -> [RTCPPacket]? {
+        transmits.isEmpty ? nil : transmits.removeFirst()
+    }
+
+    /// When `handleTimeout` is next due: the earliest NACK repeat, jitter-buffer wait, transport-wide feedback or the
+    /// end of the report interval; nil once finished.
+    func pollTimeout() -> MonotonicTime? {
+        guard !finished else { return nil }
+        var deadline = nextReport
+        // Repairs and feedback wait for someone to send them to (and for the sender's SSRC, for a NACK).
+        guard canSend else { return deadline }
+        if senderSSRC != nil {
+            if let due = nack?.nextDeadline, due < deadline { deadline = due }
+            if let due = jitter?.nextDeadline, due < deadline { deadline = due }
+        }
+        if let due = transportFeedback?.nextDeadline, due < deadline { deadline = due }
+        return deadline
+    }
+
+    /// The statistics now, of what this session counts (the owner adds its transport's counters).
+    func snapshot(now: MonotonicTime) -> ReceiverStats {
+        advance(to: now)
+        var stats = self.stats
+        stats.timestamp = (now - start).inSeconds
+        stats.jitter = Double(reception?.jitter ?? 0) / 90_000
+        stats.freezeCount = freezes.freezeCount
+        stats.totalFreezesDuration = freezes.totalFreezesDuration.inSeconds
+        stats.longestFreeze = freezes.longestFreeze.inSeconds
+        if let nack { stats.packetsGivenUp = nack.statistics.givenUp }
+        if let jitter { stats.packetsGivenUp = max(stats.packetsGivenUp, jitter.lostCount) }
+        return stats
+    }
+
+    // MARK: The receive path
+
+    private func read(_ event: H264DepacketizerEvent) -> Event? {
+        switch event {
+        case .frame(let received):
+            stats.framesReceived += 1
+            configuration.onAccessUnit?(received)
+            if !received.frame.isKeyframe && !decodedKeyframe {
+                // Joined mid-stream: nothing can be decoded before an IDR.
+                stats.framesDropped += 1
+                askForKeyframe()
+                return nil
+            }
+            return .decode(received)
+        case .frameDropped:
+            stats.framesDropped += 1
+            askForKeyframe()
+        case .packetsLost(_, let count):
+            stats.packetsLost += count
+            askForKeyframe()
+        case .malformedPacket:
+            stats.malformedPackets += 1
+        case .latePacket:
+            break
+        case .resynchronized:
+            // The sender restarted (new SSRC or sequence numbers): wait for its next keyframe.
+            decodedKeyframe = false
+            askForKeyframe()
+        }
+        return nil
+    }
+
+    /// Hands what the jitter buffer releases (in order) to the depacketizer; a gap it gives up on becomes a loss.
+    private func drainJitterBuffer() {
+        while let output = jitter?.pop(now: now) {
+            switch output {
+            case .packet(_, let bytes):
+                depacketized.append(contentsOf: depacketizer.push(bytes))
+            case .lost(let first, let count):
+                // Given up: stop asking; the depacketizer sees the gap and drops the frame (then a PLI).
+                nack?.removeMissing(before: first + count)
+            }
+        }
+    }
+
+    /// Records the arrival of a packet carrying the transport-wide sequence number (media and RTX alike: the number
+    /// counts every packet of the transport).
+    private func recordTransportSequence(_ bytes: UnsafeRawBufferPointer, id: UInt8, ssrc media: SSRC) {
+        guard let number = try? TransportSequenceNumber.read(from: bytes, id: id) else { return }
+        if transportFeedback == nil {
+            transportFeedback = TransportFeedbackGenerator(
+                senderSSRC: ssrc, mediaSSRC: senderSSRC ?? media, interval: configuration.transportFeedbackInterval)
+        }
+        transportFeedback?.received(number, now: now)
+    }
+
+    /// The arrivals since the last feedback, one RTCP datagram per message (an empty RR first, as a compound packet
+    /// needs, RFC 3550 section 6.1).
+    private func sendTransportFeedback() {
+        guard canSend, transportFeedback != nil else { return }
+        var messages = transportFeedbackMessages
+        transportFeedbackMessages = []
+        transportFeedback?.poll(now: now, into: &messages)
+        for message in messages {
+            let report = RTCPPacket.receiverReport(ReceiverReport(ssrc: ssrc, reportBlocks: []))
+            transmits.append([report, .transportFeedback(message)])
+            stats.transportFeedbackSent += 1
+        }
+        messages.removeAll(keepingCapacity: true)
+        transportFeedbackMessages = messages
+    }
+
+    /// One NACK -> retransmission sample: the NACK repeats are spaced by the smoothed figure (RFC 6298, gain 1/8),
+    /// not by a 100 ms guess.
+    private func measuredRoundTrip(_ sample: Duration) {
+        guard sample > .zero, sample < .seconds(5) else { return }
+        let smoothed = roundTripTime.map { $0 * 0.875 + sample * 0.125 } ?? sample
+        roundTripTime = smoothed
+        nack?.roundTripTime = smoothed
+        stats.roundTripTime = smoothed.inSeconds
+        updateRepairWait()
+    }
+
+    /// The answer to a NACK that was repeated: no sample (which request did it answer?), and, until a first sample
+    /// exists, the repeat interval doubles (Karn's algorithm, RFC 6298 section 5.5). Without the back-off a path
+    /// whose RTT exceeds the assumed 100 ms never yields a sample: every NACK is repeated before its answer can come.
+    private func ambiguousRoundTrip() {
+        guard roundTripTime == nil, let current = nack.map({ $0.roundTripTime ?? NACKGenerator.defaultRoundTripTime })
+        else { return }
+        nack?.roundTripTime = min(current * 2, Self.maximumNACKBackoff)
+    }
+
+    /// The jitter buffer waits for a missing packet as long as retransmission can still repair it (`RepairWait`):
+    /// after each RTT sample and each report interval (the jitter moves).
+    private func updateRepairWait() {
+        guard jitter != nil else { return }
+        let jitterTicks = Int64(reception?.jitter ?? 0)
+        let delay = Duration.nanoseconds(min(jitterTicks, 90_000 * 60) * 1_000_000_000 / 90_000)
+        nack?.jitter = delay
+        let wait = repairWait.wait(roundTripTime: roundTripTime, jitter: delay, resendMargin: nack?.repeatMargin ?? .zero)
+        jitter?.maximumWait = wait
+        stats.jitterBufferWait = wait.inSeconds
+    }
+
+    /// NACKs that are due, gaps whose wait is over.
+    private func repair() {
+        guard canSend, let media = senderSSRC else { return }
+        var list = nackList
+        nackList = []
+        list.removeAll(keepingCapacity: true)
+        let giveUp = nack?.poll(now: now, into: &list) ?? false
+        if !list.isEmpty {
+            let nackPacket = GenericNACK(senderSSRC: ssrc, mediaSSRC: media, lost: list)
+            let report = RTCPPacket.receiverReport(ReceiverReport(ssrc: ssrc, reportBlocks: []))
+            for _ in 0..<min(max(configuration.nackCopies, 1), 3) {
+                // Each copy is its own SRTCP packet (its own index), so that the loss of one does not take the others.
+                transmits.append([report, .nack(nackPacket)])
+            }
+            stats.nackCount += 1
+            stats.packetsNACKed += list.count
+            if nackSentAt.count > Self.maximumTrackedNACKs { nackSentAt.removeAll(keepingCapacity: true) }
+            for sequenceNumber in list {
+                // A repeat makes the answer ambiguous (which request did it answer?): never a sample (Karn); the
+                // entry stays, marked, until the packet arrives or is given up.
+                if nackSentAt.index(forKey: sequenceNumber) == nil {
+                    nackSentAt[sequenceNumber] = now
+                } else {
+                    nackSentAt[sequenceNumber] = .some(nil)
+                }
+            }
+        }
+        nackList = list
+        if giveUp { askForKeyframe() }
+        drainJitterBuffer()
+    }
+
+    // MARK: Reports and keyframe requests
+
+    /// Once per report interval: limits, Receiver Report, repeated PLI.
+    private func report() {
+        if let first = firstPacket {
+            if let duration = configuration.duration, now - first >= duration { return finish(now: now) }
+            if let idle = configuration.idleTimeout, now - lastPacket >= idle { return finish(now: now) }
+        }
+        updateRepairWait()
+        guard canSend else { return }
+        sendFeedback(pli: needKeyframe && pliIntervalElapsed())
+    }
+
+    private func pliIntervalElapsed() -> Bool {
+        guard let last = lastPLI else { return true }
+        return now - last >= configuration.reportInterval * 0.9
+    }
+
+    private func askForKeyframe() {
+        needKeyframe = true
+        if pliIntervalElapsed() { sendFeedback(pli: true) }
+    }
+
+    /// The report block about the sender's stream, with LSR/DLSR from its latest SR (RFC 3550 section 6.4.1).
+    private func makeReportBlock() -> ReportBlock? {
+        var dlsr: UInt32 = 0
+        if lastSenderReportMiddle != 0 {
+            // Delay since the last SR, in 1/65536 s.
+            let nanoseconds = (now - lastSenderReportArrival).saturatingNanoseconds
+            dlsr = UInt32(clamping: max(0, nanoseconds / 1_000_000) * 65_536 / 1_000)
+        }
+        return reception?.makeReportBlock(lastSenderReport: lastSenderReportMiddle, delaySinceLastSenderReport: dlsr)
+    }
+
+    /// Queues RR + SDES, with a PLI when asked (RFC 4585 section 6.3.1).
+    private func sendFeedback(pli: Bool) {
+        guard canSend, !finished else { return }
+        var packets: [RTCPPacket] = [
+            .receiverReport(ReceiverReport(ssrc: ssrc, reportBlocks: makeReportBlock().map { [$0] } ?? [])),
+            .sourceDescription(SourceDescription(chunks: [
+                SourceDescriptionChunk(ssrc: ssrc, items: [.cname(configuration.cname)]),
+            ])),
+        ]
+        if pli, let senderSSRC {
+            packets.append(.pli(PictureLossIndication(senderSSRC: ssrc, mediaSSRC: senderSSRC)))
+            lastPLI = now
+            stats.pliCount += 1
+        }
+        transmits.append(packets)
+    }
+}
