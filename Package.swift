@@ -152,8 +152,8 @@ let package = Package(
         .testTarget(name: "CodecTests", dependencies: ["Codec", "H264", "RTP", "Video"]),
         .testTarget(name: "SDPTests", dependencies: ["SDP"]),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "RTP"]),
-        // The pure sender and receiver stages wired together over a simulated lossy link (no sockets, fake clock).
-        .testTarget(name: "StageSimulationTests", dependencies: ["Sender", "Receiver", "RTP"]),
+        // The real sender and receiver sessions (and the pure stages) over a simulated link on a virtual clock.
+        .testTarget(name: "StageSimulationTests", dependencies: ["Sender", "Receiver", "RTP", "H264", "Codec"]),
         .testTarget(name: "STUNTests", dependencies: ["STUN", "COpenSSL"]),
         .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "RTP"]),
         .testTarget(

@@ -391,10 +391,7 @@ package final class FanOutEncoder: Sendable {
         let limit = RTPPayloadLimit(
             mtu: configuration.mtu, ipVersion: (transport.localAddress?.protocol == .inet6) ? .v6 : .v4,
             srtpTrailerSize: SRTPSuite.maxRTPTrailer)
-        let packetizer = try H264Packetizer(
-            ssrc: ssrc, payloadType: payloadType, firstSequenceNumber: SequenceNumber.randomInitial(using: &rng),
-            mode: configuration.packetizationMode, mtu: limit.mtu, ipVersion: limit.ipVersion,
-            srtpTrailerSize: limit.srtpTrailerSize, headerExtension: configuration.headerExtension)
+        let identity = StreamIdentity.draw(for: configuration, using: &rng)
         let id = registry.state.withLock { state in
             defer { state.nextID += 1 }
             return state.nextID
@@ -402,8 +399,7 @@ package final class FanOutEncoder: Sendable {
         let control = ViewerControl(id: id, loop: encoderLoop, stage: stage, registry: registry)
         // A mailbox of the viewer's own that never holds a frame: finishing the viewer closes only that one.
         let core = try SenderSessionDriver(
-            configuration: configuration, ssrc: ssrc, packetizer: packetizer,
-            timestampOffset: UInt32.random(in: .min ... .max, using: &rng), transport: transport, clock: clock,
+            configuration: configuration, identity: identity, payloadLimit: limit, transport: transport, clock: clock,
             encoder: control, mailbox: FrameMailbox(), events: events, reports: reports)
         core.start()
         // A viewer joining after the operator changed the bitrate starts from the operator's value, not the

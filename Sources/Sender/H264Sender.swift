@@ -89,13 +89,11 @@ public final class H264Sender: Sendable {
     ) async throws {
         try configuration.validate()
         var rng = SystemRandomNumberGenerator()
-        let ssrc = configuration.ssrc ?? SSRC(UInt32.random(in: 1 ... .max, using: &rng))
+        let identity = StreamIdentity.draw(for: configuration, using: &rng)
+        let ssrc = identity.ssrc
         var configuration = configuration
-        if configuration.rtx != nil, configuration.rtx?.ssrc == nil {
-            var rtxSSRC = SSRC(UInt32.random(in: 1 ... .max, using: &rng))
-            while rtxSSRC == ssrc { rtxSSRC = SSRC(UInt32.random(in: 1 ... .max, using: &rng)) }
-            configuration.rtx?.ssrc = rtxSSRC
-        }
+        configuration.ssrc = ssrc
+        configuration.rtx?.ssrc = identity.rtxSSRC
         var peer: SocketAddress?
         if prepared == nil {
             do {
@@ -106,12 +104,6 @@ public final class H264Sender: Sendable {
         }
         var limit = configuration.payloadLimit
         if prepared != nil { limit.srtpTrailerSize = SRTPSuite.allCases.map(\.rtpTrailerLength).max() ?? 16 }
-        let packetizer = try H264Packetizer(
-            ssrc: ssrc, payloadType: configuration.payloadType,
-            firstSequenceNumber: configuration.firstSequenceNumber ?? SequenceNumber.randomInitial(using: &rng),
-            mode: configuration.packetizationMode, mtu: limit.mtu, ipVersion: limit.ipVersion,
-            srtpTrailerSize: limit.srtpTrailerSize, headerExtension: configuration.headerExtension)
-        let timestampOffset = UInt32.random(in: .min ... .max, using: &rng)
         let ioLoop = prepared?.eventLoop ?? ioLoop ?? MultiThreadedEventLoopGroup.singleton.next()
 
         var transportConfiguration = TransportConfiguration(
@@ -157,10 +149,11 @@ public final class H264Sender: Sendable {
                 stage.reschedule = { encoderLoop.execute { weakStage.value.object?.drain() } }
                 return NIOLoopBound(stage, eventLoop: encoderLoop)
             }.get()
-            let coreConfiguration = configuration  // a constant: the closure runs on the I/O loop
+            let coreConfiguration = configuration  // constants: the closure runs on the I/O loop
+            let payloadLimit = limit
             core = try await ioLoop.submit {
                 let core = try SenderSessionDriver(
-                    configuration: coreConfiguration, ssrc: ssrc, packetizer: packetizer, timestampOffset: timestampOffset,
+                    configuration: coreConfiguration, identity: identity, payloadLimit: payloadLimit,
                     transport: transport.value, clock: clock,
                     encoder: LocalEncoderControl(loop: encoderLoop, stage: encoder),
                     mailbox: mailbox, events: eventsContinuation, reports: reportsContinuation)

@@ -164,21 +164,24 @@ final class SenderSession {
 
     /// Creates a session.
     /// - Parameters:
-    ///   - configuration: the sender's configuration (its RTX SSRC already drawn when RTX is on).
-    ///   - ssrc: the media SSRC.
-    ///   - packetizer: the packetizer (its first sequence number drawn).
-    ///   - timestampOffset: the RTP timestamp of the first frame.
+    ///   - configuration: the sender's configuration.
+    ///   - identity: the stream's SSRCs, first sequence number and timestamp offset.
+    ///   - payloadLimit: the MTU, IP version and SRTP trailer the packets must fit.
     ///   - now: the monotonic time now.
     ///   - wallClock: the wall clock now, in NTP format.
     init(
-        configuration: SenderConfiguration, ssrc: SSRC, packetizer: H264Packetizer, timestampOffset: UInt32,
+        configuration: SenderConfiguration, identity: StreamIdentity, payloadLimit: RTPPayloadLimit,
         now: MonotonicTime, wallClock: NTPTimestamp
     ) throws {
         self.configuration = configuration
-        self.ssrc = ssrc
-        self.packetizer = packetizer
-        self.packetBuffer = packetizer.makePacketBuffer()
-        self.timestampOffset = timestampOffset
+        self.ssrc = identity.ssrc
+        let ssrc = identity.ssrc
+        packetizer = try H264Packetizer(
+            ssrc: ssrc, payloadType: configuration.payloadType, firstSequenceNumber: identity.firstSequenceNumber,
+            mode: configuration.packetizationMode, mtu: payloadLimit.mtu, ipVersion: payloadLimit.ipVersion,
+            srtpTrailerSize: payloadLimit.srtpTrailerSize, headerExtension: configuration.headerExtension)
+        packetBuffer = packetizer.makePacketBuffer()
+        timestampOffset = identity.timestampOffset
         self.router = FeedbackRouter(ssrc: ssrc)
         let enc = configuration.encoder
         bitrate = try BitrateController(
@@ -188,11 +191,9 @@ final class SenderSession {
         responder = NACKResponder(mediaSSRC: ssrc, targetBitrate: enc.targetBitrate)
         if configuration.nack {
             retransmitList.reserveCapacity(512)
-            if let rtx = configuration.rtx {
-                var rng = SystemRandomNumberGenerator()
+            if let rtx = configuration.rtx, let rtxSSRC = identity.rtxSSRC {
                 rtxStream = RTXStream(
-                    ssrc: rtx.ssrc ?? SSRC(UInt32.random(in: 1 ... .max, using: &rng)), payloadType: rtx.payloadType,
-                    firstSequenceNumber: SequenceNumber.randomInitial(using: &rng))
+                    ssrc: rtxSSRC, payloadType: rtx.payloadType, firstSequenceNumber: identity.rtxFirstSequenceNumber)
             }
         }
         if let factor = configuration.pacingFactor {

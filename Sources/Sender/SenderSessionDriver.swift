@@ -42,13 +42,13 @@ final class SenderSessionDriver {
     var failure: SenderError? { session.failure }
 
     init(
-        configuration: SenderConfiguration, ssrc: SSRC, packetizer: H264Packetizer, timestampOffset: UInt32,
+        configuration: SenderConfiguration, identity: StreamIdentity, payloadLimit: RTPPayloadLimit,
         transport: UDPTransport, clock: SenderClock, encoder: any EncoderControl,
         mailbox: FrameMailbox, events: AsyncStream<SenderEvent>.Continuation,
         reports: AsyncStream<SenderStats>.Continuation
     ) throws {
         self.configuration = configuration
-        self.ssrc = ssrc
+        self.ssrc = identity.ssrc
         self.eventLoop = transport.eventLoop
         self.transport = transport
         self.clock = clock
@@ -57,7 +57,7 @@ final class SenderSessionDriver {
         self.events = events
         self.reports = reports
         session = try SenderSession(
-            configuration: configuration, ssrc: ssrc, packetizer: packetizer, timestampOffset: timestampOffset,
+            configuration: configuration, identity: identity, payloadLimit: payloadLimit,
             now: clock.monotonic(), wallClock: clock.wall())
     }
 

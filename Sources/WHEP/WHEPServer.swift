@@ -473,9 +473,9 @@ public final class WHEPServer: Sendable {
             var rng = SystemRandomNumberGenerator()
             let id = (0..<16).map { _ in String(UInt8.random(in: 0...255, using: &rng), radix: 16).leftPadded(2) }.joined()
             let configuration = encoder.configuration
-            let ssrc = SSRC(UInt32.random(in: 1 ... .max, using: &rng))
-            var rtxSSRC = SSRC(UInt32.random(in: 1 ... .max, using: &rng))
-            while rtxSSRC == ssrc { rtxSSRC = SSRC(UInt32.random(in: 1 ... .max, using: &rng)) }
+            let identity = StreamIdentity.draw(rtx: true, using: &rng)
+            let ssrc = identity.ssrc
+            let rtxSSRC = identity.rtxSSRC ?? ssrc
             let credentials = ICECredentials.random()
             var video = VideoSendConfiguration(
                 profileLevelID: configuration.encoder.profileLevelID,

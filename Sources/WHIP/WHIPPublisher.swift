@@ -73,13 +73,11 @@ public final class WHIPPublisher: Sendable {
         configuration.rtcpMux = true
         try configuration.validate()
         var rng = SystemRandomNumberGenerator()
-        let ssrc = configuration.ssrc ?? SSRC(UInt32.random(in: 1 ... .max, using: &rng))
+        // The SSRCs go into the offer: drawn now, and kept by the sender.
+        let identity = StreamIdentity.draw(for: configuration, using: &rng)
+        let ssrc = identity.ssrc
         configuration.ssrc = ssrc
-        if configuration.rtx != nil, configuration.rtx?.ssrc == nil {
-            var rtxSSRC = SSRC(UInt32.random(in: 1 ... .max, using: &rng))
-            while rtxSSRC == ssrc { rtxSSRC = SSRC(UInt32.random(in: 1 ... .max, using: &rng)) }
-            configuration.rtx?.ssrc = rtxSSRC
-        }
+        configuration.rtx?.ssrc = identity.rtxSSRC
 
         // One wildcard IPv4 socket; a host candidate per interface address (the one routed toward the endpoint
         // first), each datagram paired by the address it arrived on (IP_PKTINFO).

@@ -1,0 +1,64 @@
+import RTP
+
+/// The random values one outgoing stream starts with (RFC 3550 section 8.1, 5.1; RFC 4588): its SSRC, its RTX
+/// stream's SSRC, both streams' first sequence numbers and its RTP timestamp offset. Drawn here and nowhere else, by every
+/// front end (`H264Sender`, each WHEP viewer, `WHIPPublisher`).
+package struct StreamIdentity: Sendable, Equatable {
+    /// The media SSRC (never 0).
+    package var ssrc: SSRC
+    /// The RTX stream's SSRC (never 0, never the media SSRC), or nil without RTX.
+    package var rtxSSRC: SSRC?
+    /// The first RTP sequence number (below 2^15, RFC 3550 section 5.1's advice for SRTP).
+    package var firstSequenceNumber: SequenceNumber
+    /// The RTP timestamp of the first frame.
+    package var timestampOffset: UInt32
+    /// The RTX stream's first sequence number.
+    package var rtxFirstSequenceNumber: SequenceNumber
+
+    /// Creates an identity from given values.
+    package init(
+        ssrc: SSRC, rtxSSRC: SSRC?, firstSequenceNumber: SequenceNumber, timestampOffset: UInt32,
+        rtxFirstSequenceNumber: SequenceNumber = SequenceNumber(0)
+    ) {
+        self.ssrc = ssrc
+        self.rtxSSRC = rtxSSRC
+        self.firstSequenceNumber = firstSequenceNumber
+        self.timestampOffset = timestampOffset
+        self.rtxFirstSequenceNumber = rtxFirstSequenceNumber
+    }
+
+    /// Draws what is not given.
+    /// - Parameters:
+    ///   - ssrc: the media SSRC, when the application chose it.
+    ///   - rtx: whether the stream has an RTX stream.
+    ///   - rtxSSRC: its SSRC, when chosen.
+    ///   - firstSequenceNumber: the first sequence number, when chosen.
+    ///   - generator: the random source.
+    /// - Returns: the identity.
+    package static func draw(
+        ssrc: SSRC? = nil, rtx: Bool, rtxSSRC: SSRC? = nil, firstSequenceNumber: SequenceNumber? = nil,
+        using generator: inout some RandomNumberGenerator
+    ) -> StreamIdentity {
+        let media = ssrc ?? SSRC(UInt32.random(in: 1 ... .max, using: &generator))
+        var retransmission: SSRC?
+        if rtx {
+            var drawn = rtxSSRC ?? SSRC(UInt32.random(in: 1 ... .max, using: &generator))
+            while drawn == media, rtxSSRC == nil { drawn = SSRC(UInt32.random(in: 1 ... .max, using: &generator)) }
+            retransmission = drawn
+        }
+        return StreamIdentity(
+            ssrc: media, rtxSSRC: retransmission,
+            firstSequenceNumber: firstSequenceNumber ?? SequenceNumber.randomInitial(using: &generator),
+            timestampOffset: UInt32.random(in: .min ... .max, using: &generator),
+            rtxFirstSequenceNumber: SequenceNumber.randomInitial(using: &generator))
+    }
+
+    /// Draws what `configuration` leaves open (its `ssrc`, `rtx?.ssrc` and `firstSequenceNumber` are kept).
+    package static func draw(
+        for configuration: SenderConfiguration, using generator: inout some RandomNumberGenerator
+    ) -> StreamIdentity {
+        draw(
+            ssrc: configuration.ssrc, rtx: configuration.rtx != nil, rtxSSRC: configuration.rtx?.ssrc,
+            firstSequenceNumber: configuration.firstSequenceNumber, using: &generator)
+    }
+}
