@@ -153,7 +153,7 @@ let package = Package(
         .testTarget(name: "SDPTests", dependencies: ["SDP"]),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "RTP"]),
         // The real sender and receiver sessions (and the pure stages) over a simulated link on a virtual clock.
-        .testTarget(name: "StageSimulationTests", dependencies: ["Sender", "Receiver", "RTP", "H264", "Codec"]),
+        .testTarget(name: "StageSimulationTests", dependencies: ["Sender", "Receiver", "RTP", "H264", "Codec", "SRTP"]),
         .testTarget(name: "STUNTests", dependencies: ["STUN", "COpenSSL"]),
         .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "RTP"]),
         .testTarget(

@@ -14,6 +14,9 @@ struct EncoderModel {
     let frameRate: Double
     /// An IDR's size in frame budgets.
     var keyframeCost = 6.0
+    /// The share of the target the encoder produces on average: OpenH264's CBR runs a few per cent under its target
+    /// at these rates (0.90 M offered for a 0.93 M target in the network benchmark's bottleneck case).
+    var fill = 0.96
     private var throttle: KeyframeRequestThrottle
     private var debt = 0.0
     private var frames = 0
@@ -34,14 +37,14 @@ struct EncoderModel {
         let requestedAt = isKeyframe ? throttle.pendingSince : nil
         if isKeyframe { throttle.keyframeEncoded(at: captureTime) }
         frames += 1
-        let budget = Double(target) / 8 / frameRate
+        let budget = Double(target) * fill / 8 / frameRate
         var size: Double
         if isKeyframe {
             size = budget * keyframeCost
         } else {
             // Pay the debt back over about half a second, never below a quarter of the budget.
             size = min(max(budget - debt / (frameRate / 2), budget * 0.25), budget * 2)
-            size *= Double.random(in: 0.9...1.1, using: &random)
+            size *= Double.random(in: 0.7...1.3, using: &random)
         }
         debt = max(0, debt + size - budget)
         let frame = Self.accessUnit(payloadSize: max(16, Int(size)), isKeyframe: isKeyframe, index: frames)

@@ -1,6 +1,7 @@
 import Codec
 import H264
 import RTP
+import SRTP
 @testable import Receiver
 @testable import Sender
 
@@ -88,6 +89,12 @@ struct SessionSimulation {
         senderConfiguration.nack = scenario.nack
         senderConfiguration.rtx = scenario.rtx ? SenderConfiguration.RTX(payloadType: PayloadType(97), ssrc: Self.rtxSSRC) : nil
         senderConfiguration.transportWideCCExtensionID = scenario.transportCC ? Self.transportCCID : nil
+        // As over a socket, the packets leave room for the SRTP tag and the estimator counts it; the paths count it
+        // too (the simulation itself sends plain RTP).
+        var keys = SplitMix64(seed: scenario.seed ^ 0x5EC)
+        senderConfiguration.security = SenderConfiguration.Security(key: SRTPMasterKey.random(for: .default, using: &keys))
+        let srtpTrailer = SRTPSuite.default.rtpTrailerLength
+        let srtcpTrailer = SRTPSuite.default.rtcpTrailerLength
         let identity = StreamIdentity(
             ssrc: Self.mediaSSRC, rtxSSRC: scenario.rtx ? Self.rtxSSRC : nil, firstSequenceNumber: SequenceNumber(1000),
             timestampOffset: 0, rtxFirstSequenceNumber: SequenceNumber(5000))
@@ -132,9 +139,13 @@ struct SessionSimulation {
             var failure: Error?
             while sender.pollTransmit({ transmit in
                 switch transmit {
-                case .rtp(let packet): forward.send(Array(packet), now: now, random: &random)
+                case .rtp(let packet): forward.send(Array(packet), trailer: srtpTrailer, now: now, random: &random)
                 case .rtcp(let compound):
-                    do { forward.send(try RTCPPacket.serialized(compound), now: now, random: &random) } catch { failure = error }
+                    do {
+                        forward.send(try RTCPPacket.serialized(compound), trailer: srtcpTrailer, now: now, random: &random)
+                    } catch {
+                        failure = error
+                    }
                 }
             }) {}
             if let failure { throw failure }
@@ -161,7 +172,7 @@ struct SessionSimulation {
                 }
             }
             while let compound = receiver.pollTransmit() {
-                backward.send(try RTCPPacket.serialized(compound), now: now, random: &random)
+                backward.send(try RTCPPacket.serialized(compound), trailer: srtcpTrailer, now: now, random: &random)
             }
         }
 

@@ -50,7 +50,13 @@ struct SimulatedPath {
     }
 
     /// Puts a datagram on the path at `now`.
-    mutating func send(_ bytes: [UInt8], now: MonotonicTime, random: inout SplitMix64) {
+    /// - Parameters:
+    ///   - bytes: the datagram.
+    ///   - trailer: bytes the real datagram carries beyond these (the SRTP tag the simulation does not compute),
+    ///     counted by the bottleneck.
+    ///   - now: now.
+    ///   - random: the simulation's random source.
+    mutating func send(_ bytes: [UInt8], trailer: Int = 0, now: MonotonicTime, random: inout SplitMix64) {
         counters.sent += 1
         let elapsed = now - start
         if impairment.blackouts.contains(where: { $0.contains(elapsed) }) {
@@ -76,7 +82,7 @@ struct SimulatedPath {
                 return
             }
             let bitsPerSecond = max(1, capacity(elapsed))
-            let serialization = Duration.nanoseconds(Int64(bytes.count * 8) * 1_000_000_000 / Int64(bitsPerSecond))
+            let serialization = Duration.nanoseconds(Int64((bytes.count + trailer) * 8) * 1_000_000_000 / Int64(bitsPerSecond))
             departure = max(now, linkFree) + serialization
             linkFree = departure
             queueDepartures.append(departure)
