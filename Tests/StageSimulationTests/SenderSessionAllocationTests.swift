@@ -1,0 +1,79 @@
+import Codec
+import H264
+import RTP
+@testable import Sender
+import Testing
+
+/// The real `SenderSession` allocates nothing per packet: a window of frames of 20 packets costs exactly the
+/// allocations of the same window with frames of 4 packets (what is left is per frame or per RTCP packet: the
+/// Sender Reports, the reports' statistics). Pacing, NACK + RTX and the transport-wide sequence number are on, and
+/// a NACK comes every tenth frame. Counted process-wide by the preloaded malloc counter, so Tests/run.sh runs it
+/// alone with the other allocation checks.
+@Suite(.serialized) struct SenderSessionAllocationTests {
+    /// Runs `frames` frames of `packetsPerFrame` packets through a session after a warm-up; the allocations counted
+    /// while they ran, and the packets sent.
+    func allocations(packetsPerFrame: Int, frames: Int) throws -> (allocations: UInt64, packets: Int) {
+        var encoder = EncoderConfiguration(width: 1280, height: 720, frameRate: 30, targetBitrate: 3_000_000)
+        encoder.profile = .constrainedBaseline
+        var configuration = SenderConfiguration(peerHost: "127.0.0.1", peerPort: 5004, encoder: encoder)
+        configuration.rtx = SenderConfiguration.RTX(payloadType: PayloadType(97), ssrc: SSRC(2))
+        configuration.transportWideCCExtensionID = 3
+        configuration.congestionControl = false  // the estimator's own arrays are fed per feedback message, not here
+        let session = try SenderSession(
+            configuration: configuration,
+            identity: StreamIdentity(ssrc: SSRC(1), rtxSSRC: SSRC(2), firstSequenceNumber: SequenceNumber(100), timestampOffset: 0),
+            payloadLimit: configuration.payloadLimit, now: .zero, wallClock: NTPTimestamp(rawValue: 1 << 40))
+        // Frames are made up front: the encoder allocates, the session must not.
+        let payload = configuration.payloadLimit.maxPayloadSize - 2
+        let made = (0..<8).map { i in
+            EncoderModel.accessUnit(payloadSize: payload * packetsPerFrame - 16, isKeyframe: false, index: i)
+        }
+        let statistics = EncodeStatistics(size: 0, averageQP: nil, encodeDuration: .zero, keyframeRequested: false)
+        var now = MonotonicTime.zero
+        var packets = 0
+        var frameIndex = 0
+        var nextSequenceNumber = 100
+
+        func run(_ count: Int) {
+            for _ in 0..<count {
+                let capture = MonotonicTime(nanoseconds: Int64(frameIndex) * 33_333_333)
+                while let due = session.pollTimeout(), due <= capture {
+                    now = due
+                    session.handleTimeout(now: now)
+                    while session.pollTransmit({ if case .rtp = $0 { packets += 1 } }) {}
+                    while session.pollEvent() != nil {}
+                }
+                now = capture
+                session.handle(encoded: .frame(made[frameIndex % made.count], statistics, captureTime: capture,
+                                               keyframeRequestedAt: nil), now: now)
+                nextSequenceNumber += packetsPerFrame
+                if frameIndex % 10 == 9 {
+                    let lost = SequenceNumber(UInt16(truncatingIfNeeded: nextSequenceNumber - packetsPerFrame - 1))
+                    // The RTCP parser's arrays: the same count in both windows.
+                    session.handle(rtcp: [.nack(GenericNACK(senderSSRC: SSRC(9), mediaSSRC: SSRC(1), lost: [lost]))], now: now)
+                }
+                while session.pollTransmit({ if case .rtp = $0 { packets += 1 } }) {}
+                while session.pollEncoderCommand() != nil {}
+                while session.pollEvent() != nil {}
+                frameIndex += 1
+            }
+        }
+
+        run(300)  // warm-up: every slot, queue and the RTX buffer touched
+        let count = try #require(mallocCountTotal, "RTC_H264_REQUIRE_MALLOC_COUNT is set but malloc_count.so is not preloaded")
+        let sentBefore = packets
+        let before = count()
+        run(frames)
+        return (count() - before, packets - sentBefore)
+    }
+
+    @Test(.enabled(if: mallocCountTotal != nil || requireMallocCount, "needs LD_PRELOAD=malloc_count.so"))
+    func theSessionAllocatesNothingPerPacket() throws {
+        let small = try allocations(packetsPerFrame: 4, frames: 600)
+        let large = try allocations(packetsPerFrame: 20, frames: 600)
+        print("SenderSession: \(small.allocations) allocations for \(small.packets) packets (4 a frame), "
+            + "\(large.allocations) for \(large.packets) packets (20 a frame)")
+        #expect(large.packets >= small.packets * 4)
+        #expect(large.allocations <= small.allocations)
+    }
+}
