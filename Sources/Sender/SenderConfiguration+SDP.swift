@@ -58,10 +58,16 @@ extension SenderConfiguration {
         return encoded.parameterSets.map { Array($0) }
     }
 
-    /// The RTCP feedback this sender answers, as `a=rtcp-fb` values (RFC 4585, RFC 5104, REMB).
-    public var feedbackCapabilities: [String] {
+    /// The RTCP feedback this sender answers (`SenderSession` handles each), as `a=rtcp-fb` values (RFC 4585,
+    /// RFC 5104, REMB), `transport-cc` aside: the one list every SDP writer uses (the SDES SDP here, the WHEP
+    /// answer, the WHIP offer).
+    public var answeredFeedback: [String] {
         (nack ? ["nack"] : []) + ["nack pli", "ccm fir", "ccm tmmbr", "goog-remb"]
-            + (transportWideCCExtensionID != nil ? ["transport-cc"] : [])
+    }
+
+    /// `answeredFeedback`, with `transport-cc` when the transport-wide sequence number is written.
+    public var feedbackCapabilities: [String] {
+        answeredFeedback + (transportWideCCExtensionID != nil ? ["transport-cc"] : [])
     }
 
     /// The SDP a receiver needs to play this stream.

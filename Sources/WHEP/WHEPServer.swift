@@ -482,7 +482,7 @@ public final class WHEPServer: Sendable {
                 packetizationMode: configuration.packetizationMode == .singleNALUnit ? 0 : 1, ssrc: ssrc.rawValue,
                 rtxSSRC: configuration.nack && configuration.rtx != nil ? rtxSSRC.rawValue : nil,
                 cname: configuration.cname)
-            if !configuration.nack { video.feedback.removeAll { $0 == "nack" } }
+            video.feedback = configuration.answeredFeedback
             // Delay-based congestion control per viewer when the browser offers transport-cc (Chromium does).
             video.transportWideCC = configuration.congestionControl
             let local = LocalTransportDescription(

@@ -114,7 +114,7 @@ public final class WHIPPublisher: Sendable {
             ssrc: ssrc.rawValue, rtxSSRC: configuration.rtx?.ssrc?.rawValue, cname: configuration.cname)
         video.offerPayloadType = configuration.payloadType.rawValue
         if let rtx = configuration.rtx { video.offerRTXPayloadType = rtx.payloadType.rawValue }
-        video.feedback = (configuration.nack ? ["nack"] : []) + ["nack pli", "ccm fir", "goog-remb", "ccm tmmbr"]
+        video.feedback = configuration.answeredFeedback
         // Delay-based congestion control when the endpoint answers transport-cc.
         video.transportWideCC = configuration.congestionControl
         let offer = VideoOfferer.offer(
