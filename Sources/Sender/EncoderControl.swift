@@ -19,18 +19,15 @@ protocol EncoderControl: Sendable {
     func setRates(target: Int, ceiling: Int) -> EventLoopFuture<Void>
 }
 
-/// The encoder stage of one sender, on its own thread.
+/// The encoder of one sender, its own.
 struct LocalEncoderControl: EncoderControl {
-    /// The encoder's thread.
-    let loop: EventLoop
-    /// The stage, confined to `loop`.
-    let stage: NIOLoopBound<EncoderStage>
+    let encoder: EncoderComponent
 
     func requestKeyframe(at now: MonotonicTime) {
-        loop.execute { [stage] in stage.value.requestKeyframe(at: now) }
+        encoder.requestKeyframe(at: now)
     }
 
     func setRates(target: Int, ceiling: Int) -> EventLoopFuture<Void> {
-        loop.submit { [stage] () throws -> Void in try stage.value.setRates(target: target, ceiling: ceiling) }
+        encoder.setRates { (target, ceiling) }
     }
 }

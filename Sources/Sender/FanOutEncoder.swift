@@ -25,15 +25,9 @@ package final class FanOutEncoder: Sendable {
     package let configuration: SenderConfiguration
 
     private let clock: SenderClock
-    private let origin: ContinuousClock.Instant
-    private let encoderGroup: MultiThreadedEventLoopGroup
-    private let encoderLoop: EventLoop
-    private let stage: NIOLoopBound<EncoderStage>
-    private let mailbox: FrameMailbox
+    private let encoder: EncoderComponent
     private let registry: Registry
     private let finished = Atomic<Bool>(false)
-    /// The frame rate the encoder plans for now (a `Double`'s bits), changed by `setFrameRate(_:)`.
-    private let frameRateBits: Atomic<UInt64>
 
     /// The viewers, their keyframe gates and the rate arbiter, shared by the encoder's thread and the viewers' loops.
     final class Registry: Sendable {
@@ -110,19 +104,18 @@ package final class FanOutEncoder: Sendable {
     /// How one viewer's core reaches the shared encoder.
     struct ViewerControl: EncoderControl {
         let id: UInt64
-        let loop: EventLoop
-        let stage: NIOLoopBound<EncoderStage>
+        let encoder: EncoderComponent
         let registry: Registry
 
         func requestKeyframe(at now: MonotonicTime) {
-            loop.execute { [stage] in stage.value.requestKeyframe(at: now) }
+            encoder.requestKeyframe(at: now)
         }
 
         func setRates(target: Int, ceiling: Int) -> EventLoopFuture<Void> {
             _ = registry.state.withLock {
                 $0.arbiter.set(RateArbiter.Rates(target: target, ceiling: ceiling), for: id)
             }
-            return FanOutEncoder.applyArbitratedRates(loop: loop, stage: stage, registry: registry)
+            return FanOutEncoder.applyArbitratedRates(encoder: encoder, registry: registry)
         }
     }
 
@@ -149,58 +142,35 @@ package final class FanOutEncoder: Sendable {
         let registry = Registry(
             operatorRates: RateArbiter.Rates(target: enc.targetBitrate, ceiling: enc.effectiveMaxBitrate),
             observer: configuration.frameObserver)
-        let encoderGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let encoderLoop = encoderGroup.next()
-        let mailbox = FrameMailbox()
-        let encoderConfiguration = configuration.sendingEncoderConfiguration
-        let maximumFailures = configuration.maximumConsecutiveFrameFailures
-        let throttle = KeyframeRequestThrottle(minimumInterval: configuration.keyframeThrottle)
-        do {
-            stage = try await encoderLoop.submit {
-                let stage = EncoderStage(
-                    encoder: try makeEncoder(encoderConfiguration), throttle: throttle, mailbox: mailbox, clock: clock,
-                    maximumConsecutiveFailures: maximumFailures
-                ) { output in registry.deliver(output) }
-                let weakStage = NIOLoopBound(WeakReference(stage), eventLoop: encoderLoop)
-                stage.reschedule = { encoderLoop.execute { weakStage.value.object?.drain() } }
-                return NIOLoopBound(stage, eventLoop: encoderLoop)
-            }.get()
-        } catch {
-            try? await encoderGroup.shutdownGracefully()
-            throw error
+        encoder = try await EncoderComponent(
+            configuration: configuration, clock: clock, origin: origin, makeEncoder: makeEncoder
+        ) { output in
+            registry.deliver(output)
         }
         self.configuration = configuration
         self.clock = clock
-        self.origin = origin
-        self.encoderGroup = encoderGroup
-        self.encoderLoop = encoderLoop
-        self.mailbox = mailbox
         self.registry = registry
-        self.frameRateBits = Atomic(configuration.encoder.frameRate.bitPattern)
     }
 
     /// Moves the encoder to the arbiter's rates as they are when the encoder's thread gets to it (not when asked):
     /// changes from viewers and from the operator may be queued in any order, and the last one applied must reflect
     /// every wish recorded.
-    static func applyArbitratedRates(
-        loop: EventLoop, stage: NIOLoopBound<EncoderStage>, registry: Registry
-    ) -> EventLoopFuture<Void> {
-        loop.submit { () throws -> Void in
+    static func applyArbitratedRates(encoder: EncoderComponent, registry: Registry) -> EventLoopFuture<Void> {
+        encoder.setRates {
             let applied = registry.state.withLock { $0.arbiter.applied }
-            try stage.value.setRates(target: applied.target, ceiling: applied.ceiling)
+            return (applied.target, applied.ceiling)
         }
     }
 
     deinit {
         guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        mailbox.close()
-        encoderGroup.shutdownGracefully { _ in }
+        encoder.close()
     }
 
     // MARK: Frames
 
     /// The frame rate the encoder plans for (the configuration's until `setFrameRate(_:)`).
-    package var frameRate: Double { Double(bitPattern: frameRateBits.load(ordering: .relaxed)) }
+    package var frameRate: Double { encoder.frameRate }
 
     /// Pushes a frame written into the encoder's reused buffer (newest wins when the encoder is busy).
     /// - Parameters:
@@ -209,12 +179,7 @@ package final class FanOutEncoder: Sendable {
     /// - Throws: what `fill` throws, `SenderError.finished`, or the error that ended the stream.
     package func send(captureTime: ContinuousClock.Instant = .now, fill: (inout I420Frame) throws -> Void) throws {
         if let failure { throw failure }
-        let time = MonotonicTime(nanoseconds: (captureTime - origin).saturatingNanoseconds)
-        let (wake, _) = try mailbox.put(captureTime: time, fill: fill)
-        if wake {
-            let stage = self.stage
-            encoderLoop.execute { stage.value.drain() }
-        }
+        try encoder.send(captureTime: captureTime, fill: fill)
     }
 
     /// Pushes a borrowed I420 picture (copied before this returns).
@@ -226,15 +191,23 @@ package final class FanOutEncoder: Sendable {
         try send(captureTime: captureTime) { view.copy(into: &$0) }
     }
 
+    /// Pushes an owned frame in I420, NV12 or BGRA (converted to I420 with libyuv on the caller's thread).
+    /// - Throws: `VideoError` for a frame that cannot be converted, `SenderError.finished`, or the error that ended
+    ///   the stream.
+    package func send(_ frame: VideoFrame, captureTime: ContinuousClock.Instant = .now) throws {
+        if let failure { throw failure }
+        try encoder.send(frame, captureTime: captureTime)
+    }
+
     /// Waits until the encoder has taken the last frame pushed.
-    package func waitForEncoder() async { await mailbox.waitForSpace() }
+    package func waitForEncoder() async { await encoder.waitForEncoder() }
 
     /// Blocks until the encoder has taken the last frame pushed.
-    package func waitForEncoderBlocking() { mailbox.waitForSpaceBlocking() }
+    package func waitForEncoderBlocking() { encoder.waitForEncoderBlocking() }
 
     /// Frames encoded so far, and frames replaced in the mailbox before the encoder took them.
     package var frameCounts: (encoded: Int, dropped: Int) {
-        (registry.state.withLock { $0.framesEncoded }, mailbox.droppedFrames)
+        (registry.state.withLock { $0.framesEncoded }, encoder.droppedFrames)
     }
 
     /// The rates the encoder follows now (the weakest viewer's, at most the operator's).
@@ -278,7 +251,7 @@ package final class FanOutEncoder: Sendable {
             return (previous, Array(state.viewers.values))
         }
         do {
-            try await Self.applyArbitratedRates(loop: encoderLoop, stage: stage, registry: registry).get()
+            try await Self.applyArbitratedRates(encoder: encoder, registry: registry).get()
         } catch {
             registry.state.withLock { _ = $0.arbiter.setOperatorRates(previous) }
             throw SenderError.invalidRate("\(error)")
@@ -304,8 +277,7 @@ package final class FanOutEncoder: Sendable {
     /// - Throws: `SenderError.finished`.
     package func requestKeyframe() throws {
         guard !finished.load(ordering: .acquiring) else { throw SenderError.finished }
-        let stage = self.stage, now = clock.monotonic()
-        encoderLoop.execute { stage.value.requestKeyframe(at: now) }
+        encoder.requestKeyframe(at: clock.monotonic())
     }
 
     /// Changes the frame rate the encoder's rate control plans for (and the frame pump paces at).
@@ -313,18 +285,7 @@ package final class FanOutEncoder: Sendable {
     /// - Throws: `SenderError.invalidRate` (nothing changed), `SenderError.finished`.
     package func setFrameRate(_ framesPerSecond: Double) async throws {
         guard !finished.load(ordering: .acquiring) else { throw SenderError.finished }
-        do {
-            try EncoderConfiguration.validate(frameRate: framesPerSecond)
-        } catch {
-            throw SenderError.invalidRate("\(error)")
-        }
-        let stage = self.stage
-        do {
-            try await encoderLoop.submit { try stage.value.setFrameRate(framesPerSecond) }.get()
-        } catch {
-            throw SenderError.invalidRate("\(error)")
-        }
-        frameRateBits.store(framesPerSecond.bitPattern, ordering: .relaxed)
+        try await encoder.setFrameRate(framesPerSecond)
     }
 
     /// Changes what the shared encoder gives up first when the bitrate is short (as `H264Sender`'s).
@@ -332,14 +293,7 @@ package final class FanOutEncoder: Sendable {
     /// - Throws: `SenderError.finished`; `SenderError.invalidConfiguration` when the encoder does not adapt its size.
     package func setDegradationPreference(_ preference: DegradationPreference) async throws {
         guard !finished.load(ordering: .acquiring) else { throw SenderError.finished }
-        let stage = self.stage
-        do {
-            try await encoderLoop.submit { try stage.value.setDegradationPreference(preference) }.get()
-        } catch let error as SenderError {
-            throw error
-        } catch {
-            throw SenderError.finished  // the encoder's loop is gone: finished meanwhile
-        }
+        try await encoder.setDegradationPreference(preference)
     }
 
     // MARK: Viewers
@@ -365,10 +319,10 @@ package final class FanOutEncoder: Sendable {
     /// Sets what happens when the stream fails: called once, on the encoder's thread, after every viewer's core got
     /// the error. Frames pushed after that are refused with the error.
     package func onFatal(_ handler: @escaping @Sendable (SenderError) -> Void) {
-        let mailbox = self.mailbox
+        let encoder = self.encoder
         registry.state.withLock {
             $0.onFatal = { error in
-                mailbox.close()
+                encoder.close()
                 handler(error)
             }
         }
@@ -396,11 +350,11 @@ package final class FanOutEncoder: Sendable {
             defer { state.nextID += 1 }
             return state.nextID
         }
-        let control = ViewerControl(id: id, loop: encoderLoop, stage: stage, registry: registry)
-        // A mailbox of the viewer's own that never holds a frame: finishing the viewer closes only that one.
+        let control = ViewerControl(id: id, encoder: encoder, registry: registry)
+        // No encoder of its own: finishing the viewer leaves the shared one running.
         let core = try SenderSessionDriver(
             configuration: configuration, identity: identity, payloadLimit: limit, transport: transport, clock: clock,
-            encoder: control, mailbox: FrameMailbox(), events: events, reports: reports)
+            encoder: control, ownEncoder: nil, events: events, reports: reports)
         core.start()
         // A viewer joining after the operator changed the bitrate starts from the operator's value, not the
         // configured one (its wish is capped by the arbiter either way).
@@ -419,15 +373,13 @@ package final class FanOutEncoder: Sendable {
             return state.viewers.removeValue(forKey: id) != nil
         }
         guard wasAttached, !finished.load(ordering: .relaxed) else { return }
-        _ = Self.applyArbitratedRates(loop: encoderLoop, stage: stage, registry: registry)
+        _ = Self.applyArbitratedRates(encoder: encoder, registry: registry)
     }
 
     /// Stops the encoder (the frame waiting is encoded and delivered first). Viewers are not finished here.
     package func finish() async {
         guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let stage = self.stage
-        try? await encoderLoop.submit { stage.value.drain() }.get()
-        mailbox.close()
-        try? await encoderGroup.shutdownGracefully()
+        await encoder.drain()
+        await encoder.stop()
     }
 }

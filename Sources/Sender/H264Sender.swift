@@ -37,17 +37,11 @@ public final class H264Sender: Sendable {
     /// Keyframe requests, bitrate changes and dropped frames as they happen. Newest kept when not read.
     public let events: AsyncStream<SenderEvent>
 
-    private let clock: SenderClock
-    private let origin: ContinuousClock.Instant
     private let ioLoop: EventLoop
-    private let encoderGroup: MultiThreadedEventLoopGroup
-    private let encoderLoop: EventLoop
     private let core: NIOLoopBound<SenderSessionDriver>
-    private let encoder: NIOLoopBound<EncoderStage>
-    private let mailbox: FrameMailbox
+    private let encoder: EncoderComponent
     private let eventsContinuation: AsyncStream<SenderEvent>.Continuation
     private let finished = Atomic<Bool>(false)
-    private let frameRateBits: Atomic<UInt64>
 
     /// One frame interval, at most 100 ms: how long the BYE waits after the last frame.
     static func byeDelay(frameRate: Double) -> Duration {
@@ -124,78 +118,64 @@ public final class H264Sender: Sendable {
             transport = try await UDPTransport.bind(configuration: transportConfiguration, eventLoop: ioLoop)
         }
 
-        let encoderGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let encoderLoop = encoderGroup.next()
-        let mailbox = FrameMailbox()
         let (events, eventsContinuation) = AsyncStream.makeStream(
             of: SenderEvent.self, bufferingPolicy: .bufferingNewest(Self.streamBuffer))
         let (reports, reportsContinuation) = AsyncStream.makeStream(
             of: SenderStats.self, bufferingPolicy: .bufferingNewest(Self.streamBuffer))
-        // The encoder stage reaches the core through this box, filled once the core exists.
+        // The encoder reaches the session's driver through this box, filled once the driver exists.
         let coreBox = NIOLoopBoundBox.makeEmptyBox(valueType: SenderSessionDriver.self, eventLoop: ioLoop)
+        let encoder: EncoderComponent
         do {
-            let encoderConfiguration = configuration.sendingEncoderConfiguration
-            let maximumFailures = configuration.maximumConsecutiveFrameFailures
-            let throttle = KeyframeRequestThrottle(minimumInterval: configuration.keyframeThrottle)
-            let encoder = try await encoderLoop.submit {
-                let stage = EncoderStage(
-                    encoder: try makeEncoder(encoderConfiguration), throttle: throttle, mailbox: mailbox,
-                    clock: clock, maximumConsecutiveFailures: maximumFailures
-                ) { output in
-                    ioLoop.execute { coreBox.value?.handle(output) }
-                }
-                // Weak: the stage must not keep itself (and its OpenH264 encoder) alive through its own closure.
-                let weakStage = NIOLoopBound(WeakReference(stage), eventLoop: encoderLoop)
-                stage.reschedule = { encoderLoop.execute { weakStage.value.object?.drain() } }
-                return NIOLoopBound(stage, eventLoop: encoderLoop)
-            }.get()
+            encoder = try await EncoderComponent(
+                configuration: configuration, clock: clock, origin: origin, makeEncoder: makeEncoder
+            ) { output in
+                ioLoop.execute { coreBox.value?.handle(output) }
+            }
+        } catch {
+            try? await ioLoop.submit { transport.value.close() }.get()
+            throw error
+        }
+        do {
             let coreConfiguration = configuration  // constants: the closure runs on the I/O loop
             let payloadLimit = limit
             core = try await ioLoop.submit {
                 let core = try SenderSessionDriver(
                     configuration: coreConfiguration, identity: identity, payloadLimit: payloadLimit,
-                    transport: transport.value, clock: clock,
-                    encoder: LocalEncoderControl(loop: encoderLoop, stage: encoder),
-                    mailbox: mailbox, events: eventsContinuation, reports: reportsContinuation)
+                    transport: transport.value, clock: clock, encoder: LocalEncoderControl(encoder: encoder),
+                    ownEncoder: encoder, events: eventsContinuation, reports: reportsContinuation)
                 coreBox.value = core
                 core.start()
                 return NIOLoopBound(core, eventLoop: ioLoop)
             }.get()
-            self.encoder = encoder
         } catch {
             try? await ioLoop.submit { transport.value.close() }.get()
-            try? await encoderGroup.shutdownGracefully()
+            await encoder.stop()
             throw error
         }
+        self.encoder = encoder
         self.configuration = configuration
         self.ssrc = ssrc
         self.rtxSSRC = configuration.rtx?.ssrc
-        self.clock = clock
-        self.origin = origin
         self.ioLoop = ioLoop
-        self.encoderGroup = encoderGroup
-        self.encoderLoop = encoderLoop
-        self.mailbox = mailbox
         self.events = events
         self.eventsContinuation = eventsContinuation
         self.reports = reports
-        self.frameRateBits = Atomic(configuration.encoder.frameRate.bitPattern)
         self.localPort = try await ioLoop.submit { transport.value.localPort }.get()
     }
 
     deinit {
         // Dropped without `finish()`: BYE, sockets closed, the encoder thread stopped.
         guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        mailbox.close()
-        let core = self.core
+        encoder.close()
+        let core = self.core, encoder = self.encoder
         ioLoop.execute { core.value.finish(error: nil) }
-        encoderGroup.shutdownGracefully { _ in }
+        Task { await encoder.stop() }
     }
 
     // MARK: Frames
 
     /// The frame rate the encoder plans for (frames per second); producers pacing a file or a pattern follow it.
-    public var frameRate: Double { Double(bitPattern: frameRateBits.load(ordering: .relaxed)) }
+    public var frameRate: Double { encoder.frameRate }
 
     /// Pushes a borrowed I420 picture (padded rows honoured). It is copied before this returns; if the encoder is still
     /// busy with the previous frame, the newest waiting frame wins and the older one is counted in `framesDropped`.
@@ -205,7 +185,7 @@ public final class H264Sender: Sendable {
     ///   - captureTime: when it was captured, on `ContinuousClock` (RTP timestamps and Sender Reports follow it).
     /// - Throws: `SenderError.finished` once the sender has finished.
     public func send(_ view: I420FrameView, captureTime: ContinuousClock.Instant = .now) throws {
-        try send(captureTime: captureTime) { view.copy(into: &$0) }
+        if try encoder.send(view, captureTime: captureTime) { eventsContinuation.yield(.frameDropped(.encoderBusy)) }
     }
 
     /// Pushes an owned frame in I420, NV12 or BGRA (converted to I420 with libyuv on the caller's thread), as
@@ -215,11 +195,7 @@ public final class H264Sender: Sendable {
     ///   - captureTime: when it was captured, on `ContinuousClock`.
     /// - Throws: `VideoError` for a frame that cannot be converted, `SenderError.finished`.
     public func send(_ frame: VideoFrame, captureTime: ContinuousClock.Instant = .now) throws {
-        if case .i420(let i420) = frame {
-            return try i420.withView { try send($0, captureTime: captureTime) }
-        }
-        var converter = try FrameConverter(width: frame.width, height: frame.height)
-        try send(captureTime: captureTime) { buffer in try converter.convert(frame, into: &buffer) }
+        if try encoder.send(frame, captureTime: captureTime) { eventsContinuation.yield(.frameDropped(.encoderBusy)) }
     }
 
     /// Pushes a frame written straight into the sender's reused buffer (no copy: a file reader or a renderer fills
@@ -229,24 +205,18 @@ public final class H264Sender: Sendable {
     ///   - fill: writes the picture (it may replace the buffer with one of another size).
     /// - Throws: what `fill` throws (nothing is sent then), `SenderError.finished`.
     public func send(captureTime: ContinuousClock.Instant = .now, fill: (inout I420Frame) throws -> Void) throws {
-        let time = MonotonicTime(nanoseconds: (captureTime - origin).saturatingNanoseconds)
-        let (wake, replaced) = try mailbox.put(captureTime: time, fill: fill)
-        if replaced { eventsContinuation.yield(.frameDropped(.encoderBusy)) }
-        if wake {
-            let encoder = self.encoder
-            encoderLoop.execute { encoder.value.drain() }
-        }
+        if try encoder.send(captureTime: captureTime, fill: fill) { eventsContinuation.yield(.frameDropped(.encoderBusy)) }
     }
 
     /// Waits until the encoder has taken the last frame pushed: a producer that must not lose frames (a file sent as
     /// fast as possible) calls this before each `send`.
     public func waitForEncoder() async {
-        await mailbox.waitForSpace()
+        await encoder.waitForEncoder()
     }
 
     /// Blocks the calling thread until the encoder has taken the last frame pushed (for a producer thread of its own).
     package func waitForEncoderBlocking() {
-        mailbox.waitForSpaceBlocking()
+        encoder.waitForEncoderBlocking()
     }
 
     /// Sends every frame of a sequence without dropping any (each waits for the encoder), then finishes.
@@ -284,18 +254,7 @@ public final class H264Sender: Sendable {
     /// - Parameter framesPerSecond: 1 to 60.
     /// - Throws: `SenderError.invalidRate` (nothing changed).
     public func setFrameRate(_ framesPerSecond: Double) async throws {
-        do {
-            try EncoderConfiguration.validate(frameRate: framesPerSecond)
-        } catch {
-            throw SenderError.invalidRate("\(error)")
-        }
-        let encoder = self.encoder
-        do {
-            try await encoderLoop.submit { try encoder.value.setFrameRate(framesPerSecond) }.get()
-        } catch {
-            throw SenderError.invalidRate("\(error)")
-        }
-        frameRateBits.store(framesPerSecond.bitPattern, ordering: .relaxed)
+        try await encoder.setFrameRate(framesPerSecond)
     }
 
     /// Changes what the encoder gives up first when the bitrate cannot carry the input at full quality (the
@@ -308,14 +267,7 @@ public final class H264Sender: Sendable {
     ///   encoder does not adapt its size.
     public func setDegradationPreference(_ preference: DegradationPreference) async throws {
         guard !finished.load(ordering: .acquiring) else { throw SenderError.finished }
-        let encoder = self.encoder
-        do {
-            try await encoderLoop.submit { try encoder.value.setDegradationPreference(preference) }.get()
-        } catch let error as SenderError {
-            throw error
-        } catch {
-            throw SenderError.finished  // the encoder's loop is gone: the sender finished meanwhile
-        }
+        try await encoder.setDegradationPreference(preference)
     }
 
     /// Asks for a keyframe (served within the keyframe throttle's window, like a PLI).
@@ -333,7 +285,7 @@ public final class H264Sender: Sendable {
     /// Ends the stream because of `error` (the WebRTC transport closed): BYE, sockets closed; `send` throws
     /// `SenderError.finished` from now on and `finish()` throws `error`.
     package func end(with error: SenderError) {
-        mailbox.close()
+        encoder.close()
         let core = self.core
         ioLoop.execute { _ = core.value.finish(error: error) }
     }
@@ -347,7 +299,7 @@ public final class H264Sender: Sendable {
         let first = !finished.exchange(true, ordering: .acquiringAndReleasing)
         let encoder = self.encoder, core = self.core
         if first {
-            try? await encoderLoop.submit { encoder.value.drain() }.get()
+            await encoder.drain()
             // The BYE leaves a frame interval after the last frame, as the next frame would have: a receiver that
             // reads RTP and RTCP from two sockets (ffmpeg) ends at the BYE and must have the last frame by then.
             try? await Task.sleep(for: Self.byeDelay(frameRate: frameRate))
@@ -355,7 +307,7 @@ public final class H264Sender: Sendable {
         let (stats, failure) = try await ioLoop.submit {
             (core.value.finish(error: nil), core.value.failure)
         }.get()
-        if first { try? await encoderGroup.shutdownGracefully() }
+        if first { await encoder.stop() }
         if let failure { throw failure }
         return stats
     }

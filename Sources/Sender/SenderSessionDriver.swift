@@ -24,7 +24,9 @@ final class SenderSessionDriver {
     private let clock: SenderClock
     /// The encoder this session is fed by: its own (`H264Sender`) or one shared with other sessions (`FanOutEncoder`).
     private let encoder: any EncoderControl
-    private let mailbox: FrameMailbox
+    /// The encoder this session alone is fed by (`H264Sender`): closed when the session ends, its dropped frames
+    /// counted here. Nil for a viewer of a shared encoder.
+    private let ownEncoder: EncoderComponent?
     private let events: AsyncStream<SenderEvent>.Continuation
     private let reports: AsyncStream<SenderStats>.Continuation
     private let session: SenderSession
@@ -44,7 +46,7 @@ final class SenderSessionDriver {
     init(
         configuration: SenderConfiguration, identity: StreamIdentity, payloadLimit: RTPPayloadLimit,
         transport: UDPTransport, clock: SenderClock, encoder: any EncoderControl,
-        mailbox: FrameMailbox, events: AsyncStream<SenderEvent>.Continuation,
+        ownEncoder: EncoderComponent?, events: AsyncStream<SenderEvent>.Continuation,
         reports: AsyncStream<SenderStats>.Continuation
     ) throws {
         self.configuration = configuration
@@ -53,7 +55,7 @@ final class SenderSessionDriver {
         self.transport = transport
         self.clock = clock
         self.encoder = encoder
-        self.mailbox = mailbox
+        self.ownEncoder = ownEncoder
         self.events = events
         self.reports = reports
         session = try SenderSession(
@@ -181,10 +183,10 @@ final class SenderSessionDriver {
         withDriverCounters(session.snapshot(now: clock.monotonic()))
     }
 
-    /// `statistics` with what the driver's transport and mailbox count.
+    /// `statistics` with what the driver's transport and encoder count.
     private func withDriverCounters(_ statistics: SenderStats) -> SenderStats {
         var snapshot = statistics
-        snapshot.framesDropped = mailbox.droppedFrames
+        snapshot.framesDropped = ownEncoder?.droppedFrames ?? 0
         let counters = transport.counters
         snapshot.rtcpPacketsReceived = counters.rtcpPacketsReceived
         snapshot.rtcpPacketsSent = counters.rtcpPacketsSent
@@ -215,7 +217,7 @@ final class SenderSessionDriver {
     @discardableResult
     private func tearDown(closingTransport: Bool) -> SenderStats {
         tornDown = true
-        mailbox.close()
+        ownEncoder?.close()
         pump()
         timer?.cancel()
         timer = nil

@@ -271,11 +271,7 @@ public final class WHEPServer: Sendable {
     ///   - captureTime: when it was captured, on `ContinuousClock`.
     /// - Throws: `VideoError` for a frame that cannot be converted, `SenderError.finished`.
     public func send(_ frame: VideoFrame, captureTime: ContinuousClock.Instant = .now) throws {
-        if case .i420(let i420) = frame {
-            return try i420.withView { try send($0, captureTime: captureTime) }
-        }
-        var converter = try FrameConverter(width: frame.width, height: frame.height)
-        try send(captureTime: captureTime) { buffer in try converter.convert(frame, into: &buffer) }
+        try encoder.send(frame, captureTime: captureTime)
     }
 
     /// Pushes a frame written straight into the encoder's reused buffer.

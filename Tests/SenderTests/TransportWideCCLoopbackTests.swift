@@ -30,7 +30,12 @@ import Video
         let sender = try await H264Sender(configuration: configuration)
         let pump = FramePump(source: try PatternSource(width: 320, height: 240), sender: sender, pacing: .realTime, frameLimit: 15)
         _ = try await pump.run()
-        try await waitUntil(sender) { $0.packetsSent > 0 && $0.pacerQueueDelay == 0 }
+        // Every frame encoded and sent (on a loaded machine the encoder lags the pump): the retransmission below
+        // must be the last RTP packet.
+        try await waitUntil(sender) {
+            $0.framesEncoded + $0.framesDropped + $0.framesSkipped >= 15 && $0.framesSent == $0.framesEncoded
+                && $0.pacerQueueDelay == 0
+        }
         try await Task.sleep(for: .milliseconds(100))
         // NACK the third media packet: the answer goes out on the RTX stream with the next number.
         let media = datagrams.withLockedValue { $0 }.filter { !RTCPPacket.isMultiplexedRTCP($0[...]) }
