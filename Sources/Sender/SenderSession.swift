@@ -4,7 +4,7 @@ import RTP
 
 /// One outgoing H.264 stream's send path and feedback path, sans-IO: encoded frames, RTCP and time go in; RTP and
 /// RTCP to send, commands for the encoder, events and the next deadline come out. It never reads a clock, owns no
-/// socket, timer or thread, so that one driver (`SenderCore`) runs it over a `UDPTransport` and a simulation runs the
+/// socket, timer or thread, so that one driver (`SenderSessionDriver`) runs it over a `UDPTransport` and a simulation runs the
 /// very same value over a simulated link on a virtual clock.
 ///
 /// ```
