@@ -6,6 +6,7 @@ let package = Package(
     name: "rtc-h264",
     platforms: [.macOS(.v13)],
     products: [
+        .library(name: "MediaTime", targets: ["MediaTime"]),
         .library(name: "H264", targets: ["H264"]),
         .library(name: "RTP", targets: ["RTP"]),
         .library(name: "SRTP", targets: ["SRTP"]),
@@ -61,20 +62,22 @@ let package = Package(
         ),
 
         // MARK: Pure Swift core (no I/O, no clock, no C)
+        // Time values every layer shares: MonotonicTime, NTPTimestamp, the injected clocks, Duration helpers.
+        .target(name: "MediaTime"),
         .target(name: "H264"),
-        .target(name: "RTP", dependencies: ["H264"]),
+        .target(name: "RTP", dependencies: ["H264", "MediaTime"]),
         .target(name: "SDP"),
         // STUN messages (RFC 8489); pure but for OpenSSL's one-shot HMAC-SHA1.
         .target(name: "STUN", dependencies: ["COpenSSL"]),
         // ICE (lite and controlling), JSEP SDP for one H.264 video m-line, the RFC 7983 demultiplexer: sans-IO.
-        .target(name: "WebRTC", dependencies: ["STUN", "DTLS", "RTP", "H264"]),
+        .target(name: "WebRTC", dependencies: ["STUN", "DTLS", "RTP", "H264", "MediaTime"]),
 
         // MARK: Owners of C handles
         .target(name: "SRTP", dependencies: ["CSRTP"]),
         .target(name: "Video", dependencies: ["CYUV"]),
-        .target(name: "Codec", dependencies: ["H264", "RTP", "Video", "COpenH264", "COpenH264Shim"]),
+        .target(name: "Codec", dependencies: ["H264", "MediaTime", "Video", "COpenH264", "COpenH264Shim"]),
         // DTLS 1.2 + use_srtp over OpenSSL, sans-IO (memory BIOs): one owner per SSL_CTX, SSL, X509, EVP_PKEY.
-        .target(name: "DTLS", dependencies: ["COpenSSL", "SRTP", "RTP"]),
+        .target(name: "DTLS", dependencies: ["COpenSSL", "SRTP", "RTP", "MediaTime"]),
 
         // MARK: The component: one UDP flow (SwiftNIO underneath, never in a public API), the sender's stages, the
         // receiver, and the HTTP control endpoint (its own module, so embedding the sender links no HTTP).
@@ -85,16 +88,16 @@ let package = Package(
         ]),
         // A WebRTC peer's ICE and DTLS (WebRTC's sans-IO PeerTransport) run over a UDPTransport's socket.
         .target(name: "WebRTCTransport", dependencies: [
-            "Transport", "WebRTC", "STUN", "DTLS", "RTP",
+            "Transport", "WebRTC", "STUN", "DTLS", "RTP", "MediaTime",
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .target(name: "Sender", dependencies: [
-            "H264", "RTP", "SRTP", "Video", "Codec", "SDP", "Transport",
+            "H264", "MediaTime", "RTP", "SRTP", "Video", "Codec", "SDP", "Transport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .target(name: "Receiver", dependencies: [
-            "H264", "RTP", "SRTP", "Video", "Codec", "Transport", "Sender",
+            "H264", "MediaTime", "RTP", "SRTP", "Video", "Codec", "Transport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
@@ -125,7 +128,7 @@ let package = Package(
         // The WHEP server: HTTP (NIOHTTP1), one encoder shared by every viewer, a WebRTCLink + SenderCore per viewer;
         // a `ControlTarget` (Control) so that one control endpoint serves it and the sender alike.
         .target(name: "WHEP", dependencies: [
-            "HTTPEndpoint", "Control", "Codec", "DTLS", "H264", "RTP", "SRTP", "STUN", "Sender", "Transport", "Video", "WebRTC", "WebRTCTransport",
+            "HTTPEndpoint", "Control", "Codec", "DTLS", "H264", "MediaTime", "RTP", "SRTP", "STUN", "Sender", "Transport", "Video", "WebRTC", "WebRTCTransport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -136,7 +139,7 @@ let package = Package(
         .executableTarget(
             name: "rtc-h264",
             dependencies: [
-                "H264", "RTP", "SRTP", "Video", "Codec", "SDP", "Sender", "Receiver", "Control", "WHEP", "WHIP",
+                "H264", "MediaTime", "RTP", "SRTP", "Video", "Codec", "SDP", "Sender", "Receiver", "Control", "WHEP", "WHIP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -146,18 +149,18 @@ let package = Package(
         // Also the test-only TLS certificates and keys (Tests/TestSupport/TLS, read by path).
         .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["TLS"]),
         .testTarget(name: "H264Tests", dependencies: ["H264"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "RTPTests", dependencies: ["RTP", "H264"]),
+        .testTarget(name: "RTPTests", dependencies: ["RTP", "H264", "MediaTime"]),
         .testTarget(name: "SRTPTests", dependencies: ["SRTP"]),
         .testTarget(name: "VideoTests", dependencies: ["Video"]),
-        .testTarget(name: "CodecTests", dependencies: ["Codec", "H264", "RTP", "Video"]),
+        .testTarget(name: "CodecTests", dependencies: ["Codec", "H264", "MediaTime", "RTP", "Video"]),
         .testTarget(name: "SDPTests", dependencies: ["SDP"]),
-        .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "RTP"]),
+        .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "RTP", "MediaTime"]),
         // The real sender and receiver sessions (and the pure stages) over a simulated link on a virtual clock.
-        .testTarget(name: "StageSimulationTests", dependencies: ["Sender", "Receiver", "RTP", "H264", "Codec", "SRTP"]),
+        .testTarget(name: "StageSimulationTests", dependencies: ["Sender", "Receiver", "RTP", "H264", "Codec", "SRTP", "MediaTime"]),
         .testTarget(name: "STUNTests", dependencies: ["STUN", "COpenSSL"]),
-        .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "RTP"]),
+        .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "RTP", "MediaTime"]),
         .testTarget(
-            name: "WebRTCTests", dependencies: ["WebRTC", "STUN", "DTLS", "SRTP", "RTP", "H264", "TestSupport"], exclude: ["Interop"]
+            name: "WebRTCTests", dependencies: ["WebRTC", "STUN", "DTLS", "SRTP", "RTP", "H264", "MediaTime", "TestSupport"], exclude: ["Interop"]
         ),
         .testTarget(name: "WHIPTests", dependencies: [
             "WHIP", "WebRTC", "Sender", "Codec", "TestSupport",
@@ -178,7 +181,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "SenderTests", dependencies: [
-            "Sender", "Receiver", "Control", "HTTPEndpoint", "Transport", "H264", "RTP", "SRTP", "SDP", "Codec", "Video", "TestSupport",
+            "Sender", "Receiver", "Control", "HTTPEndpoint", "Transport", "H264", "MediaTime", "RTP", "SRTP", "SDP", "Codec", "Video", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

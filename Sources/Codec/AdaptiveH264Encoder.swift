@@ -1,5 +1,5 @@
 import H264
-import RTP
+import MediaTime
 import Video
 
 /// An `H264Encoder` that adapts the picture size to the bitrate, as a WebRTC sender with degradation preference

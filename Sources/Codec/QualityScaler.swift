@@ -1,4 +1,4 @@
-import RTP
+import MediaTime
 
 /// Decides the picture size to encode at, as libwebrtc's quality scaler and bitrate-based resolution limits do for a
 /// "maintain framerate" stream: an initial rung from the start bitrate, a step down when the target falls below the

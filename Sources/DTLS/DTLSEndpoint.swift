@@ -1,4 +1,5 @@
 internal import COpenSSL
+public import MediaTime
 public import RTP
 import SRTP
 

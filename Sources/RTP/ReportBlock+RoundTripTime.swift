@@ -1,3 +1,5 @@
+import MediaTime
+
 extension ReportBlock {
     /// The round-trip time this block implies (RFC 3550 section 6.4.1: RTT = A - LSR - DLSR), in units of
     /// 1/65536 s, for a report that arrived at NTP time `arrival`. The time is passed in; nothing reads a clock.

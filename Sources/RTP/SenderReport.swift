@@ -1,3 +1,5 @@
+import MediaTime
+
 /// An RTCP sender report, PT 200 (RFC 3550 section 6.4.1):
 ///
 /// ```

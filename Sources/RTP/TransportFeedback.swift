@@ -1,3 +1,5 @@
+import MediaTime
+
 /// Transport-wide congestion control feedback, RTPFB (PT 205) FMT 15
 /// (draft-holmer-rmcat-transport-wide-cc-extensions-01 section 3.1): the receiver reports, for a run of
 /// transport-wide sequence numbers, which packets arrived and when.

@@ -1,3 +1,4 @@
+import MediaTime
 import RTP
 
 /// Counts video freezes the way browsers report them in `getStats` (`freezeCount`, `totalFreezesDuration`;

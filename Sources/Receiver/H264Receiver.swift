@@ -1,7 +1,7 @@
+import MediaTime
 import NIOCore
 import NIOPosix
 import RTP
-import Sender
 import Transport
 
 /// The receiving end: SRTP unprotect, RFC 6184 depacketizing, OpenH264 decoding of whole access units, RTCP back to
@@ -43,7 +43,7 @@ public final class H264Receiver: Sendable {
             })
         let transport = try await UDPTransport.bind(configuration: transportConfiguration, eventLoop: loop)
         let origin = ContinuousClock.now
-        let clock = SenderClock.system(origin: origin)
+        let clock = MediaClock.system(origin: origin)
         let promise = loop.makePromise(of: ReceiverStats.self)
         do {
             core = try await loop.submit {

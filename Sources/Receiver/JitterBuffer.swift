@@ -1,3 +1,4 @@
+import MediaTime
 import RTP
 
 /// A reordering buffer in front of the depacketizer: packets go in as they arrive and come out in sequence order; a

@@ -1,3 +1,4 @@
+import MediaTime
 import RTP
 
 /// The receiver's side of generic NACK (RFC 4585 section 6.2.1; libwebrtc `NackRequester`): tracks missing

@@ -1,6 +1,6 @@
 import H264
+import MediaTime
 import RTP
-import Sender
 
 /// One incoming H.264 stream's receive path, sans-IO: RTP, RTCP and time go in; access units to decode, RTCP to send
 /// (reports, NACKs, PLIs, transport-wide feedback) and the next deadline come out. It never reads a clock and owns no

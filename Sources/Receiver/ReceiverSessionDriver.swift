@@ -1,8 +1,8 @@
 import Codec
 import H264
+import MediaTime
 import NIOCore
 import RTP
-import Sender
 import Transport
 import Video
 
@@ -19,7 +19,7 @@ import Video
 final class ReceiverSessionDriver {
     private let configuration: ReceiverConfiguration
     private let transport: UDPTransport
-    private let clock: SenderClock
+    private let clock: MediaClock
     private let done: EventLoopPromise<ReceiverStats>
     private let session: ReceiverSession
     private let decoder: H264Decoder
@@ -32,7 +32,7 @@ final class ReceiverSessionDriver {
     private var started = false
     private var tornDown = false
 
-    init(configuration: ReceiverConfiguration, ssrc: SSRC, transport: UDPTransport, clock: SenderClock,
+    init(configuration: ReceiverConfiguration, ssrc: SSRC, transport: UDPTransport, clock: MediaClock,
          done: EventLoopPromise<ReceiverStats>) throws {
         self.configuration = configuration
         self.transport = transport

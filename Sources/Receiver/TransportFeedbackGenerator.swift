@@ -1,3 +1,4 @@
+import MediaTime
 import RTP
 
 /// The receiver's side of transport-wide congestion control (draft-holmer-rmcat-transport-wide-cc-extensions-01;

@@ -1,4 +1,5 @@
 import Codec
+import MediaTime
 import RTP
 
 /// The delay-based half of Google congestion control (draft-ietf-rmcat-gcc-02 sections 5.2-5.5; libwebrtc

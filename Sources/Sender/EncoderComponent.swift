@@ -1,4 +1,5 @@
 import Codec
+import MediaTime
 import NIOCore
 import NIOPosix
 import RTP
@@ -34,7 +35,7 @@ package final class EncoderComponent: Sendable {
     ///   - deliver: receives each output, in order, on the encoder's thread.
     /// - Throws: encoder errors (the thread is stopped again then).
     init(
-        configuration: SenderConfiguration, clock: SenderClock, origin: ContinuousClock.Instant,
+        configuration: SenderConfiguration, clock: MediaClock, origin: ContinuousClock.Instant,
         makeEncoder: @escaping @Sendable (EncoderConfiguration) throws -> any FrameEncoder,
         deliver: @escaping @Sendable (EncoderOutput) -> Void
     ) async throws {

@@ -1,3 +1,4 @@
+import MediaTime
 import NIOCore
 import RTP
 

@@ -1,5 +1,6 @@
 import Codec
 import H264
+import MediaTime
 import RTP
 
 /// What the encoder stage hands to the send path for each frame it took.

@@ -1,5 +1,6 @@
 import Codec
 import H264
+import MediaTime
 import RTP
 import Video
 
@@ -12,7 +13,7 @@ final class EncoderStage {
     private let encoder: any FrameEncoder
     private var throttle: KeyframeRequestThrottle
     private let mailbox: FrameMailbox
-    private let clock: SenderClock
+    private let clock: MediaClock
     private let deliver: (EncoderOutput) -> Void
     private let maximumConsecutiveFailures: Int
     private var consecutiveFailures = 0
@@ -27,7 +28,7 @@ final class EncoderStage {
     ///   - clock: the sender's clocks.
     ///   - maximumConsecutiveFailures: failures in a row that end the stream.
     ///   - deliver: receives each output, in order (it hops to the I/O loop).
-    init(encoder: any FrameEncoder, throttle: KeyframeRequestThrottle, mailbox: FrameMailbox, clock: SenderClock,
+    init(encoder: any FrameEncoder, throttle: KeyframeRequestThrottle, mailbox: FrameMailbox, clock: MediaClock,
          maximumConsecutiveFailures: Int, deliver: @escaping (EncoderOutput) -> Void) {
         self.encoder = encoder
         self.throttle = throttle

@@ -1,5 +1,6 @@
 import Codec
 import H264
+import MediaTime
 import NIOCore
 import NIOPosix
 import RTP
@@ -24,7 +25,7 @@ package final class FanOutEncoder: Sendable {
     /// The stream's description (peer fields unused: each viewer's transport has its own peer).
     package let configuration: SenderConfiguration
 
-    private let clock: SenderClock
+    private let clock: MediaClock
     private let encoder: EncoderComponent
     private let registry: Registry
     private let finished = Atomic<Bool>(false)
@@ -131,7 +132,7 @@ package final class FanOutEncoder: Sendable {
     ///     degradation preference).
     /// - Throws: `SenderError` for an invalid configuration, encoder errors.
     package init(
-        configuration: SenderConfiguration, clock: SenderClock? = nil, origin: ContinuousClock.Instant = .now,
+        configuration: SenderConfiguration, clock: MediaClock? = nil, origin: ContinuousClock.Instant = .now,
         makeEncoder: (@Sendable (EncoderConfiguration) throws -> any FrameEncoder)? = nil
     ) async throws {
         try configuration.validate()

@@ -1,4 +1,5 @@
 import Dispatch
+import MediaTime
 import Synchronization
 import RTP
 import Video

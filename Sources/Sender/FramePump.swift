@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import MediaTime
 import RTP
 import Synchronization
 import Video

@@ -1,5 +1,6 @@
 import Codec
 import H264
+import MediaTime
 import NIOCore
 import NIOPosix
 import RTP
@@ -77,7 +78,7 @@ public final class H264Sender: Sendable {
     ///     then ignores the configuration's addresses and security, runs on the transport's loop, and closes it on
     ///     `finish()`. Packets leave room for the largest SRTP trailer.
     package init(
-        configuration: SenderConfiguration, clock: SenderClock, origin: ContinuousClock.Instant, ioLoop: EventLoop?,
+        configuration: SenderConfiguration, clock: MediaClock, origin: ContinuousClock.Instant, ioLoop: EventLoop?,
         makeEncoder: @escaping @Sendable (EncoderConfiguration) throws -> any FrameEncoder,
         transport prepared: NIOLoopBound<UDPTransport>? = nil
     ) async throws {

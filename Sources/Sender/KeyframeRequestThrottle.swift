@@ -1,3 +1,4 @@
+import MediaTime
 import RTP
 
 /// Decides which frame answers a keyframe request (PLI, FIR, `requestKeyframe()`), and which frames may switch the

@@ -1,3 +1,4 @@
+import MediaTime
 import RTP
 
 /// The RTT/loss stage: what the peer's reception reports say about the path (RFC 3550 section 6.4.1). Pure: the

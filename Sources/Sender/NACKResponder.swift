@@ -1,4 +1,5 @@
 import Codec
+import MediaTime
 import RTP
 
 /// Decides which packets to resend for a generic NACK (RFC 4585 section 6.2.1), reading and marking a

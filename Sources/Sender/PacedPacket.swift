@@ -1,3 +1,4 @@
+import MediaTime
 import RTP
 
 /// One packet waiting in the `Pacer`: a reference by sequence number (the bytes stay in the `PacketHistory`, so

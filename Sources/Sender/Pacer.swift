@@ -1,4 +1,5 @@
 import Codec
+import MediaTime
 import RTP
 
 /// A leaky-bucket pacer (libwebrtc `PacingController`): packets leave at `pacingFactor` x the target rate, so a

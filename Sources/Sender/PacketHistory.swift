@@ -1,3 +1,4 @@
+import MediaTime
 import RTP
 
 /// The sender's store of sent RTP packets (unprotected), kept so that NACKed packets can be resent (RFC 4585

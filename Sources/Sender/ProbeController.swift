@@ -1,3 +1,4 @@
+import MediaTime
 import RTP
 
 /// When to probe the path for more capacity (issue 12, item 6: "cautious probing upward"; a simpler form of libwebrtc's

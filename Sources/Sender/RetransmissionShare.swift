@@ -1,3 +1,4 @@
+import MediaTime
 import RTP
 
 /// The share of the sent bytes that were retransmissions over the last second, which the encoder's target gives up so

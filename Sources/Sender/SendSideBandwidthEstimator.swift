@@ -1,3 +1,4 @@
+import MediaTime
 import RTP
 
 /// The sender's bandwidth estimate: the minimum of the loss-based estimate (receiver reports), the delay-based one

@@ -1,5 +1,6 @@
 import Codec
 import H264
+import MediaTime
 import RTP
 
 /// One outgoing H.264 stream's send path and feedback path, sans-IO: encoded frames, RTCP and time go in; RTP and

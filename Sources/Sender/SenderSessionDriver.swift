@@ -1,5 +1,6 @@
 import Codec
 import H264
+import MediaTime
 import NIOCore
 import RTP
 import Transport
@@ -21,7 +22,7 @@ final class SenderSessionDriver {
     let ssrc: SSRC
     let eventLoop: EventLoop
     let transport: UDPTransport
-    private let clock: SenderClock
+    private let clock: MediaClock
     /// The encoder this session is fed by: its own (`H264Sender`) or one shared with other sessions (`FanOutEncoder`).
     private let encoder: any EncoderControl
     /// The encoder this session alone is fed by (`H264Sender`): closed when the session ends, its dropped frames
@@ -45,7 +46,7 @@ final class SenderSessionDriver {
 
     init(
         configuration: SenderConfiguration, identity: StreamIdentity, payloadLimit: RTPPayloadLimit,
-        transport: UDPTransport, clock: SenderClock, encoder: any EncoderControl,
+        transport: UDPTransport, clock: MediaClock, encoder: any EncoderControl,
         ownEncoder: EncoderComponent?, events: AsyncStream<SenderEvent>.Continuation,
         reports: AsyncStream<SenderStats>.Continuation
     ) throws {

@@ -1,3 +1,4 @@
+public import MediaTime
 public import RTP
 public import STUN
 

@@ -1,4 +1,5 @@
 public import DTLS
+public import MediaTime
 public import RTP
 public import STUN
 

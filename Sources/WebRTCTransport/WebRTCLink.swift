@@ -1,4 +1,5 @@
 import DTLS
+import MediaTime
 import NIOCore
 import RTP
 import STUN

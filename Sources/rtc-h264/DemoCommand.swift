@@ -3,6 +3,7 @@ import Codec
 import Foundation
 import H264
 import Control
+import MediaTime
 import RTP
 import Receiver
 import Synchronization

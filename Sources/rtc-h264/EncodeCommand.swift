@@ -2,6 +2,7 @@ import ArgumentParser
 import Codec
 import Foundation
 import H264
+import MediaTime
 import RTP
 import Video
 

@@ -1,6 +1,7 @@
 import Codec
 import Foundation
 import H264
+import MediaTime
 
 /// Counts what `encode` produced and formats the closing summary.
 struct EncodeSummary {

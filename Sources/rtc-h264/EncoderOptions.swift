@@ -1,5 +1,6 @@
 import ArgumentParser
 import Codec
+import MediaTime
 
 /// The encoder options `send`, `sdp` and `encode` share, so that the same flags give the same encoder configuration
 /// whether the stream is sent, described or written to a file.

@@ -3,6 +3,7 @@ import Codec
 import Control
 import Dispatch
 import Foundation
+import MediaTime
 import RTP
 import Sender
 import Synchronization

@@ -20,6 +20,7 @@ let package = Package(
         .executableTarget(name: "QualityBench", dependencies: [
             .product(name: "Codec", package: "rtc-h264"), .product(name: "Video", package: "rtc-h264"),
             .product(name: "H264", package: "rtc-h264"), .product(name: "RTP", package: "rtc-h264"),
+            .product(name: "MediaTime", package: "rtc-h264"),
         ]),
         // Issue 4: packetize + protect against a C loop calling srtp_protect (C/srtp_loop.c).
         .executableTarget(name: "SRTPBench", dependencies: [

@@ -1,3 +1,4 @@
+import MediaTime
 import Testing
 import H264
 import RTP

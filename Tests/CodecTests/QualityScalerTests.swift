@@ -1,3 +1,4 @@
+import MediaTime
 import Testing
 import RTP
 @testable import Codec

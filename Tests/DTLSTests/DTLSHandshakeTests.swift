@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import MediaTime
 import RTP
 import SRTP
 import Testing

@@ -37,12 +37,13 @@ build_module() {
 stamp="$OUT/build.stamp"
 # The WHIP client's Link header and ICE server parsers (pure; the rest of WHIP needs NIO and the sender).
 WHIP_PURE=("$ROOT"/Sources/WHIP/{LinkValue,LinkHeaderParse,LinkHeader,ICEServer,ICEServerScheme,ICEServerTransport,ICEServerError,ICEServerLinks}.swift)
-sources=("$ROOT"/Sources/H264/*.swift "$ROOT"/Sources/RTP/*.swift "$ROOT"/Sources/SDP/*.swift
+sources=("$ROOT"/Sources/MediaTime/*.swift "$ROOT"/Sources/H264/*.swift "$ROOT"/Sources/RTP/*.swift "$ROOT"/Sources/SDP/*.swift
          "$ROOT"/Sources/Video/{Y4MHeader,Y4MError,Y4MReader,FileDescriptorIO,I420Frame,VideoError}.swift
          "$ROOT"/Sources/{STUN,SRTP,DTLS,WebRTC}/*.swift "$ROOT"/Sources/Codec/{RateParser,DegradationPreference,UnknownDegradationPreferenceError}.swift
          "$ROOT"/Sources/Control/{ControlCommand,ControlRequestParser}.swift "${WHIP_PURE[@]}" "$FUZZ"/Harness/*.swift "$0")
 if [ ! -x "$OUT/rtc-fuzz" ] || [ -n "$(find "${sources[@]}" -newer "$stamp" 2>/dev/null | head -1)" ]; then
     echo "building the fuzz harness in $OUT"
+    build_module MediaTime "$ROOT"/Sources/MediaTime/*.swift
     build_module H264 "$ROOT"/Sources/H264/*.swift
     build_module RTP "$ROOT"/Sources/RTP/*.swift
     build_module SDP "$ROOT"/Sources/SDP/*.swift
@@ -59,7 +60,7 @@ if [ ! -x "$OUT/rtc-fuzz" ] || [ -n "$(find "${sources[@]}" -newer "$stamp" 2>/d
     build_module Control "$ROOT"/Sources/Control/{ControlCommand,ControlRequestParser}.swift
     build_module WHIP -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" "${WHIP_PURE[@]}"
     swiftc "${FLAGS[@]}" -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" -module-name RTCFuzz \
-        "$FUZZ"/Harness/*.swift -lH264 -lRTP -lSDP -lVideo -lWebRTC -lDTLS -lSRTP -lSTUN -lControl -lCodec -lWHIP -lssl -lcrypto -lsrtp2 \
+        "$FUZZ"/Harness/*.swift -lMediaTime -lH264 -lRTP -lSDP -lVideo -lWebRTC -lDTLS -lSRTP -lSTUN -lControl -lCodec -lWHIP -lssl -lcrypto -lsrtp2 \
         -o "$OUT/rtc-fuzz" 2> >(grep -v "ld.gold: warning" >&2)
     touch "$stamp"
 fi

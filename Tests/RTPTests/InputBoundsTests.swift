@@ -1,4 +1,5 @@
 import H264
+import MediaTime
 import Testing
 @testable import RTP
 

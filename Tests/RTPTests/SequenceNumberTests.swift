@@ -1,3 +1,4 @@
+import MediaTime
 import Testing
 @testable import RTP
 

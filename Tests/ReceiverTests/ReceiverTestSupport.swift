@@ -1,3 +1,4 @@
+import MediaTime
 import RTP
 
 /// Milliseconds on the fake clock.

@@ -1,4 +1,5 @@
 import Codec
+import MediaTime
 import RTP
 import Testing
 import Video

@@ -1,3 +1,4 @@
+import MediaTime
 import RTP
 import Synchronization
 @testable import Sender
@@ -22,7 +23,7 @@ final class ManualClock: Sendable {
     }
 
     /// The sender's clocks on this one (the wall clock stays at zero: nothing here sends a Sender Report).
-    var senderClock: SenderClock {
-        SenderClock(monotonic: { self.now }, wall: { NTPTimestamp(rawValue: 0) })
+    var senderClock: MediaClock {
+        MediaClock(monotonic: { self.now }, wall: { NTPTimestamp(rawValue: 0) })
     }
 }

@@ -1,6 +1,7 @@
 import Codec
 import Control
 import H264
+import MediaTime
 import RTP
 import SRTP
 import Synchronization

@@ -1,3 +1,4 @@
+import MediaTime
 import RTP
 @testable import Sender
 

@@ -1,3 +1,4 @@
+import MediaTime
 import RTP
 
 /// One direction of a simulated network path, on a virtual clock: random and bursty loss, a fixed delay plus

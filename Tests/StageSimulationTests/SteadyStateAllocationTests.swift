@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import MediaTime
 import RTP
 import Receiver
 import Sender

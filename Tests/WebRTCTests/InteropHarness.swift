@@ -1,6 +1,7 @@
 import DTLS
 import Foundation
 import H264
+import MediaTime
 import RTP
 import SRTP
 import STUN

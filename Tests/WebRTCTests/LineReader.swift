@@ -1,4 +1,5 @@
 import Foundation
+import MediaTime
 
 /// Reads newline-terminated lines from a pipe with a timeout (poll).
 struct LineReader {

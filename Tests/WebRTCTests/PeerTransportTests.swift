@@ -1,5 +1,6 @@
 import DTLS
 import H264
+import MediaTime
 import RTP
 import SRTP
 import STUN

@@ -15,6 +15,7 @@
 import Codec
 import Foundation
 import H264
+import MediaTime
 import RTP
 import Video
 

@@ -3,12 +3,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import RTP
 
-/// The two clocks the sender reads, injected so that its stages can be driven by a fake clock in tests: a
+/// The two clocks a session's driver reads (sender and receiver alike), injected so that tests can drive them: a
 /// monotonic one for capture times, throttles and latencies, and the wall clock for the NTP timestamps of Sender
 /// Reports and the RTT of reception reports.
-public struct SenderClock: Sendable {
+public struct MediaClock: Sendable {
     /// Now, on the monotonic clock.
     public var monotonic: @Sendable () -> MonotonicTime
     /// Now, on the wall clock, in NTP format (RFC 3550 section 4).
@@ -25,8 +24,8 @@ public struct SenderClock: Sendable {
 
     /// The process's clocks: `ContinuousClock` measured from `origin`, and `CLOCK_REALTIME`.
     /// - Parameter origin: the instant that maps to `MonotonicTime.zero`.
-    public static func system(origin: ContinuousClock.Instant) -> SenderClock {
-        SenderClock(
+    public static func system(origin: ContinuousClock.Instant) -> MediaClock {
+        MediaClock(
             monotonic: { MonotonicTime(nanoseconds: (ContinuousClock.now - origin).saturatingNanoseconds) },
             wall: {
                 var ts = timespec()
