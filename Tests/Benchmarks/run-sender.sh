@@ -7,7 +7,7 @@
 #   3. keyframe latency: PLIs every ~700 ms, sender stats and external PLI -> first IDR packet.
 #   4. latency (issue 10, not part of `all`): control-request latency (GET /stats, ~10/s) and PLI -> IDR on the wire
 #      while sending 720p30 in real time, to a socket owned by sender/latency.py; rounds alternate the binaries.
-# Everything goes to a local UDP sink (Benchmarks/sender/udp_sink.c) on 127.0.0.1.
+# Everything goes to a local UDP sink (Tests/Benchmarks/sender/udp_sink.c) on 127.0.0.1.
 # Usage: Tests/Benchmarks/run-sender.sh [throughput|realtime|keyframe|all|latency] [rounds] [seconds]
 #   rounds: throughput 5, realtime 3 by default (keyframe runs once); seconds: 20 per real-time run by default
 #   RTC_BIN=/path/to/rtc-h264    measure that binary instead of building this checkout's (e.g. an older build)

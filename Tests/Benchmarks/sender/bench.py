@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Sender benchmarks of issue 5, driven by Benchmarks/run-sender.sh (which builds the binaries and the clip).
+"""Sender benchmarks of issue 5, driven by Tests/Benchmarks/run-sender.sh (which builds the binaries and the clip).
 
 Three measurements, each printing its figures and the targets:
 
@@ -47,7 +47,7 @@ def measured(cmd, stdout=subprocess.DEVNULL):
 
 
 class Sink:
-    """The C sink (Benchmarks/out/udp_sink) on 127.0.0.1:port for the duration of a `with` block."""
+    """The C sink (Tests/Benchmarks/out/udp_sink) on 127.0.0.1:port for the duration of a `with` block."""
 
     def __init__(self, binary, port):
         self.binary, self.port, self.result = binary, port, None
@@ -176,7 +176,7 @@ def realtime(a):
         floor = paced_floor(a, clip, a.rounds) if a.encode_loop else []
         rows.append((label, cpus, rsss, floor))
     print("  CPU % of one core (min / median / max), and the floor: the bare C encode loop on the same frames,")
-    print("  preloaded, each encoded at its 30 fps slot (Benchmarks/C/encode_loop.c FILE 1 30)")
+    print("  preloaded, each encoded at its 30 fps slot (Tests/Benchmarks/C/encode_loop.c FILE 1 30)")
     for label, cpus, rsss, floor in rows:
         lo, med, hi = summary(cpus)
         line = f"    {label:17s} ours {lo:.2f} / {med:.2f} / {hi:.2f}   (target <= 8%: {'met' if med <= 8 else 'MISSED'})"
