@@ -83,7 +83,7 @@ def throughput(a):
             "--quiet", "--bitrate", "1.5M", "--profile", "baseline", "--threads", "1"]
     gst = ["gst-launch-1.0", "-q", f"filesrc location={a.clip}", "!", "y4mdec", "!",
            "openh264enc", "bitrate=1500000", "rate-control=bitrate", "multi-thread=1", "complexity=low",
-           "gop-size=7200", "!", "rtph264pay", "mtu=1200", "config-interval=-1", "!",
+           "gop-size=7200", "enable-denoise=true", "!", "rtph264pay", "mtu=1200", "config-interval=-1", "!",
            "srtpenc", f"key={hexkey}", "rtp-cipher=aes-128-icm", "rtp-auth=hmac-sha1-80",
            "rtcp-cipher=aes-128-icm", "rtcp-auth=hmac-sha1-80", "!",
            "udpsink", "host=127.0.0.1", f"port={port}", "sync=false"]
@@ -91,7 +91,7 @@ def throughput(a):
     gst = gst[:2] + " ".join(gst[2:]).split(" ")
     c = [a.encode_loop, a.clip, "1"]
     runs = {"ours": ours, "gst": gst, "c": c}
-    print("== throughput: 300 frames 1280x720 testsrc2, CBR 1.5 Mbit/s, Constrained Baseline, 1 thread")
+    print("== throughput: 300 frames 1280x720 testsrc2, CBR 1.5 Mbit/s, Constrained Baseline, 1 thread, denoiser on")
     for name, cmd in runs.items():
         print(f"  {name:5s} {redact(cmd, secrets)}")
     print(f"  sink: {a.sink} {port}   (rounds: {a.rounds}, order ours, gst, c; one warm-up round not counted)")
