@@ -42,14 +42,9 @@ public final class AdaptiveH264Encoder {
     public init(configuration: EncoderConfiguration, preference: DegradationPreference = .maintainFramerate,
                 settings: QualityScaler.Settings = QualityScaler.Settings()) throws {
         try configuration.validate()
-        let ladder = ResolutionLadder(width: configuration.width, height: configuration.height)
-        var settings = settings
-        // A mean QP above the ceiling can never happen: "at the ceiling" is the ceiling at most.
-        settings.highQP = min(settings.highQP, configuration.qpRange.upperBound)
-        let scaler = QualityScaler(ladder: ladder, preference: preference, settings: settings,
-                                   targetBitrate: configuration.targetBitrate, frameRate: configuration.frameRate)
+        let scaler = Self.initialScaler(configuration: configuration, preference: preference, settings: settings)
         encoder = try H264Encoder(configuration: AdaptiveH264Encoder.configuration(configuration, at: scaler.rung))
-        meter = try ResamplingLossMeter(ladder: ladder)
+        meter = try ResamplingLossMeter(ladder: scaler.ladder)
         self.configuration = configuration
         self.scaler = scaler
         let initial = ResolutionChange(from: scaler.rung, to: scaler.rung, reason: .initial)
@@ -60,14 +55,49 @@ public final class AdaptiveH264Encoder {
     /// The size frames are encoded at now.
     public var currentSize: ResolutionRung { scaler.rung }
 
+    /// The size an encoder of this configuration starts at before its first frame: the rung the start bitrate allows
+    /// under `preference` (what `currentSize` is right after `init`). The first frame's detail measurement can only
+    /// raise floors, so a soft source may then start at a smaller rung; a sharp one (the test pattern, camera
+    /// footage in focus) starts at this one. For the SPS of an SDP written before the first frame
+    /// (`sprop-parameter-sets`), encode at `configuration(_:at:)` of this size.
+    /// - Parameters:
+    ///   - configuration: the stream, as for `init`.
+    ///   - preference: what to give up first.
+    ///   - settings: the scaler's tunables.
+    /// - Returns: the starting rung.
+    /// - Throws: `EncoderConfigurationError` for a bad configuration.
+    public static func startingSize(
+        configuration: EncoderConfiguration, preference: DegradationPreference = .maintainFramerate,
+        settings: QualityScaler.Settings = QualityScaler.Settings()
+    ) throws -> ResolutionRung {
+        try configuration.validate()
+        return initialScaler(configuration: configuration, preference: preference, settings: settings).rung
+    }
+
+    /// The scaler a new encoder starts with (shared by `init` and `startingSize`, so that they cannot disagree).
+    private static func initialScaler(configuration: EncoderConfiguration, preference: DegradationPreference,
+                                      settings: QualityScaler.Settings) -> QualityScaler {
+        let ladder = ResolutionLadder(width: configuration.width, height: configuration.height)
+        var settings = settings
+        // A mean QP above the ceiling can never happen: "at the ceiling" is the ceiling at most.
+        settings.highQP = min(settings.highQP, configuration.qpRange.upperBound)
+        return QualityScaler(ladder: ladder, preference: preference, settings: settings,
+                             targetBitrate: configuration.targetBitrate, frameRate: configuration.frameRate)
+    }
+
     /// SPS and PPS of the last IDR, in Annex-B form (for `sprop-parameter-sets`; they change with the size).
     public var parameterSets: [UInt8] { encoder.parameterSets }
 
     /// Whether an IDR was asked for and not produced yet.
     public var keyframePending: Bool { encoder.keyframePending }
 
-    /// `configuration` at another size (same rates, profile, level and keyframe rules).
-    static func configuration(_ configuration: EncoderConfiguration, at rung: ResolutionRung) -> EncoderConfiguration {
+    /// `configuration` at another size (same rates, profile, level and keyframe rules), as the encoder runs at a rung.
+    /// - Parameters:
+    ///   - configuration: the stream's configuration (the input size).
+    ///   - rung: the size to encode at.
+    /// - Returns: the configuration at `rung`.
+    public static func configuration(_ configuration: EncoderConfiguration,
+                                     at rung: ResolutionRung) -> EncoderConfiguration {
         var resized = configuration
         resized.width = rung.width
         resized.height = rung.height

@@ -43,17 +43,24 @@ extension SenderConfiguration {
         return configuration
     }
 
-    /// Learns the SPS and PPS the stream will carry by encoding one frame with a throwaway encoder of the same
-    /// configuration (OpenH264's parameter sets depend only on the configuration), so that an SDP can be written
-    /// before the first packet leaves.
+    /// Learns the SPS and PPS the stream starts with, so that an SDP can be written before the first packet leaves:
+    /// one frame encoded by a throwaway `H264Encoder` of the sending configuration at the size the adaptive encoder
+    /// starts at (`AdaptiveH264Encoder.startingSize`: the rung the start bitrate and the degradation preference allow).
+    /// OpenH264's parameter sets depend only on the configuration and the size, not on the picture.
+    ///
+    /// The probe frame does not go through `AdaptiveH264Encoder`: it measures the detail of its first frame, and a
+    /// flat picture loses nothing when scaled down and up (infinite PSNR), so it counted as a soft source with 4x the
+    /// floors and named a smaller size than a sharp source starts at (640x360 for 1280x720 at 1.5 Mbit/s). A source
+    /// that really is soft can still start at a smaller rung after its first frame's measurement; its in-band SPS then
+    /// names that size, as after any later switch.
     /// - Returns: the SPS and PPS NAL units.
     /// - Throws: encoder errors.
     public func probeParameterSets() throws -> [[UInt8]] {
-        // The adaptive encoder, as the sender uses it: its first SPS is at the size the start bitrate allows.
-        let probe = sendingEncoderConfiguration
-        let encoder = try AdaptiveH264Encoder(configuration: probe, preference: degradationPreference)
-        let frame = I420Frame(width: probe.width, height: probe.height)
-        guard case .frame(let encoded, _) = try encoder.encode(.i420(frame), timestamp: 0, now: .zero, forceKeyframe: true).output else {
+        let sending = sendingEncoderConfiguration
+        let start = try AdaptiveH264Encoder.startingSize(configuration: sending, preference: degradationPreference)
+        let encoder = try H264Encoder(configuration: AdaptiveH264Encoder.configuration(sending, at: start))
+        let frame = I420Frame(width: start.width, height: start.height)
+        guard case .frame(let encoded, _) = try encoder.encode(.i420(frame), timestamp: 0, forceKeyframe: true) else {
             throw SenderError.invalidConfiguration("the encoder produced no keyframe to take SPS/PPS from")
         }
         return encoded.parameterSets.map { Array($0) }

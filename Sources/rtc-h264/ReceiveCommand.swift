@@ -48,7 +48,7 @@ struct ReceiveCommand: AsyncParsableCommand {
     @Option(name: .customLong("rtx-pt"), help: "The sender's RTX payload type (when no --sdp; an SDP says it itself).")
     var rtxPayloadType: UInt8?
 
-    @Option(name: .customLong("jitter-buffer"), help: "The least milliseconds to wait for a missing packet before giving its frame up (with NACK the wait grows to 4 RTT + 60 ms + 4 x jitter, four NACK tries).")
+    @Option(name: .customLong("jitter-buffer"), help: "The least milliseconds to wait for a missing packet before giving its frame up (with NACK the wait grows to 4 RTT + 3 x (5 ms + 2 x jitter) + 4 x jitter: four NACK tries, each repeat one RTT + 5 ms + 2 x jitter after the last; at most --jitter-buffer-max).")
     var jitterBufferMs: Int = 300
 
     @Option(name: .customLong("jitter-buffer-max"), help: "The most milliseconds to wait for a missing packet, however long the RTT (at least --jitter-buffer).")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Encoder benchmark: our H264Encoder (Swift, release) against a minimal C loop on OpenH264 (gcc -O2), same 720p
 # frames (ffmpeg testsrc2), same parameters: single thread, CBR 1.5 Mbit/s, Constrained Baseline 3.1.
-# Usage: Benchmarks/run-encoder.sh [rounds]   (each round runs C then Swift; the best of each is compared)
+# Usage: Tests/Benchmarks/run-encoder.sh [rounds]   (each round runs C then Swift; the best of each is compared)
 set -euo pipefail
 cd "$(dirname "$0")"
 ROUNDS=${1:-3}

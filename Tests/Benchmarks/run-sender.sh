@@ -7,8 +7,9 @@
 #   3. keyframe latency: PLIs every ~700 ms, sender stats and external PLI -> first IDR packet.
 #   4. latency (issue 10, not part of `all`): control-request latency (GET /stats, ~10/s) and PLI -> IDR on the wire
 #      while sending 720p30 in real time, to a socket owned by sender/latency.py; rounds alternate the binaries.
-# Everything goes to a local UDP sink (Benchmarks/sender/udp_sink.c) on 127.0.0.1.
+# Everything goes to a local UDP sink (Tests/Benchmarks/sender/udp_sink.c) on 127.0.0.1.
 # Usage: Tests/Benchmarks/run-sender.sh [throughput|realtime|keyframe|all|latency] [rounds] [seconds]
+#   rounds: throughput 5, realtime 3 by default (keyframe runs once); seconds: 20 per real-time run by default
 #   RTC_BIN=/path/to/rtc-h264    measure that binary instead of building this checkout's (e.g. an older build)
 #   RTC_BIN_BEFORE=/path/to/rtc-h264   latency only: also measure this one, side by side ("before" vs "after")
 #   LATENCY_OUT=out/DIR   latency only: where the raw samples go (default out)
@@ -21,6 +22,8 @@ if [ "$WHAT" = latency ]; then
     SECONDS_RT=${3:-30}
 else
     ROUNDS=${2:-5}
+    # realtime runs each command for SECONDS_RT per round: 3 rounds unless [rounds] says otherwise.
+    REALTIME_ROUNDS=${2:-3}
     SECONDS_RT=${3:-20}
 fi
 FRAMES=300
@@ -64,6 +67,6 @@ COMMON=(--rtc "$RTC" --sink out/udp_sink --out out)
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "versions: $(gst-launch-1.0 --version | sed -n 2p), OpenH264 $(pkg-config --modversion openh264), libsrtp2 $(pkg-config --modversion libsrtp2)"
 case "$WHAT" in throughput|all) python3 sender/bench.py throughput "${COMMON[@]}" --clip "$Y4M" --encode-loop out/encode_loop --rounds "$ROUNDS" ;; esac
-case "$WHAT" in realtime|all) python3 sender/bench.py realtime "${COMMON[@]}" --duration "$SECONDS_RT" --rounds 3 \
+case "$WHAT" in realtime|all) python3 sender/bench.py realtime "${COMMON[@]}" --duration "$SECONDS_RT" --rounds "$REALTIME_ROUNDS" \
     --clip "$Y4M" --pattern-clip "$PATTERN_Y4M" --encode-loop out/encode_loop ;; esac
 case "$WHAT" in keyframe|all) python3 sender/bench.py keyframe "${COMMON[@]}" --duration "$SECONDS_RT" ;; esac

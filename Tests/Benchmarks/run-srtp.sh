@@ -2,7 +2,7 @@
 # Issue 4 benchmark: packetize + protect 1200-byte RTP packets through our SRTP layer (Sources/SRTPBench) and
 # through a plain C loop calling srtp_protect (C/srtp_loop.c), side by side. Counts heap allocations per packet with
 # an LD_PRELOAD shim (C/malloc_count.c). Target: Swift >= 90% of the C packet rate; our layer adds 0 allocations.
-# Usage: Benchmarks/run-srtp.sh [packets]   (default 100000)
+# Usage: Tests/Benchmarks/run-srtp.sh [packets]   (default 100000)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 packets="${1:-100000}"

@@ -157,6 +157,22 @@ import Video
                     .scaler.settings.highQP == 45)
     }
 
+    /// `startingSize` is the rung a new encoder starts at before its first frame (the size an SDP written before the
+    /// first frame names), for every preference and start bitrate; a configuration `init` refuses, it refuses too.
+    @Test(arguments: [DegradationPreference.maintainFramerate, .maintainResolution, .balanced])
+    func theStartingSizeIsTheRungANewEncoderStartsAt(preference: DegradationPreference) throws {
+        for bitrate in [100_000, 300_000, 600_000, 1_500_000, 4_000_000] {
+            let configuration = EncoderConfiguration(width: 1280, height: 720, frameRate: Self.fps,
+                                                     targetBitrate: bitrate)
+            let encoder = try AdaptiveH264Encoder(configuration: configuration, preference: preference)
+            #expect(try AdaptiveH264Encoder.startingSize(configuration: configuration, preference: preference)
+                        == encoder.currentSize, "\(bitrate) bit/s")
+        }
+        #expect(throws: EncoderConfigurationError.self) {
+            _ = try AdaptiveH264Encoder.startingSize(configuration: EncoderConfiguration(width: 1920, height: 1080))
+        }
+    }
+
     @Test func refusedChangesChangeNothing() throws {
         let encoder = try AdaptiveH264Encoder(configuration: EncoderConfiguration(width: 1280, height: 720))
         let before = encoder.configuration

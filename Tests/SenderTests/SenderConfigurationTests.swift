@@ -1,6 +1,8 @@
 import Codec
+import H264
 import RTP
 import Testing
+import Video
 @testable import Sender
 
 @Suite struct SenderConfigurationTests {
@@ -111,5 +113,44 @@ import Testing
         let sdp = configuration.sessionDescription(parameterSets: sets, ssrc: SSRC(42))
         #expect(sdp.profileLevelID == "640c1f" || sdp.profileLevelID.hasPrefix("64"))
         #expect(sdp.serialize().contains("a=ssrc:42 cname:rtc-h264"))
+    }
+
+    /// The size an SPS names (after its cropping rectangle), as "WxH".
+    static func spsSize(_ parameterSets: [[UInt8]]) throws -> String? {
+        guard let sps = parameterSets.first(where: { $0.first.map { NALUnitHeader(byte: $0).type == .sps } ?? false })
+        else { return nil }
+        let parsed = try SequenceParameterSet(nalUnit: sps)
+        return "\(parsed.width)x\(parsed.height)"
+    }
+
+    /// Regression: the probe encoded a flat black frame, whose resampling PSNR is infinite at every rung, so the
+    /// adaptive encoder took it for a soft source and raised its floors 4x: at 1280x720, 30 fps, 1.5 Mbit/s the SDP's
+    /// SPS named 640x360 while the stream (the test pattern, a sharp source) starts at 1280x720. The probe's SPS must
+    /// name the size the real encoder's first IDR has; the cases span the start rungs of the bitrate ladder.
+    @Test(arguments: [
+        (1_500_000, DegradationPreference.maintainFramerate, "1280x720"),
+        (600_000, DegradationPreference.maintainFramerate, "960x540"),
+        (300_000, DegradationPreference.maintainFramerate, "640x360"),
+        (300_000, DegradationPreference.maintainResolution, "1280x720"),
+        (300_000, DegradationPreference.balanced, "960x540"),
+    ])
+    func probedParameterSetsNameTheSizeTheStreamStartsAt(
+        bitrate: Int, preference: DegradationPreference, expected: String
+    ) throws {
+        var configuration = Self.base()
+        configuration.encoder = EncoderConfiguration(width: 1280, height: 720, frameRate: 30, targetBitrate: bitrate)
+        configuration.degradationPreference = preference
+        let probed = try Self.spsSize(configuration.probeParameterSets())
+
+        let encoder = try AdaptiveH264Encoder(configuration: configuration.sendingEncoderConfiguration,
+                                              preference: preference)
+        let first = try TestPattern(width: 1280, height: 720).frame(0)
+        guard case .frame(let encoded, _) = try encoder.encode(.i420(first), timestamp: 0, now: .zero).output else {
+            Issue.record("the first frame of the test pattern was not encoded")
+            return
+        }
+        let streamed = try Self.spsSize(encoded.parameterSets.map { Array($0) })
+        #expect(streamed == expected)
+        #expect(probed == streamed)
     }
 }

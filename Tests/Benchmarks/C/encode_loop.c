@@ -1,5 +1,5 @@
 /*
- * Reference for Benchmarks/Sources/EncoderBench: the same encode straight on OpenH264's C API.
+ * Reference for Tests/Benchmarks/Sources/EncoderBench: the same encode straight on OpenH264's C API.
  * Reads a Y4M file (4:2:0) into memory, then encodes every frame with the parameters H264Encoder uses
  * (Sources/Codec/H264Encoder+Parameters.swift): CAMERA_VIDEO_REAL_TIME, RC_BITRATE_MODE, target 1.5 Mbit/s,
  * ceiling 2.25 Mbit/s, frame skipping on, Constrained Baseline level 3.1, one thread, one slice, no scene-change

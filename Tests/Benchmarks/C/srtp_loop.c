@@ -1,5 +1,5 @@
 /*
- * srtp_loop.c: the reference for Benchmarks/Sources/SRTPBench. The same work as the Swift benchmark with nothing
+ * srtp_loop.c: the reference for Tests/Benchmarks/Sources/SRTPBench. The same work as the Swift benchmark with nothing
  * in between: write a 12-byte RTP header and a 1188-byte payload into one reusable buffer, call srtp_protect on it,
  * repeat. Prints one line per suite:
  *   RESULT C <SDP suite name> <packets/s> <allocations/packet or n/a>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Sender benchmarks of issue 5, driven by Benchmarks/run-sender.sh (which builds the binaries and the clip).
+"""Sender benchmarks of issue 5, driven by Tests/Benchmarks/run-sender.sh (which builds the binaries and the clip).
 
 Three measurements, each printing its figures and the targets:
 
@@ -47,7 +47,7 @@ def measured(cmd, stdout=subprocess.DEVNULL):
 
 
 class Sink:
-    """The C sink (Benchmarks/out/udp_sink) on 127.0.0.1:port for the duration of a `with` block."""
+    """The C sink (Tests/Benchmarks/out/udp_sink) on 127.0.0.1:port for the duration of a `with` block."""
 
     def __init__(self, binary, port):
         self.binary, self.port, self.result = binary, port, None
@@ -83,7 +83,7 @@ def throughput(a):
             "--quiet", "--bitrate", "1.5M", "--profile", "baseline", "--threads", "1"]
     gst = ["gst-launch-1.0", "-q", f"filesrc location={a.clip}", "!", "y4mdec", "!",
            "openh264enc", "bitrate=1500000", "rate-control=bitrate", "multi-thread=1", "complexity=low",
-           "gop-size=7200", "!", "rtph264pay", "mtu=1200", "config-interval=-1", "!",
+           "gop-size=7200", "enable-denoise=true", "!", "rtph264pay", "mtu=1200", "config-interval=-1", "!",
            "srtpenc", f"key={hexkey}", "rtp-cipher=aes-128-icm", "rtp-auth=hmac-sha1-80",
            "rtcp-cipher=aes-128-icm", "rtcp-auth=hmac-sha1-80", "!",
            "udpsink", "host=127.0.0.1", f"port={port}", "sync=false"]
@@ -91,7 +91,7 @@ def throughput(a):
     gst = gst[:2] + " ".join(gst[2:]).split(" ")
     c = [a.encode_loop, a.clip, "1"]
     runs = {"ours": ours, "gst": gst, "c": c}
-    print("== throughput: 300 frames 1280x720 testsrc2, CBR 1.5 Mbit/s, Constrained Baseline, 1 thread")
+    print("== throughput: 300 frames 1280x720 testsrc2, CBR 1.5 Mbit/s, Constrained Baseline, 1 thread, denoiser on")
     for name, cmd in runs.items():
         print(f"  {name:5s} {redact(cmd, secrets)}")
     print(f"  sink: {a.sink} {port}   (rounds: {a.rounds}, order ours, gst, c; one warm-up round not counted)")
@@ -176,7 +176,7 @@ def realtime(a):
         floor = paced_floor(a, clip, a.rounds) if a.encode_loop else []
         rows.append((label, cpus, rsss, floor))
     print("  CPU % of one core (min / median / max), and the floor: the bare C encode loop on the same frames,")
-    print("  preloaded, each encoded at its 30 fps slot (Benchmarks/C/encode_loop.c FILE 1 30)")
+    print("  preloaded, each encoded at its 30 fps slot (Tests/Benchmarks/C/encode_loop.c FILE 1 30)")
     for label, cpus, rsss, floor in rows:
         lo, med, hi = summary(cpus)
         line = f"    {label:17s} ours {lo:.2f} / {med:.2f} / {hi:.2f}   (target <= 8%: {'met' if med <= 8 else 'MISSED'})"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Latency benchmark of issue 10 (item 3), driven by Benchmarks/run-sender.sh latency (or run directly).
+"""Latency benchmark of issue 10 (item 3), driven by Tests/Benchmarks/run-sender.sh latency (or run directly).
 
 While `rtc-h264 send` sends the built-in pattern at 1280x720, 30 fps in real time (plain RTP, RTCP multiplexed) to a
 UDP socket this script owns, with `--control 127.0.0.1:PORT` and `--stats FILE`, it measures two things in one

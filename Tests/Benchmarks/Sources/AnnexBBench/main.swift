@@ -1,5 +1,5 @@
 // Annex-B indexing throughput: AnnexB.nalUnitLocations(in:) over multi-megabyte streams, against a plain
-// byte-by-byte scan (the definition in H.264 B.2) as the reference. Run with Benchmarks/run-annexb.sh (release).
+// byte-by-byte scan (the definition in H.264 B.2) as the reference. Run with Tests/Benchmarks/run-annexb.sh (release).
 import H264
 
 /// A deterministic pseudo-random source (PCG-style LCG), so every run indexes the same bytes.

@@ -1,6 +1,6 @@
 // Encoder stage benchmark (issue 3): H264Encoder on preloaded 720p frames, single thread, CBR 1.5 Mbit/s,
-// Constrained Baseline level 3.1 — the same parameters as Benchmarks/C/encode_loop.c. Run through
-// Benchmarks/run-encoder.sh, which prints both figures and their ratio.
+// Constrained Baseline level 3.1 — the same parameters as Tests/Benchmarks/C/encode_loop.c. Run through
+// Tests/Benchmarks/run-encoder.sh, which prints both figures and their ratio.
 //
 // Usage: EncoderBench [--y4m FILE] [--frames N] [--runs R]
 //        EncoderBench --rate-control     (the frame-skip measurements of Docs/Encoder.md)

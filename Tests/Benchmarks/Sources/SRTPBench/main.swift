@@ -5,7 +5,7 @@
 // large IDR NAL unit, the way a 720p keyframe is sent) writing into its reusable `PacketBuffer`. Each packet is then
 // protected in place. Prints lines
 //   RESULT Swift <label> <packets/s> <allocations/packet or n/a>
-// Allocations are counted when Benchmarks/C/malloc_count.so is preloaded (see run-srtp.sh).
+// Allocations are counted when Tests/Benchmarks/C/malloc_count.so is preloaded (see run-srtp.sh).
 // Usage: SRTPBench [packets]   (default 100000)
 #if canImport(Glibc)
 import Glibc
