@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Codec", targets: ["Codec"]),
         .library(name: "SDP", targets: ["SDP"]),
         .library(name: "Transport", targets: ["Transport"]),
+        .library(name: "CongestionControl", targets: ["CongestionControl"]),
         .library(name: "Sender", targets: ["Sender"]),
         .library(name: "Receiver", targets: ["Receiver"]),
         .library(name: "Control", targets: ["Control"]),
@@ -67,6 +68,8 @@ let package = Package(
         .target(name: "H264"),
         .target(name: "RTP", dependencies: ["H264", "MediaTime"]),
         .target(name: "SDP"),
+        // Send-side congestion control: loss- and delay-based estimators, probing, the retransmissions' share (pure).
+        .target(name: "CongestionControl", dependencies: ["RTP", "MediaTime"]),
         // STUN messages (RFC 8489); pure but for OpenSSL's one-shot HMAC-SHA1.
         .target(name: "STUN", dependencies: ["COpenSSL"]),
         // ICE (lite and controlling), JSEP SDP for one H.264 video m-line, the RFC 7983 demultiplexer: sans-IO.
@@ -92,7 +95,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .target(name: "Sender", dependencies: [
-            "H264", "MediaTime", "RTP", "SRTP", "Video", "Codec", "SDP", "Transport",
+            "H264", "MediaTime", "RTP", "SRTP", "Video", "Codec", "SDP", "Transport", "CongestionControl",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
@@ -145,18 +148,21 @@ let package = Package(
         ),
 
         // MARK: Tests
-        // What more than one test target shares (Foundation only): the Guide's examples checked against Docs/Guide.md.
+        // What more than one test target shares (Foundation and MediaTime only): the Guide's examples checked against Docs/Guide.md.
         // Also the test-only TLS certificates and keys (Tests/TestSupport/TLS, read by path).
-        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["TLS"]),
+        .target(name: "TestSupport", dependencies: ["MediaTime"], path: "Tests/TestSupport", exclude: ["TLS"]),
         .testTarget(name: "H264Tests", dependencies: ["H264"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "H264", "MediaTime"]),
         .testTarget(name: "SRTPTests", dependencies: ["SRTP"]),
         .testTarget(name: "VideoTests", dependencies: ["Video"]),
         .testTarget(name: "CodecTests", dependencies: ["Codec", "H264", "MediaTime", "RTP", "Video"]),
         .testTarget(name: "SDPTests", dependencies: ["SDP"]),
-        .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "RTP", "MediaTime"]),
+        .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "RTP", "MediaTime", "TestSupport"]),
+        .testTarget(name: "CongestionControlTests", dependencies: ["CongestionControl", "RTP", "MediaTime", "TestSupport"]),
         // The real sender and receiver sessions (and the pure stages) over a simulated link on a virtual clock.
-        .testTarget(name: "StageSimulationTests", dependencies: ["Sender", "Receiver", "RTP", "H264", "Codec", "SRTP", "MediaTime"]),
+        .testTarget(name: "StageSimulationTests", dependencies: [
+            "Sender", "Receiver", "CongestionControl", "RTP", "H264", "Codec", "SRTP", "MediaTime", "TestSupport",
+        ]),
         .testTarget(name: "STUNTests", dependencies: ["STUN", "COpenSSL"]),
         .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "RTP", "MediaTime"]),
         .testTarget(

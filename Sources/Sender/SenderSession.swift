@@ -1,4 +1,5 @@
 import Codec
+import CongestionControl
 import H264
 import MediaTime
 import RTP

@@ -60,7 +60,7 @@ if [ ! -x "$OUT/rtc-fuzz" ] || [ -n "$(find "${sources[@]}" -newer "$stamp" 2>/d
     build_module Control "$ROOT"/Sources/Control/{ControlCommand,ControlRequestParser}.swift
     build_module WHIP -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" "${WHIP_PURE[@]}"
     swiftc "${FLAGS[@]}" -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" -module-name RTCFuzz \
-        "$FUZZ"/Harness/*.swift -lMediaTime -lH264 -lRTP -lSDP -lVideo -lWebRTC -lDTLS -lSRTP -lSTUN -lControl -lCodec -lWHIP -lssl -lcrypto -lsrtp2 \
+        "$FUZZ"/Harness/*.swift -lWHIP -lControl -lCodec -lWebRTC -lDTLS -lSRTP -lSTUN -lSDP -lVideo -lRTP -lH264 -lMediaTime -lssl -lcrypto -lsrtp2 \
         -o "$OUT/rtc-fuzz" 2> >(grep -v "ld.gold: warning" >&2)
     touch "$stamp"
 fi

@@ -1,5 +1,6 @@
 import MediaTime
 import RTP
+import TestSupport
 import Testing
 @testable import Receiver
 

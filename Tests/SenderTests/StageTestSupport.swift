@@ -2,9 +2,6 @@ import MediaTime
 import RTP
 @testable import Sender
 
-/// Milliseconds on the fake clock the stage tests drive.
-func ms(_ value: Int64) -> MonotonicTime { MonotonicTime(nanoseconds: value * 1_000_000) }
-
 /// An RTP packet of `size` bytes with sequence number `sequenceNumber` (PT 96, SSRC 0x11223344, payload filled with
 /// the low byte of the sequence number).
 func rtpPacket(_ sequenceNumber: UInt16, size: Int = 1200) -> [UInt8] {

@@ -10,63 +10,10 @@ import Transport
 import Video
 @testable import Sender
 
-/// Issue 12, item 6: the transport-wide sequence number on every packet as it goes on the wire, our receiver's
-/// transport-wide feedback, and the delay-based estimate it feeds, over real loopback UDP sockets.
+/// Issue 12, item 6: our receiver's transport-wide feedback and the delay-based estimate it feeds, over real loopback
+/// UDP sockets (the numbering itself is checked on the session, `TransportWideSequenceSessionTests`).
 @Suite(.serialized) struct TransportWideCCLoopbackTests {
     static let extensionID: UInt8 = 5
-
-    /// Every packet (media, then an RTX retransmission) carries the number; the numbers follow the wire order with
-    /// no gap and no repeat, starting at 1.
-    @Test func everyPacketCarriesTheNextTransportWideNumberInWireOrder() async throws {
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
-        let datagrams = NIOLockedValueBox<[[UInt8]]>([])
-        let endpoint = try await DatagramEndpoint(
-            host: "127.0.0.1", port: 0, eventLoop: loop,
-            onDatagram: { _, buffer in datagrams.withLockedValue { $0.append([UInt8](buffer.readableBytesView)) } },
-            onError: { _ in })
-        var configuration = SenderLoopbackTests.configuration(peerPort: endpoint.localAddress?.port ?? 0, srtp: false)
-        configuration.transportWideCCExtensionID = Self.extensionID
-        configuration.rtx = .init(payloadType: PayloadType(97), ssrc: SSRC(0xAB_CDEF))
-        let sender = try await H264Sender(configuration: configuration)
-        let pump = FramePump(source: try PatternSource(width: 320, height: 240), sender: sender, pacing: .realTime, frameLimit: 15)
-        _ = try await pump.run()
-        // Every frame encoded and sent (on a loaded machine the encoder lags the pump): the retransmission below
-        // must be the last RTP packet.
-        try await waitUntil(sender) {
-            $0.framesEncoded + $0.framesDropped + $0.framesSkipped >= 15 && $0.framesSent == $0.framesEncoded
-                && $0.pacerQueueDelay == 0
-        }
-        try await Task.sleep(for: .milliseconds(100))
-        // NACK the third media packet: the answer goes out on the RTX stream with the next number.
-        let media = datagrams.withLockedValue { $0 }.filter { !RTCPPacket.isMultiplexedRTCP($0[...]) }
-        #expect(media.count > 15)
-        let third = try RTPPacketView(parsing: media[2]).header.sequenceNumber
-        let nack = try RTCPPacket.serialized([
-            .receiverReport(ReceiverReport(ssrc: SSRC(42))),
-            .nack(GenericNACK(senderSSRC: SSRC(42), mediaSSRC: sender.ssrc, lost: [third])),
-        ])
-        let senderAddress = try SocketAddress(ipAddress: "127.0.0.1", port: sender.localPort)
-        try await loop.submit {  // the endpoint's socket is confined to its loop
-            endpoint.write(ByteBuffer(bytes: nack), to: senderAddress)
-            endpoint.flush()
-        }.get()
-        try await waitUntil(sender) { $0.retransmittedPacketsSent == 1 }
-        try await Task.sleep(for: .milliseconds(50))
-        _ = try await sender.finish()
-        await endpoint.close()
-
-        let rtp = datagrams.withLockedValue { $0 }.filter { !RTCPPacket.isMultiplexedRTCP($0[...]) }
-        var numbers: [UInt16] = []
-        for packet in rtp {
-            let number = try packet.withUnsafeBytes { try TransportSequenceNumber.read(from: $0, id: Self.extensionID) }
-            #expect(number != nil, "a packet without the transport-wide sequence number")
-            numbers.append(number?.rawValue ?? 0)
-        }
-        #expect(numbers == Array(1...UInt16(rtp.count)))
-        let last = try RTPPacketView(parsing: rtp[rtp.count - 1])
-        #expect(last.header.ssrc == SSRC(0xAB_CDEF), "the retransmission is the last packet, on the RTX SSRC")
-        #expect(last.header.payloadType == PayloadType(97))
-    }
 
     /// Our receiver reports arrivals in transport-wide feedback; the sender reads it and keeps a delay-based estimate
     /// next to the loss-based one. On a clean loopback every frame is decoded and the detector finds no overuse.

@@ -1,3 +1,4 @@
+import CongestionControl
 import MediaTime
 import RTP
 import Receiver

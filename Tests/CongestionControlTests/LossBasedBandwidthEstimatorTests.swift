@@ -1,6 +1,7 @@
 import RTP
+import TestSupport
 import Testing
-@testable import Sender
+@testable import CongestionControl
 
 @Suite struct LossBasedBandwidthEstimatorTests {
     /// Table: loss -> target one second after a 1 Mbit/s start (one report of 100 packets).

@@ -1,7 +1,8 @@
 import MediaTime
 import RTP
+import TestSupport
 import Testing
-@testable import Sender
+@testable import CongestionControl
 
 @Suite struct RetransmissionShareTests {
     func at(_ milliseconds: Int64) -> MonotonicTime { ms(milliseconds) }

@@ -1,4 +1,3 @@
-import Codec
 import MediaTime
 import RTP
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 import MediaTime
 import RTP
 import Testing
-@testable import Sender
+@testable import CongestionControl
 
 /// Issue 12, item 6: cautious probing upward, on a fake clock.
 @Suite struct ProbeTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import Sender
+@testable import CongestionControl
 
 /// `AIMDRateControl` on a fake clock (times in ms, rates in bit/s): additive growth near the link capacity
 /// estimate, multiplicative without one, where a cut lands, and one cut per RTT.

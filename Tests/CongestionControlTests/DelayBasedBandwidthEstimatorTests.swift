@@ -1,7 +1,8 @@
 import MediaTime
 import RTP
+import TestSupport
 import Testing
-@testable import Sender
+@testable import CongestionControl
 
 /// A 1 ms-step simulation: a sender pacing 1,200-byte packets at the estimate, a bottleneck of `capacity` bit/s with
 /// a drop-tail queue of `queueLimit` packets and 25 ms of propagation each way, and a receiver sending transport-wide

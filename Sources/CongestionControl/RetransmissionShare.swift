@@ -10,13 +10,13 @@ import RTP
 ///
 /// Fed with the cumulative byte counters whenever the target is looked at; a sample is kept every `sampleInterval`
 /// and the share is measured between the newest one and the one about `window` older. Pure: times come in.
-struct RetransmissionShare: Sendable {
+public struct RetransmissionShare: Sendable {
     /// The span the share is measured over (libwebrtc measures the sent rates over 1 s).
-    static let window = Duration.seconds(1)
+    public static let window = Duration.seconds(1)
     /// The least time between two kept samples.
-    static let sampleInterval = Duration.milliseconds(100)
+    public static let sampleInterval = Duration.milliseconds(100)
     /// The most of the target retransmissions may take from the encoder (libwebrtc `kProtectionOverheadRateThreshold`).
-    static let maximumShare = 0.5
+    public static let maximumShare = 0.5
 
     private struct Sample {
         var time: MonotonicTime
@@ -28,13 +28,13 @@ struct RetransmissionShare: Sendable {
     private static let capacity = 12
     private var samples: [Sample] = []
 
-    init() { samples.reserveCapacity(Self.capacity) }
+    public init() { samples.reserveCapacity(Self.capacity) }
 
     /// Records the counters at `now` (kept only when `sampleInterval` has passed since the last kept sample).
     /// - Parameters:
     ///   - media: media bytes sent so far.
     ///   - retransmitted: retransmitted bytes sent so far.
-    mutating func record(media: Int, retransmitted: Int, now: MonotonicTime) {
+    public mutating func record(media: Int, retransmitted: Int, now: MonotonicTime) {
         if let last = samples.last, now - last.time < Self.sampleInterval { return }
         if samples.count == Self.capacity { samples.removeFirst() }
         samples.append(Sample(time: now, media: media, retransmitted: retransmitted))
@@ -54,7 +54,7 @@ struct RetransmissionShare: Sendable {
     }
 
     /// `bitrate` less the retransmitted share, at least 1 bit/s.
-    func mediaBitrate(of bitrate: Int) -> Int {
+    public func mediaBitrate(of bitrate: Int) -> Int {
         let share = self.share
         guard share > 0 else { return bitrate }
         return max(1, Int((Double(bitrate) * (1 - share)).rounded()))
