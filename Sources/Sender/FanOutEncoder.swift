@@ -384,3 +384,11 @@ package final class FanOutEncoder: Sendable {
         await encoder.stop()
     }
 }
+
+extension FanOutEncoder: FramePumpTarget {
+    /// `SenderError.finished`: the stream ended.
+    package func endsStream(_ error: any Error) -> Bool {
+        if case SenderError.finished = error { return true }
+        return false
+    }
+}

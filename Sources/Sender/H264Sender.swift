@@ -216,7 +216,7 @@ public final class H264Sender: Sendable {
     }
 
     /// Blocks the calling thread until the encoder has taken the last frame pushed (for a producer thread of its own).
-    package func waitForEncoderBlocking() {
+    public func waitForEncoderBlocking() {
         encoder.waitForEncoderBlocking()
     }
 
@@ -328,5 +328,13 @@ public struct CapturedFrame: Sendable {
     public init(frame: VideoFrame, captureTime: ContinuousClock.Instant) {
         self.frame = frame
         self.captureTime = captureTime
+    }
+}
+
+extension H264Sender: FramePumpTarget {
+    /// `SenderError.finished`: the stream ended.
+    public func endsStream(_ error: any Error) -> Bool {
+        if case SenderError.finished = error { return true }
+        return false
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import RTP
 import Sender
+import Video
 
 struct SDPCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

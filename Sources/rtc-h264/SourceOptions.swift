@@ -1,5 +1,6 @@
 import ArgumentParser
 import Sender
+import Video
 
 /// Where `send` and `serve` take their frames from, and how many: the options both share.
 struct SourceOptions: ParsableArguments {

@@ -11,6 +11,7 @@ import Testing
 import TestSupport
 import Transport
 @testable import WebRTC
+import Video
 import WebRTCTransport
 @testable import WHEP
 

@@ -1,11 +1,10 @@
 import Dispatch
 import Foundation
 import MediaTime
-import RTP
 import Synchronization
 import Video
 
-/// Drives a `FrameSource` into an `H264Sender` on a thread of its own, so that a blocking read (a stalled Y4M pipe)
+/// Drives a `FrameSource` into an encoder (an `H264Sender`, a WHEP server's shared encoder) on a thread of its own, so that a blocking read (a stalled Y4M pipe)
 /// holds up nothing else. Frame `n` gets the capture time `start + n / fps` exactly (RTP timestamps step by exactly
 /// 90000/fps); a frame-rate change (`H264Sender.setFrameRate`) starts a new grid from the last frame.
 public final class FramePump: Sendable {
@@ -33,7 +32,10 @@ public final class FramePump: Sendable {
     ///   - pacing: real time or as fast as possible.
     ///   - frameLimit: stop after this many frames (nil: until the source ends or `stop()`).
     ///   - durationLimit: stop after this much media time (nil: no limit).
-    public init(source: sending FrameSource, sender: H264Sender, pacing: Pacing, frameLimit: Int? = nil, durationLimit: Duration? = nil) {
+    public init(
+        source: sending FrameSource, sender: any FramePumpTarget, pacing: Pacing, frameLimit: Int? = nil,
+        durationLimit: Duration? = nil
+    ) {
         self.source = source
         self.sender = sender
         self.pacing = pacing
@@ -105,7 +107,7 @@ public final class FramePump: Sendable {
                 }
             } catch is EndOfSource {
                 break
-            } catch SenderError.finished {
+            } catch where sender.endsStream(error) {
                 break
             }
             index += 1
@@ -117,14 +119,14 @@ public final class FramePump: Sendable {
 }
 
 /// What a `FramePump` pushes frames into: an `H264Sender`, or the encoder a WHEP server shares among its viewers.
-package protocol FramePumpTarget: Sendable {
+public protocol FramePumpTarget: Sendable {
     /// The frame rate frames are paced at.
     var frameRate: Double { get }
     /// Blocks until the encoder has taken the last frame pushed.
     func waitForEncoderBlocking()
     /// Pushes a frame written into the encoder's buffer.
     func send(captureTime: ContinuousClock.Instant, fill: (inout I420Frame) throws -> Void) throws
+    /// Whether an error `send` threw means the target has finished (the pump then stops quietly).
+    func endsStream(_ error: any Error) -> Bool
 }
 
-extension H264Sender: FramePumpTarget {}
-extension FanOutEncoder: FramePumpTarget {}
