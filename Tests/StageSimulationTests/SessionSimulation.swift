@@ -8,12 +8,13 @@ import SRTP
 
 /// The real `SenderSession` against the real `ReceiverSession` over two `SimulatedPath`s, on a virtual clock: the
 /// congestion control, retransmissions, pacing, probing and reports the network benchmark measures over sockets,
-/// deterministic for a seed and run in seconds. The encoder is an `EncoderModel` and the decoder a model of one
-/// reference frame (a picture is shown when its access unit arrived and it is an IDR or the previous picture was
-/// shown): what the benchmark calls "decoded bit-exact".
+/// deterministic for a seed and run in seconds. Each session runs in its harness (`SenderSessionHarness`,
+/// `ReceiverSessionHarness`: after every input every output is taken, as the drivers do); the encoder is an
+/// `EncoderModel` and the decoder a model of one reference frame (a picture is shown when its access unit arrived and
+/// it is an IDR or the previous picture was shown): what the benchmark calls "decoded bit-exact".
 ///
 /// The loop is event-driven: the clock jumps to the earliest of the next frame, either session's deadline and the
-/// next datagram arrival; after every input every output is taken, as the drivers do.
+/// next datagram arrival.
 struct SessionSimulation {
     /// What to run.
     struct Scenario {
@@ -27,6 +28,11 @@ struct SessionSimulation {
         var nack = true
         var rtx = true
         var transportCC = true
+        /// The sender's pacer (`SenderConfiguration.pacingFactor`, its default factor), or every packet at once.
+        var pacing = true
+        var congestionControl = true
+        var senderReportInterval = Duration.seconds(1)
+        var receiverReportInterval = Duration.seconds(1)
         var seed: UInt64 = 1
     }
 
@@ -73,6 +79,13 @@ struct SessionSimulation {
     static let rtxSSRC = SSRC(0x2222_2222)
     static let receiverSSRC = SSRC(0x3333_3333)
     static let transportCCID: UInt8 = 3
+    static let firstSequenceNumber = SequenceNumber(1000)
+    static let rtxFirstSequenceNumber = SequenceNumber(5000)
+    /// The virtual clock's start, and the sender's wall clock then.
+    static let start = MonotonicTime(nanoseconds: 1_000_000_000)
+    static let wallClockAtStart = NTPTimestamp(seconds: 3_900_000_000, fraction: 0)
+    /// The RTP payload type of the RTX stream, when there is one.
+    static let rtxPayloadType = PayloadType(97)
 
     let scenario: Scenario
 
@@ -80,136 +93,72 @@ struct SessionSimulation {
 
     func run() throws -> Outcome {
         var random = SplitMix64(seed: scenario.seed)
-        let start = MonotonicTime(nanoseconds: 1_000_000_000)
+        let start = Self.start
         var now = start
-
-        var encoderConfiguration = EncoderConfiguration(
-            width: scenario.width, height: scenario.height, frameRate: scenario.frameRate, targetBitrate: scenario.bitrate)
-        encoderConfiguration.profile = .constrainedBaseline
-        var senderConfiguration = SenderConfiguration(peerHost: "127.0.0.1", peerPort: 5004, encoder: encoderConfiguration)
-        senderConfiguration.nack = scenario.nack
-        senderConfiguration.rtx = scenario.rtx ? SenderConfiguration.RTX(payloadType: PayloadType(97), ssrc: Self.rtxSSRC) : nil
-        senderConfiguration.transportWideCCExtensionID = scenario.transportCC ? Self.transportCCID : nil
-        // As over a socket, the packets leave room for the SRTP tag and the estimator counts it; the paths count it
-        // too (the simulation itself sends plain RTP).
-        var keys = SplitMix64(seed: scenario.seed ^ 0x5EC)
-        senderConfiguration.security = SenderConfiguration.Security(key: SRTPMasterKey.random(for: .default, using: &keys))
+        let sender = try SenderSessionHarness(scenario, start: start)
+        let receiver = try ReceiverSessionHarness(scenario, start: start)
+        // The paths count the SRTP tag the sessions leave room for (the simulation itself sends plain RTP).
         let srtpTrailer = SRTPSuite.default.rtpTrailerLength
         let srtcpTrailer = SRTPSuite.default.rtcpTrailerLength
-        let identity = StreamIdentity(
-            ssrc: Self.mediaSSRC, rtxSSRC: scenario.rtx ? Self.rtxSSRC : nil, firstSequenceNumber: SequenceNumber(1000),
-            timestampOffset: 0, rtxFirstSequenceNumber: SequenceNumber(5000))
-        let sender = try SenderSession(
-            configuration: senderConfiguration, identity: identity, payloadLimit: senderConfiguration.payloadLimit,
-            now: start, wallClock: NTPTimestamp(seconds: 3_900_000_000, fraction: 0))
-
-        var receiverConfiguration = ReceiverConfiguration(listenHost: "127.0.0.1", listenPort: 5004)
-        receiverConfiguration.nack = scenario.nack
-        receiverConfiguration.rtxPayloadType = scenario.rtx ? 97 : nil
-        receiverConfiguration.transportWideCCExtensionID = scenario.transportCC ? Self.transportCCID : nil
-        let receiver = try ReceiverSession(configuration: receiverConfiguration, ssrc: Self.receiverSSRC, now: start)
-
         var forward = SimulatedPath(scenario.forward, start: start)
         var backward = SimulatedPath(scenario.backward, start: start)
-        var encoder = EncoderModel(target: scenario.bitrate, frameRate: scenario.frameRate)
         var outcome = Outcome()
-        var rateReplies: [Int] = []
-        var lastShownIndex: Int?
         let frameInterval = Duration.nanoseconds(Int64(1e9 / scenario.frameRate))
         let encodeEnd = start + .seconds(scenario.seconds)
         // After the last frame the paths and sessions run on, so that the tail can be repaired.
         let end = encodeEnd + .seconds(2)
         var frameIndex = 0
         var nextFrame = start
+        var sentForward = 0
+        var sentBackward = 0
 
-        func drainSender() throws {
-            repeat {
-                while let command = sender.pollEncoderCommand() {
-                    switch command {
-                    case .keyframe(let requestedAt): encoder.requestKeyframe(at: requestedAt)
-                    case .setRates(let request):
-                        encoder.target = request.target
-                        rateReplies.append(request.id)
-                    }
-                }
-                // The encoder applies rates between frames, at once here.
-                let replies = rateReplies
-                rateReplies.removeAll()
-                for id in replies { sender.handle(ratesApplied: id, error: nil, now: now) }
-            } while !rateReplies.isEmpty
-            var failure: Error?
-            while sender.pollTransmit({ transmit in
-                switch transmit {
-                case .rtp(let packet): forward.send(Array(packet), trailer: srtpTrailer, now: now, random: &random)
+        /// What the sender sent since the last call, onto the forward path.
+        func transmitForward() throws {
+            for sent in sender.transmitted[sentForward...] {
+                switch sent.packet {
+                case .rtp(let packet): forward.send(packet, trailer: srtpTrailer, now: now, random: &random)
                 case .rtcp(let compound):
-                    do {
-                        forward.send(try RTCPPacket.serialized(compound), trailer: srtcpTrailer, now: now, random: &random)
-                    } catch {
-                        failure = error
-                    }
+                    forward.send(try RTCPPacket.serialized(compound), trailer: srtcpTrailer, now: now, random: &random)
                 }
-            }) {}
-            if let failure { throw failure }
-            while let event = sender.pollEvent() {
-                if case .report(let statistics) = event { outcome.senderReports.append(statistics) }
             }
+            sentForward = sender.transmitted.count
         }
 
-        func drainReceiver() throws {
-            while let event = receiver.pollEvent() {
-                switch event {
-                case .decode(let received):
-                    // One reference frame: shown when it is an IDR or the picture before it was shown.
-                    let index = Int((Int64(received.rtpTimestamp.rawValue) * Int64(scenario.frameRate) + 45_000) / 90_000)
-                    if received.frame.isKeyframe || lastShownIndex.map({ $0 + 1 == index }) == true {
-                        if received.frame.isKeyframe { receiver.handle(keyframeDecoded: now) }
-                        lastShownIndex = index
-                        outcome.framesShown += 1
-                        outcome.shownAt.append(now - start)
-                        receiver.handle(pictureShown: (scenario.width, scenario.height), now: now)
-                    } else {
-                        receiver.handle(decodeFailed: now)
-                    }
-                }
-            }
-            while let compound = receiver.pollTransmit() {
+        /// What the receiver sent since the last call, onto the backward path.
+        func transmitBackward() throws {
+            for (_, compound) in receiver.transmitted[sentBackward...] {
                 backward.send(try RTCPPacket.serialized(compound), trailer: srtcpTrailer, now: now, random: &random)
             }
+            sentBackward = receiver.transmitted.count
         }
 
-        try drainSender()
         while now < end {
             while let datagram = forward.receive(now: now) {
-                if RTCPPacket.isMultiplexedRTCP(datagram[...]) {
-                    receiver.handle(rtcp: try RTCPPacket.parseCompound(datagram), now: now)
-                } else {
-                    datagram.withUnsafeBytes { receiver.handle(rtp: $0, now: now) }
-                }
-                try drainReceiver()
+                try receiver.receive(datagram, now: now)
+                try transmitBackward()
             }
             while let datagram = backward.receive(now: now) {
-                sender.handle(rtcp: try RTCPPacket.parseCompound(datagram), now: now)
-                try drainSender()
+                sender.receive(try RTCPPacket.parseCompound(datagram), now: now)
+                try transmitForward()
             }
-            if let due = sender.pollTimeout(), due <= now {
+            if let due = sender.session.pollTimeout(), due <= now {
                 sender.handleTimeout(now: now)
-                try drainSender()
+                try transmitForward()
             }
-            if let due = receiver.pollTimeout(), due <= now {
+            if let due = receiver.session.pollTimeout(), due <= now {
                 receiver.handleTimeout(now: now)
-                try drainReceiver()
+                try transmitBackward()
             }
             if nextFrame <= now, nextFrame < encodeEnd {
-                let output = encoder.encode(captureTime: nextFrame, random: &random)
+                sender.encode(captureTime: nextFrame, now: now, random: &random)
                 outcome.framesEncoded += 1
-                sender.handle(encoded: output, now: now)
-                try drainSender()
+                try transmitForward()
                 frameIndex += 1
                 nextFrame = start + frameInterval * frameIndex
             }
             var next = end
             for candidate in [
-                nextFrame < encodeEnd ? nextFrame : nil, sender.pollTimeout(), receiver.pollTimeout(),
+                nextFrame < encodeEnd ? nextFrame : nil, sender.session.pollTimeout(), receiver.session.pollTimeout(),
                 forward.nextArrival, backward.nextArrival,
             ] {
                 if let candidate, candidate < next { next = candidate }
@@ -220,12 +169,65 @@ struct SessionSimulation {
             }
             now = next
         }
-        sender.finish(error: nil, now: now)
-        try drainSender()
-        outcome.sender = sender.snapshot(now: now)
-        outcome.receiver = receiver.snapshot(now: now)
+        sender.finish(now: now)
+        try transmitForward()
+        outcome.framesShown = receiver.shownAt.count
+        outcome.shownAt = receiver.shownAt.map { $0 - start }
+        outcome.senderReports = sender.reports
+        outcome.sender = sender.session.snapshot(now: now)
+        outcome.receiver = receiver.session.snapshot(now: now)
         outcome.forward = forward.counters
         outcome.backward = backward.counters
         return outcome
+    }
+}
+
+extension SessionSimulation.Scenario {
+    /// The sender's configuration for this scenario: the encoder's size, rate and Constrained Baseline profile, NACK,
+    /// RTX, transport-wide feedback, pacing, congestion control and report interval as set, and SRTP keys, so that
+    /// the packets leave room for the SRTP tag and the estimator counts it as over a socket (the simulation itself
+    /// sends plain RTP).
+    func senderConfiguration() -> SenderConfiguration {
+        var encoder = EncoderConfiguration(width: width, height: height, frameRate: frameRate, targetBitrate: bitrate)
+        encoder.profile = .constrainedBaseline
+        var configuration = SenderConfiguration(peerHost: "127.0.0.1", peerPort: 5004, encoder: encoder)
+        configuration.nack = nack
+        configuration.rtx = rtx
+            ? SenderConfiguration.RTX(payloadType: SessionSimulation.rtxPayloadType, ssrc: SessionSimulation.rtxSSRC) : nil
+        configuration.transportWideCCExtensionID = transportCC ? SessionSimulation.transportCCID : nil
+        configuration.pacingFactor = pacing ? Pacer.defaultPacingFactor : nil
+        configuration.congestionControl = congestionControl
+        configuration.reportInterval = senderReportInterval
+        var keys = SplitMix64(seed: seed ^ 0x5EC)
+        configuration.security = SenderConfiguration.Security(key: SRTPMasterKey.random(for: .default, using: &keys))
+        return configuration
+    }
+
+    /// The sender's session, started at `start`: SSRCs and first sequence numbers are `SessionSimulation`'s, the RTP
+    /// timestamps start at 0.
+    func makeSender(start: MonotonicTime = SessionSimulation.start) throws -> SenderSession {
+        let configuration = senderConfiguration()
+        let identity = StreamIdentity(
+            ssrc: SessionSimulation.mediaSSRC, rtxSSRC: rtx ? SessionSimulation.rtxSSRC : nil,
+            firstSequenceNumber: SessionSimulation.firstSequenceNumber, timestampOffset: 0,
+            rtxFirstSequenceNumber: SessionSimulation.rtxFirstSequenceNumber)
+        return try SenderSession(
+            configuration: configuration, identity: identity, payloadLimit: configuration.payloadLimit, now: start,
+            wallClock: SessionSimulation.wallClockAtStart)
+    }
+
+    /// The receiver's configuration for this scenario (NACK, RTX, transport-wide feedback, report interval).
+    func receiverConfiguration() -> ReceiverConfiguration {
+        var configuration = ReceiverConfiguration(listenHost: "127.0.0.1", listenPort: 5004)
+        configuration.nack = nack
+        configuration.rtxPayloadType = rtx ? SessionSimulation.rtxPayloadType.rawValue : nil
+        configuration.transportWideCCExtensionID = transportCC ? SessionSimulation.transportCCID : nil
+        configuration.reportInterval = receiverReportInterval
+        return configuration
+    }
+
+    /// The receiver's session, started at `start`.
+    func makeReceiver(start: MonotonicTime = SessionSimulation.start) throws -> ReceiverSession {
+        try ReceiverSession(configuration: receiverConfiguration(), ssrc: SessionSimulation.receiverSSRC, now: start)
     }
 }
