@@ -1,3 +1,4 @@
+import MediaTime
 import RTP
 import Receiver
 import Testing

@@ -1,4 +1,5 @@
 import H264
+import MediaTime
 import RTP
 @testable import Receiver
 

@@ -1,3 +1,4 @@
+import MediaTime
 import RTP
 import Testing
 @testable import Sender

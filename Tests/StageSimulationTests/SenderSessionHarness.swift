@@ -1,5 +1,6 @@
 import Codec
 import H264
+import MediaTime
 import RTP
 @testable import Sender
 
