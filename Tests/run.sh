@@ -8,12 +8,12 @@ swift build --build-tests
 # The WebRTC interop tests run in their own network namespace below, not here.
 # The command-line suites wait for real processes and block their threads; on 2 cores they would starve the async
 # loopback suites of Swift's cooperative pool (and trip their deadlines), so they run on their own afterwards.
-swift test --skip-build --parallel --num-workers 2 --skip "ChromiumInteropTests|AiortcInteropTests|CommandLineTests|SteadyStateAllocationTests|SenderSessionAllocationTests"
+swift test --skip-build --parallel --num-workers 2 --skip "ChromiumInteropTests|AiortcInteropTests|CommandLineTests|SteadyStateAllocationTests"
 swift test --skip-build --parallel --num-workers 2 --filter "CommandLineTests"
 # The send and receive paths allocate nothing per packet: counted process-wide by a preloaded malloc counter (the
 # Swift toolchain's clang builds it), so these run alone.
 clang -O2 -shared -fPIC -o .build/malloc_count.so Tests/Benchmarks/C/malloc_count.c
-RTC_H264_REQUIRE_MALLOC_COUNT=1 LD_PRELOAD="$PWD/.build/malloc_count.so" swift test --skip-build --filter "SteadyStateAllocationTests|SenderSessionAllocationTests"
+RTC_H264_REQUIRE_MALLOC_COUNT=1 LD_PRELOAD="$PWD/.build/malloc_count.so" swift test --skip-build --filter "SteadyStateAllocationTests"
 # WebRTC pieces (STUN, ICE, DTLS-SRTP, JSEP) against headless Chromium and aiortc (Tests/WebRTCTests/Interop).
 bash Tests/WebRTCTests/Interop/run-in-namespace.sh
 # WHIP: `rtc-h264 send --whip` publishes to an aiortc WHIP endpoint; decoded frames MD5-compared with our bitstream.
