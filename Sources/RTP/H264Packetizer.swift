@@ -100,6 +100,46 @@ public struct H264Packetizer: Sendable {
         return emitted
     }
 
+    /// Packetizes one access unit straight into buffers the caller owns (a packet history's slots), so that the
+    /// frame's bytes are copied once on their way there. For each packet, in order, `emit` gets its sequence number
+    /// and `write`, which writes the whole packet into a buffer of at least `limit.maxPacketSize` bytes and returns
+    /// its size. The frame is validated before the first packet; sequence numbers advance only for packets emitted.
+    /// - Parameters:
+    ///   - frame: the access unit (Annex-B bytes and its NAL index).
+    ///   - timestamp: the RTP timestamp of the frame.
+    ///   - emit: receives each packet's sequence number and writer; `write` must be called once, during `emit`.
+    /// - Returns: the number of packets emitted.
+    /// - Throws: `H264PayloadError` for a frame that cannot be sent; what `emit` throws.
+    @discardableResult
+    public mutating func packetize(
+        _ frame: EncodedFrame, timestamp: RTPTimestamp,
+        emit: (_ sequenceNumber: SequenceNumber, _ write: (UnsafeMutableRawBufferPointer) -> Int) throws -> Void
+    ) throws -> Int {
+        var plan = try H264Payloader.Plan(nalUnits: frame.nalUnits, maxPayloadSize: maxPayloadSize, mode: mode)
+        var header = RTPHeader(
+            payloadType: payloadType, sequenceNumber: nextSequenceNumber, timestamp: timestamp, ssrc: ssrc,
+            headerExtension: headerExtension)
+        let maxPacketSize = limit.maxPacketSize
+        var emitted = 0
+        try frame.bytes.withUnsafeBytes { source in
+            while let payload = plan.next() {
+                header.sequenceNumber = nextSequenceNumber
+                header.marker = payload.isLastOfAccessUnit
+                let packetHeader = header
+                try emit(nextSequenceNumber) { buffer in
+                    precondition(buffer.count >= maxPacketSize, "packet buffer smaller than the packetizer's limit")
+                    var w = ByteWriter(buffer)
+                    packetHeader.write(to: &w, hasPadding: false)
+                    Self.writePayload(payload, nalUnits: frame.nalUnits, source: source, to: &w)
+                    return w.offset
+                }
+                nextSequenceNumber += 1
+                emitted += 1
+            }
+        }
+        return emitted
+    }
+
     /// Packetizes one access unit into new arrays (the allocating form, for tests and tools).
     /// - Parameters:
     ///   - frame: the access unit.
@@ -107,9 +147,12 @@ public struct H264Packetizer: Sendable {
     /// - Returns: the RTP packets, without SRTP trailer room.
     /// - Throws: `H264PayloadError` for a frame that cannot be sent.
     public mutating func packetize(_ frame: EncodedFrame, timestamp: RTPTimestamp) throws -> [[UInt8]] {
-        var buffer = makePacketBuffer()
+        var buffer = [UInt8](repeating: 0, count: limit.maxPacketSize)
         var packets: [[UInt8]] = []
-        try packetize(frame, timestamp: timestamp, into: &buffer) { packets.append(Array($0.bytes)) }
+        try packetize(frame, timestamp: timestamp) { _, write in
+            let size = buffer.withUnsafeMutableBytes { write($0) }
+            packets.append(Array(buffer[0..<size]))
+        }
         return packets
     }
 

@@ -94,6 +94,35 @@ public struct PacketHistory: Sendable {
         retransmitCounts[slot] = 0
     }
 
+    /// Stores a packet written straight into its slot by `write` (a packetizer: no copy on the way), as sent at
+    /// `now`, replacing whatever held the slot.
+    /// - Parameters:
+    ///   - sequenceNumber: the packet's sequence number (it picks the slot).
+    ///   - now: when it was sent (or handed to the pacer).
+    ///   - write: writes the packet into the slot (`slotSize` bytes) and returns its size.
+    /// - Throws: `PacketHistoryError.notRTP` for a packet shorter than an RTP header (the slot is left empty then).
+    public mutating func store(
+        sequenceNumber: SequenceNumber, now: MonotonicTime, writing write: (UnsafeMutableRawBufferPointer) -> Int
+    ) throws(PacketHistoryError) {
+        let slot = Int(sequenceNumber.rawValue) & mask
+        if lengths[slot] > 0 {
+            if sequenceNumbers[slot] != sequenceNumber.rawValue, now - sendTimes[slot] < retention { evictedEarly += 1 }
+            count -= 1
+            lengths[slot] = 0
+        }
+        let offset = slot * slotSize
+        let slotSize = self.slotSize
+        let length = storage.withUnsafeMutableBytes { raw in
+            write(UnsafeMutableRawBufferPointer(rebasing: raw[offset..<(offset + slotSize)]))
+        }
+        guard length >= RTPHeader.fixedSize, length <= slotSize else { throw .notRTP(size: length) }
+        count += 1
+        lengths[slot] = length
+        sequenceNumbers[slot] = sequenceNumber.rawValue
+        sendTimes[slot] = now
+        retransmitCounts[slot] = 0
+    }
+
     /// Stores a packet held in an array (see `store(_:now:)`).
     /// - Parameters:
     ///   - packet: the RTP packet.

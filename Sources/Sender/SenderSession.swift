@@ -99,7 +99,6 @@ final class SenderSession {
     let ssrc: SSRC
 
     private var packetizer: H264Packetizer
-    private var packetBuffer: PacketBuffer
     private let timestampOffset: UInt32
     private var rtpClock: RTPClock?
     private var router: FeedbackRouter
@@ -182,20 +181,27 @@ final class SenderSession {
             ssrc: ssrc, payloadType: configuration.payloadType, firstSequenceNumber: identity.firstSequenceNumber,
             mode: configuration.packetizationMode, mtu: payloadLimit.mtu, ipVersion: payloadLimit.ipVersion,
             srtpTrailerSize: payloadLimit.srtpTrailerSize, headerExtension: configuration.headerExtension)
-        packetBuffer = packetizer.makePacketBuffer()
         timestampOffset = identity.timestampOffset
         self.router = FeedbackRouter(ssrc: ssrc)
         let enc = configuration.encoder
         bitrate = try BitrateController(
             operatorBitrate: enc.targetBitrate, minimumBitrate: configuration.minimumBitrate,
             maximumBitrate: Int(Double(enc.level.maxBitrate(for: enc.profile)) / EncoderConfiguration.defaultMaxBitrateRatio))
-        history = try PacketHistory()
+        // The packetizer writes into the history's slots: every packet fits one (a jumbo MTU gets larger slots and
+        // fewer of them, about the same memory).
+        let slotSize = max(PacketHistory.defaultSlotSize, packetizer.limit.maxPacketSize)
+        var capacity = PacketHistory.defaultCapacity
+        while capacity > 128, capacity * slotSize > PacketHistory.defaultCapacity * PacketHistory.defaultSlotSize {
+            capacity /= 2
+        }
+        history = try PacketHistory(capacity: capacity, slotSize: slotSize)
         responder = NACKResponder(mediaSSRC: ssrc, targetBitrate: enc.targetBitrate)
         if configuration.nack {
             retransmitList.reserveCapacity(512)
             if let rtx = configuration.rtx, let rtxSSRC = identity.rtxSSRC {
                 rtxStream = RTXStream(
-                    ssrc: rtxSSRC, payloadType: rtx.payloadType, firstSequenceNumber: identity.rtxFirstSequenceNumber)
+                    ssrc: rtxSSRC, payloadType: rtx.payloadType, firstSequenceNumber: identity.rtxFirstSequenceNumber,
+                    maximumPacketSize: slotSize)
             }
         }
         if let factor = configuration.pacingFactor {
@@ -516,13 +522,16 @@ final class SenderSession {
         let queuedBefore = pending.count
         var first = true
         do {
-            try packetizer.packetize(frame, timestamp: timestamp, into: &packetBuffer) { packet in
-                // The packet's own sequence number (bytes 2-3, RFC 3550 section 5.1).
-                let sequenceNumber = packet.withUnsafeBytes { SequenceNumber(UInt16($0[2]) << 8 | UInt16($0[3])) }
-                try packet.withUnsafeBytes { try history.store($0, now: now) }
+            // Each packet is written straight into its history slot: the frame's bytes are copied once here.
+            try packetizer.packetize(frame, timestamp: timestamp) { sequenceNumber, write in
+                var size = 0
+                try history.store(sequenceNumber: sequenceNumber, now: now) { slot in
+                    size = write(slot)
+                    return size
+                }
                 if pacer != nil {
                     let queued = PacedPacket(
-                        sequenceNumber: sequenceNumber, size: packet.count, kind: .media,
+                        sequenceNumber: sequenceNumber, size: size, kind: .media,
                         isKeyframeStart: first && frame.isKeyframe)
                     if pacer?.enqueue(queued, now: now) != nil { stats.pacerPacketsDropped += 1 }
                 } else {
@@ -530,7 +539,7 @@ final class SenderSession {
                 }
                 first = false
                 packets += 1
-                payloadBytes += packet.count - headerSize
+                payloadBytes += size - headerSize
             }
         } catch {
             pending.removeSubrange(queuedBefore...)  // nothing of a failed frame leaves

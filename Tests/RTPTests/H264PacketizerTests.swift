@@ -17,6 +17,29 @@ import Testing
         #expect(p.nextSequenceNumber == SequenceNumber(1001))
     }
 
+    /// The two forms write the same bytes: into the reused `PacketBuffer`, and straight into the caller's buffers (a
+    /// packet history's slots), with the same sequence numbers.
+    @Test func bothFormsWriteTheSameBytes() throws {
+        var intoBuffer = try packetizer(maxPayload: 40)
+        var intoSlots = try packetizer(maxPayload: 40)
+        let access = frame([Self.sps, Self.pps, nal(0x65, size: 90), nal(0x41, size: 7)])
+        var buffer = intoBuffer.makePacketBuffer()
+        var expected: [[UInt8]] = []
+        try intoBuffer.packetize(access, timestamp: RTPTimestamp(7), into: &buffer) { expected.append(Array($0.bytes)) }
+        var slots: [[UInt8]] = []
+        var numbers: [SequenceNumber] = []
+        var slot = [UInt8](repeating: 0xEE, count: intoSlots.limit.maxPacketSize)
+        try intoSlots.packetize(access, timestamp: RTPTimestamp(7)) { sequenceNumber, write in
+            let size = slot.withUnsafeMutableBytes { write($0) }
+            slots.append(Array(slot[0..<size]))
+            numbers.append(sequenceNumber)
+        }
+        #expect(expected.count > 3)
+        #expect(slots == expected)
+        #expect(numbers == expected.map { SequenceNumber(UInt16($0[2]) << 8 | UInt16($0[3])) })
+        #expect(intoSlots.nextSequenceNumber == intoBuffer.nextSequenceNumber)
+    }
+
     @Test func fuAFragmentsByteExact() throws {
         var p = try packetizer(maxPayload: 8)
         let packets = try p.packetize(frame([nal(0x65, size: 11)]), timestamp: RTPTimestamp(90000))

@@ -15,6 +15,32 @@ import Testing
         #expect(history.size(of: SequenceNumber(1), now: ms(2)) == nil)
     }
 
+    /// A packet written straight into its slot (the packetizer's path) is kept like a stored one; a slot taken
+    /// again within the retention counts as an early eviction; a write shorter than an RTP header leaves the slot
+    /// empty and is refused.
+    @Test func packetsWrittenIntoTheirSlotAreKept() throws {
+        var history = try PacketHistory(capacity: 16, slotSize: 1500)
+        let packet = rtpPacket(7, size: 300)
+        try history.store(sequenceNumber: SequenceNumber(7), now: ms(0)) { slot in
+            slot.copyBytes(from: packet)
+            return packet.count
+        }
+        #expect(history.count == 1)
+        #expect(history.withPacket(SequenceNumber(7), now: ms(1)) { Array($0) } == packet)
+        try history.store(sequenceNumber: SequenceNumber(23), now: ms(2)) { slot in
+            slot.copyBytes(from: rtpPacket(23, size: 50))
+            return 50
+        }
+        #expect(history.count == 1)
+        #expect(history.evictedEarly == 1)
+        #expect(history.withPacket(SequenceNumber(7), now: ms(3)) { _ in true } == nil)
+        #expect(throws: PacketHistoryError.notRTP(size: 5)) {
+            try history.store(sequenceNumber: SequenceNumber(24), now: ms(4)) { _ in 5 }
+        }
+        #expect(history.count == 1)
+        #expect(!history.contains(SequenceNumber(24), now: ms(5)))
+    }
+
     @Test func slotReuseEvictsAndCountsEarlyEvictions() throws {
         var history = try PacketHistory(capacity: 16, slotSize: 1500)
         for seq in UInt16(0)..<16 { try history.store(rtpPacket(seq, size: 50), now: ms(Int64(seq))) }
