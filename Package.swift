@@ -142,10 +142,11 @@ let package = Package(
         ),
 
         // MARK: Tests
-        // What more than one test target shares (Foundation only): the Guide's examples checked against Docs/Guide.md.
-        // Also the test-only TLS certificates and keys (Tests/TestSupport/TLS, read by path).
+        // What more than one test target shares (Foundation only): child processes waited for off the cooperative pool
+        // (the rtc-h264 binary, curl), the Guide's examples checked against Docs/Guide.md. Also the test-only TLS
+        // certificates and keys (Tests/TestSupport/TLS, read by path).
         .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["TLS"]),
-        .testTarget(name: "H264Tests", dependencies: ["H264"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "H264Tests", dependencies: ["H264", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "H264"]),
         .testTarget(name: "SRTPTests", dependencies: ["SRTP"]),
         .testTarget(name: "VideoTests", dependencies: ["Video"]),
