@@ -143,8 +143,8 @@ let package = Package(
 
         // MARK: Tests
         // What more than one test target shares (Foundation only): child processes waited for off the cooperative pool
-        // (the rtc-h264 binary, curl), the Guide's examples checked against Docs/Guide.md. Also the test-only TLS
-        // certificates and keys (Tests/TestSupport/TLS, read by path).
+        // (the rtc-h264 binary, curl), raw TCP and UDP sockets, polling, the Guide's examples checked against
+        // Docs/Guide.md. Also the test-only TLS certificates and keys (Tests/TestSupport/TLS, read by path).
         .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["TLS"]),
         .testTarget(name: "H264Tests", dependencies: ["H264", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "H264"]),
@@ -168,7 +168,7 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         .testTarget(name: "WebRTCTransportTests", dependencies: [
-            "WebRTCTransport", "Transport", "WebRTC", "STUN", "DTLS", "RTP",
+            "WebRTCTransport", "Transport", "WebRTC", "STUN", "DTLS", "RTP", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
