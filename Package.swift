@@ -178,8 +178,10 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
+        // The control endpoint: requests as commands (pure), and its HTTP(S) server on loopback in front of a sender.
+        .testTarget(name: "ControlTests", dependencies: ["Control", "Sender", "Codec", "HTTPEndpoint", "TestSupport"]),
         .testTarget(name: "SenderTests", dependencies: [
-            "Sender", "Receiver", "Control", "HTTPEndpoint", "Transport", "H264", "RTP", "SRTP", "SDP", "Codec", "Video", "TestSupport",
+            "Sender", "Receiver", "Control", "Transport", "H264", "RTP", "SRTP", "SDP", "Codec", "Video", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
