@@ -167,6 +167,13 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
+        // One UDP flow over loopback: the peer filter and the counters, SRTP both ways, media held until secured, a
+        // socket bound again after a send error, and a transport freed once dropped.
+        .testTarget(name: "TransportTests", dependencies: [
+            "Transport", "RTP", "SRTP", "TestSupport",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         .testTarget(name: "WebRTCTransportTests", dependencies: [
             "WebRTCTransport", "Transport", "WebRTC", "STUN", "DTLS", "RTP", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
