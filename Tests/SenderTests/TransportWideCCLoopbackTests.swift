@@ -6,6 +6,7 @@ import RTP
 import Receiver
 import SRTP
 import Testing
+import TestSupport
 import Transport
 import Video
 @testable import Sender
@@ -32,13 +33,14 @@ import Video
         _ = try await pump.run()
         try await waitUntil(sender) { $0.packetsSent > 0 && $0.pacerQueueDelay == 0 }
         try await Task.sleep(for: .milliseconds(100))
-        // NACK the third media packet: the answer goes out on the RTX stream with the next number.
+        // NACK the newest media packet: the answer goes out on the RTX stream with the next number. (The newest, so
+        // that it is still in the history, 3 s at most, however long a loaded machine took to pump the frames.)
         let media = datagrams.withLockedValue { $0 }.filter { !RTCPPacket.isMultiplexedRTCP($0[...]) }
         #expect(media.count > 15)
-        let third = try RTPPacketView(parsing: media[2]).header.sequenceNumber
+        let newest = try RTPPacketView(parsing: try #require(media.last)).header.sequenceNumber
         let nack = try RTCPPacket.serialized([
             .receiverReport(ReceiverReport(ssrc: SSRC(42))),
-            .nack(GenericNACK(senderSSRC: SSRC(42), mediaSSRC: sender.ssrc, lost: [third])),
+            .nack(GenericNACK(senderSSRC: SSRC(42), mediaSSRC: sender.ssrc, lost: [newest])),
         ])
         let senderAddress = try SocketAddress(ipAddress: "127.0.0.1", port: sender.localPort)
         try await loop.submit {  // the endpoint's socket is confined to its loop
@@ -105,9 +107,14 @@ import Video
         let sender = try await H264Sender(configuration: configuration)
         let pump = FramePump(source: try PatternSource(width: 320, height: 240), sender: sender, pacing: .realTime, frameLimit: 5)
         _ = try await pump.run()
-        _ = try await sender.finish()
+        let sent = try await sender.finish()
+        // Every packet sent reaches the endpoint's loop before it closes (on a loaded machine it may lag behind).
+        let rtpReceived: @Sendable () -> [[UInt8]] = {
+            datagrams.withLockedValue { $0 }.filter { !RTCPPacket.isMultiplexedRTCP($0[...]) }
+        }
+        #expect(await Poll.until(seconds: 5) { rtpReceived().count >= sent.packetsSent }, "\(sent.packetsSent) sent")
         await endpoint.close()
-        let rtp = datagrams.withLockedValue { $0 }.filter { !RTCPPacket.isMultiplexedRTCP($0[...]) }
+        let rtp = rtpReceived()
         #expect(!rtp.isEmpty)
         for packet in rtp { #expect(try RTPPacketView(parsing: packet).header.headerExtension == nil) }
     }
