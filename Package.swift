@@ -148,10 +148,11 @@ let package = Package(
         ),
 
         // MARK: Tests
-        // What more than one test target shares (Foundation and MediaTime only): the Guide's examples checked against Docs/Guide.md.
-        // Also the test-only TLS certificates and keys (Tests/TestSupport/TLS, read by path).
+        // What more than one test target shares (Foundation and MediaTime only): child processes waited for off the
+        // cooperative pool (the rtc-h264 binary, curl), raw TCP and UDP sockets, polling, `ms`, the Guide's examples
+        // checked against Docs/Guide.md. Also the test-only TLS certificates and keys (Tests/TestSupport/TLS, read by path).
         .target(name: "TestSupport", dependencies: ["MediaTime"], path: "Tests/TestSupport", exclude: ["TLS"]),
-        .testTarget(name: "H264Tests", dependencies: ["H264"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "H264Tests", dependencies: ["H264", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "H264", "MediaTime"]),
         .testTarget(name: "SRTPTests", dependencies: ["SRTP"]),
         .testTarget(name: "VideoTests", dependencies: ["Video"]),
@@ -175,8 +176,15 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
+        // One UDP flow over loopback: the peer filter and the counters, SRTP both ways, media held until secured, a
+        // socket bound again after a send error, and a transport freed once dropped.
+        .testTarget(name: "TransportTests", dependencies: [
+            "Transport", "RTP", "SRTP", "TestSupport",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         .testTarget(name: "WebRTCTransportTests", dependencies: [
-            "WebRTCTransport", "Transport", "WebRTC", "STUN", "DTLS", "RTP",
+            "WebRTCTransport", "Transport", "WebRTC", "STUN", "DTLS", "RTP", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
@@ -186,8 +194,10 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
+        // The control endpoint: requests as commands (pure), and its HTTP(S) server on loopback in front of a sender.
+        .testTarget(name: "ControlTests", dependencies: ["Control", "Sender", "Codec", "HTTPEndpoint", "TestSupport"]),
         .testTarget(name: "SenderTests", dependencies: [
-            "Sender", "Receiver", "Control", "HTTPEndpoint", "Transport", "H264", "MediaTime", "RTP", "SRTP", "SDP", "Codec", "Video", "TestSupport",
+            "Sender", "Receiver", "Control", "Transport", "H264", "MediaTime", "RTP", "SRTP", "SDP", "Codec", "Video", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -5,13 +5,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Tests/install-deps.sh
 swift build --build-tests
-# The WebRTC interop tests run in their own network namespace below, not here.
-# The command-line suites wait for real processes and block their threads; on 2 cores they would starve the async
-# loopback suites of Swift's cooperative pool (and trip their deadlines), so they run on their own afterwards.
-swift test --skip-build --parallel --num-workers 2 --skip "ChromiumInteropTests|AiortcInteropTests|CommandLineTests|SteadyStateAllocationTests"
-swift test --skip-build --parallel --num-workers 2 --filter "CommandLineTests"
+# The WebRTC interop tests run in their own network namespace below, not here. The command-line suites run here too:
+# they wait for their processes through TestSupport's ChildProcess, which holds no thread of Swift's cooperative pool.
+swift test --skip-build --skip "ChromiumInteropTests|AiortcInteropTests|SteadyStateAllocationTests"
 # The send and receive paths allocate nothing per packet: counted process-wide by a preloaded malloc counter (the
-# Swift toolchain's clang builds it), so these run alone.
+# Swift toolchain's clang builds it), so these run alone. Not in the run above: SwiftPM 6.3 starts one process per test
+# only for XCTest (`--parallel`/`--num-workers`; SwiftTestCommand.swift: "Run Swift Testing (parallel or not, it has a
+# single entry point.)"), and this package's tests are all swift-testing, which runs every suite in that one process,
+# up to twice as many test cases at once as there are cores (one process seen during the run): others would be counted.
 clang -O2 -shared -fPIC -o .build/malloc_count.so Tests/Benchmarks/C/malloc_count.c
 RTC_H264_REQUIRE_MALLOC_COUNT=1 LD_PRELOAD="$PWD/.build/malloc_count.so" swift test --skip-build --filter "SteadyStateAllocationTests"
 # WebRTC pieces (STUN, ICE, DTLS-SRTP, JSEP) against headless Chromium and aiortc (Tests/WebRTCTests/Interop).

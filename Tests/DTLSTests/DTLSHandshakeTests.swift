@@ -132,7 +132,7 @@ import Testing
     }
 
     /// The server's first flight is lost: the client's timer retransmits the ClientHello and the handshake completes.
-    @Test func retransmitsAfterADroppedFlight() throws {
+    @Test func retransmitsAfterADroppedFlight() async throws {
         var configuration = DTLSEndpoint.Configuration()
         configuration.initialRetransmissionTimeout = .milliseconds(50)
         var pair = try Self.makePair(configuration: configuration)
@@ -149,7 +149,7 @@ import Testing
         // Not due yet: nothing is sent.
         try pair.client.handleTimeout(now: Self.now)
         #expect(pair.client.pollTransmit() == nil)
-        Thread.sleep(forTimeInterval: 0.06)  // OpenSSL reads its own clock for the timer
+        try await Task.sleep(for: .milliseconds(60))  // OpenSSL reads its own clock for the timer
         try pair.client.handleTimeout(now: deadline)
         let retransmitted = try #require(pair.client.pollTransmit())
         #expect(retransmitted.first == 22)  // a handshake record: the ClientHello again
@@ -161,7 +161,7 @@ import Testing
     }
 
     /// The client's last flight is lost: the server retransmits its flight on its timer, and both finish.
-    @Test func retransmitsAfterADroppedClientFinished() throws {
+    @Test func retransmitsAfterADroppedClientFinished() async throws {
         var configuration = DTLSEndpoint.Configuration()
         configuration.initialRetransmissionTimeout = .milliseconds(50)
         var pair = try Self.makePair(configuration: configuration)
@@ -174,7 +174,7 @@ import Testing
         }
         #expect(pair.server.state == .handshaking)
         let deadline = try #require(pair.server.pollTimeout(now: Self.now))
-        Thread.sleep(forTimeInterval: 0.06)
+        try await Task.sleep(for: .milliseconds(60))
         try pair.server.handleTimeout(now: deadline)
         #expect(pair.server.pollTimeout(now: Self.now) != nil)
         try pair.pump()
@@ -185,7 +185,7 @@ import Testing
 
     /// The server's last flight (ChangeCipherSpec, Finished) is lost after the server is connected: the client's
     /// timer retransmits its flight, and the connected server answers it by retransmitting its own (RFC 6347 4.2.4).
-    @Test func connectedServerRetransmitsItsLastFlight() throws {
+    @Test func connectedServerRetransmitsItsLastFlight() async throws {
         var configuration = DTLSEndpoint.Configuration()
         configuration.initialRetransmissionTimeout = .milliseconds(50)
         var pair = try Self.makePair(configuration: configuration)
@@ -195,7 +195,7 @@ import Testing
         #expect(pair.client.state == .handshaking)
         #expect(Self.keys(pair.serverEvents) != nil)
         let deadline = try #require(pair.client.pollTimeout(now: Self.now))
-        Thread.sleep(forTimeInterval: 0.06)
+        try await Task.sleep(for: .milliseconds(60))
         try pair.client.handleTimeout(now: deadline)
         try pair.pump()
         #expect(pair.client.state == .connected)

@@ -1,52 +1,24 @@
 import Foundation
 import Testing
 import H264
+import TestSupport
 
 /// End-to-end checks of `rtc-h264 inspect` (Docs/Inspect.md): runs the binary that `swift build --build-tests` puts
 /// next to the test bundle on the fixtures and on broken input.
 @Suite struct InspectCommandTests {
-    struct Run {
-        var status: Int32
-        var stdout: Data
-        var stderr: String
-    }
-
-    static func binary() throws -> URL {
-        let directory = Bundle.module.bundleURL.deletingLastPathComponent()
-        let url = directory.appendingPathComponent("rtc-h264")
-        try #require(
-            FileManager.default.isExecutableFile(atPath: url.path),
-            "rtc-h264 not found at \(url.path): build it first (swift build --build-tests, as Tests/run.sh does)")
-        return url
-    }
-
-    static func run(_ arguments: [String], stdin: Data? = nil) throws -> Run {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+    /// A real `rtc-h264 inspect` process (TestSupport's `RTCH264Tool`).
+    static func run(_ arguments: [String], stdin: Data? = nil) async throws -> ChildProcess.Output {
+        try await RTCH264Tool.run(arguments, standardInput: stdin)
     }
 
     static func fixturePath(_ name: String) throws -> String {
         try #require(Bundle.module.url(forResource: name, withExtension: "h264", subdirectory: "Fixtures")).path
     }
 
-    @Test func jsonReportOfTheCroppedFixture() throws {
-        let result = try Self.run(["inspect", "--json", try Self.fixturePath("crop-1080p")])
+    @Test func jsonReportOfTheCroppedFixture() async throws {
+        let result = try await Self.run(["inspect", "--json", try Self.fixturePath("crop-1080p")])
         #expect(result.status == 0, "\(result.stderr)")
-        let json = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let json = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
         #expect(json["byteCount"] as? Int == 11413)
         #expect(json["nalUnitCount"] as? Int == 5)
         let units = try #require(json["accessUnits"] as? [[String: Any]])
@@ -66,14 +38,14 @@ import H264
         let pps = try #require((json["pictureParameterSets"] as? [[String: Any]])?.first)
         #expect(pps["entropyCoding"] as? String == "cavlc")
         // Keys are sorted: "accessUnits" is the first key of the document.
-        #expect(String(decoding: result.stdout.prefix(20), as: UTF8.self).contains("\"accessUnits\""))
+        #expect(String(decoding: result.standardOutput.prefix(20), as: UTF8.self).contains("\"accessUnits\""))
     }
 
-    @Test func textReportFromStandardInput() throws {
+    @Test func textReportFromStandardInput() async throws {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: try Self.fixturePath("high-slices")))
-        let result = try Self.run(["inspect", "-"], stdin: bytes)
+        let result = try await Self.run(["inspect", "-"], stdin: bytes)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(String(decoding: result.stdout, as: UTF8.self) == """
+        #expect(result.stdout == """
             2307 bytes, 15 NAL units, 3 access units
             SPS id=0 @4: High, level 1.1, 176x144, profile-level-id 64000b, chroma_format_idc 1, 8-bit, progressive, max_num_ref_frames 4
             PPS id=0 @32: sps 0, cabac, 8x8 transform
@@ -93,16 +65,16 @@ import H264
             "error: -: NAL unit with forbidden_zero_bit set at byte offset 8\n"),
     ]
 
-    @Test(arguments: 0..<broken.count) func brokenInputExitsWithTheOffset(_ index: Int) throws {
+    @Test(arguments: 0..<broken.count) func brokenInputExitsWithTheOffset(_ index: Int) async throws {
         let c = Self.broken[index]
-        let result = try Self.run(["inspect", "--json", "-"], stdin: Data(c.bytes))
+        let result = try await Self.run(["inspect", "--json", "-"], stdin: Data(c.bytes))
         #expect(result.status == 1, "\(c.name)")
         #expect(result.stderr == c.message, "\(c.name)")
-        #expect(result.stdout.isEmpty, "\(c.name)")
+        #expect(result.standardOutput.isEmpty, "\(c.name)")
     }
 
-    @Test func missingFile() throws {
-        let result = try Self.run(["inspect", "/nonexistent/stream.h264"])
+    @Test func missingFile() async throws {
+        let result = try await Self.run(["inspect", "/nonexistent/stream.h264"])
         #expect(result.status == 1)
         #expect(result.stderr == "error: cannot read /nonexistent/stream.h264\n")
     }

@@ -1,36 +1,14 @@
 import Foundation
 import SDP
 import Testing
+import TestSupport
 
 /// The command-line tool end to end: real processes, real sockets on loopback, real files.
 @Suite(.serialized) struct CommandLineTests {
-    static func binary() throws -> URL {
-        let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rtc-h264")
-        try #require(FileManager.default.isExecutableFile(atPath: url.path),
-                     "rtc-h264 not found at \(url.path): build it first (swift build --build-tests, as Tests/run.sh does)")
-        return url
-    }
+    // A real `rtc-h264` process (TestSupport's `RTCH264Tool`), waited for without holding a cooperative thread.
+    static func start(_ arguments: [String]) throws -> ChildProcess { try RTCH264Tool.start(arguments) }
 
-    static func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        return (process, out, err)
-    }
-
-    static func run(_ arguments: [String]) throws -> (status: Int32, reason: Process.TerminationReason, stdout: String,
-                                                     stderr: String) {
-        let (process, out, err) = try start(arguments)
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, process.terminationReason, String(decoding: stdout, as: UTF8.self),
-                String(decoding: stderr, as: UTF8.self))
-    }
+    static func run(_ arguments: [String]) async throws -> ChildProcess.Output { try await RTCH264Tool.run(arguments) }
 
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("rtc-h264-cli-\(UUID().uuidString)")
@@ -41,13 +19,15 @@ import Testing
     /// An even port in 47000..<49000 (odd+1 stays free for RTCP when not muxed).
     static func freeUDPPort() -> Int { Int.random(in: 23_500..<24_500) * 2 }
 
-    @Test func sendToReceiveWithAnSDPFileDecodesEveryFrameAndNeverPrintsTheKey() throws {
+    @Test(.timeLimit(.minutes(1)))
+    func sendToReceiveWithAnSDPFileDecodesEveryFrameAndNeverPrintsTheKey() async throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let port = Self.freeUDPPort()
         let sdp = dir.appendingPathComponent("stream.sdp").path
         let key = Data((0..<30).map { UInt8($0 &* 7 &+ 3) }).base64EncodedString()
-        let sdpRun = try Self.run(["sdp", "--to", "127.0.0.1:\(port)", "--key", key, "--size", "320x240", "--ssrc", "4242"])
+        let sdpRun = try await Self.run(
+            ["sdp", "--to", "127.0.0.1:\(port)", "--key", key, "--size", "320x240", "--ssrc", "4242"])
         #expect(sdpRun.status == 0, "\(sdpRun.stderr)")
         try sdpRun.stdout.write(toFile: sdp, atomically: true, encoding: .utf8)
         let description = try SessionDescription(parsing: sdpRun.stdout)
@@ -56,15 +36,16 @@ import Testing
         #expect(description.parameterSets.count == 2)
 
         let output = dir.appendingPathComponent("out.y4m").path
-        let (receiver, receiverOut, _) = try Self.start(["receive", "--listen", "127.0.0.1:\(port)", "--sdp", sdp, "--output", output, "--json"])
-        Thread.sleep(forTimeInterval: 0.5)
+        let receiver = try Self.start(["receive", "--listen", "127.0.0.1:\(port)", "--sdp", sdp, "--output", output, "--json"])
+        defer { receiver.terminate() }
+        try await Task.sleep(for: .milliseconds(500))
         let saved = dir.appendingPathComponent("sent.h264").path
         let senderSDP = dir.appendingPathComponent("sender.sdp").path
-        let send = try Self.run(["send", "--to", "127.0.0.1:\(port)", "--key", key, "--size", "320x240", "--ssrc", "4242",
-                                 "--frames", "45", "--save-annexb", saved, "--sdp", senderSDP])
+        let send = try await Self.run(
+            ["send", "--to", "127.0.0.1:\(port)", "--key", key, "--size", "320x240", "--ssrc", "4242", "--frames", "45",
+             "--save-annexb", saved, "--sdp", senderSDP])
         #expect(send.status == 0, "\(send.stderr)")
-        receiver.waitUntilExit()  // ends on the sender's BYE
-        let json = receiverOut.fileHandleForReading.readDataToEndOfFile()
+        let json = await receiver.finished().standardOutput  // ends on the sender's BYE
         let stats = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
         #expect(stats["framesDecoded"] as? Int == 45)
         #expect(stats["byeReceived"] as? Bool == true)
@@ -76,19 +57,20 @@ import Testing
         let mode = try FileManager.default.attributesOfItem(atPath: senderSDP)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         #expect(!send.stderr.contains(key) && !send.stdout.contains(key))
-        let inspect = try Self.run(["inspect", "--json", saved])
+        let inspect = try await Self.run(["inspect", "--json", saved])
         #expect(inspect.status == 0)
         #expect(inspect.stdout.contains("\"profileLevelID\" : \"42c01f\"") || inspect.stdout.contains("42c01f"))
     }
 
-    @Test func encodeWritesAStreamThatInspectAccepts() throws {
+    @Test func encodeWritesAStreamThatInspectAccepts() async throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("e.h264").path
-        let encode = try Self.run(["encode", "--pattern", "--size", "320x240", "--frames", "30", "--force-keyframe", "10,20",
-                                   "--output", out, "--quiet"])
+        let encode = try await Self.run(
+            ["encode", "--pattern", "--size", "320x240", "--frames", "30", "--force-keyframe", "10,20", "--output", out,
+             "--quiet"])
         #expect(encode.status == 0, "\(encode.stderr)")
-        let inspect = try Self.run(["inspect", "--json", out])
+        let inspect = try await Self.run(["inspect", "--json", out])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
         let units = try #require(json["accessUnits"] as? [[String: Any]])
         #expect(units.count == 30)
@@ -98,8 +80,8 @@ import Testing
 
     /// `send`, `sdp` and `encode` take the encoder options from one group, so each lists all of them.
     @Test(arguments: ["send", "sdp", "encode"])
-    func everyEncoderOptionIsListedByEachCommand(command: String) throws {
-        let help = try Self.run([command, "--help"])
+    func everyEncoderOptionIsListedByEachCommand(command: String) async throws {
+        let help = try await Self.run([command, "--help"])
         #expect(help.status == 0)
         for option in ["--size", "--fps", "--profile", "--bitrate", "--max-bitrate", "--keyframe-interval",
                        "--keyframe-interval-duration", "--threads"] {
@@ -157,8 +139,8 @@ import Testing
         (["send", "--to", "127.0.0.1:5004", "--control", "8090", "--control-token", "a", "--control-token-file", "f"],
          "give --control-token or --control-token-file, not both"),
     ])
-    func badArgumentsAreClearErrorsBeforeAnythingStarts(arguments: [String], message: String) throws {
-        let result = try Self.run(arguments)
+    func badArgumentsAreClearErrorsBeforeAnythingStarts(arguments: [String], message: String) async throws {
+        let result = try await Self.run(arguments)
         #expect(result.status != 0)
         #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
     }

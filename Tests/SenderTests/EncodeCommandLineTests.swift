@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `rtc-h264 encode` as a user runs it: a real process, real files. Issue 11 item 1: every bad number on the command
 /// line is a usage error (exit status 64) naming the flag, never a crash. On 9c36cd3 `--bitrate=-1e30`,
@@ -10,10 +11,7 @@ import Testing
     static let usageError: Int32 = 64
 
     // The process helpers are CommandLineTests' (a real `rtc-h264` process, real files).
-    static func run(_ arguments: [String]) throws -> (status: Int32, reason: Process.TerminationReason, stdout: String,
-                                                     stderr: String) {
-        try CommandLineTests.run(arguments)
-    }
+    static func run(_ arguments: [String]) async throws -> ChildProcess.Output { try await CommandLineTests.run(arguments) }
 
     static func temporaryDirectory() throws -> URL { try CommandLineTests.temporaryDirectory() }
 
@@ -72,22 +70,22 @@ import Testing
     ]
 
     @Test(arguments: badFlags)
-    func badFlagsAreUsageErrorsNamingTheFlag(flags: [String], message: String) throws {
-        let result = try Self.run(["encode", "--pattern", "--size", "320x240", "--frames", "3", "--output", "/dev/null"]
-                                  + flags)
+    func badFlagsAreUsageErrorsNamingTheFlag(flags: [String], message: String) async throws {
+        let result = try await Self.run(
+            ["encode", "--pattern", "--size", "320x240", "--frames", "3", "--output", "/dev/null"] + flags)
         #expect(result.reason == .exit, "\(flags) ended by a signal: \(result.status)")
         #expect(result.status == Self.usageError, "\(flags): \(result.stderr)")
         #expect(result.stderr.contains(message), "\(flags): \(result.stderr)")
     }
 
-    @Test func goodFlagsAtTheEdgesEncode() throws {
+    @Test func goodFlagsAtTheEdgesEncode() async throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let output = dir.appendingPathComponent("out.h264").path
-        let result = try Self.run(["encode", "--pattern", "--size", "320x240", "--frames", "10", "--output", output,
-                                   "--bitrate", "14M", "--max-bitrate", "14M", "--keyframe-interval-duration", "86400",
-                                   "--keyframe-interval", "9223372036854775807", "--fps", "60", "--threads", "4",
-                                   "--level", "31", "--bitrate-at", "5:10k", "--qp-range", "12-51"])
+        let result = try await Self.run(
+            ["encode", "--pattern", "--size", "320x240", "--frames", "10", "--output", output, "--bitrate", "14M",
+             "--max-bitrate", "14M", "--keyframe-interval-duration", "86400", "--keyframe-interval", "9223372036854775807",
+             "--fps", "60", "--threads", "4", "--level", "31", "--bitrate-at", "5:10k", "--qp-range", "12-51"])
         #expect(result.reason == .exit)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("encoded 10 frames 320x240"), "\(result.stderr)")
@@ -96,14 +94,14 @@ import Testing
     }
 
     /// Issue 13: `--no-denoise` reaches the encoder (the pattern's noise band makes the two bitstreams differ).
-    @Test func noDenoiseChangesTheBitstream() throws {
+    @Test func noDenoiseChangesTheBitstream() async throws {
         var sizes: [Int] = []
         var bytes: [Data] = []
         for flags in [[], ["--no-denoise"]] {
             let output = FileManager.default.temporaryDirectory.appendingPathComponent("denoise-\(UUID().uuidString).h264").path
             defer { try? FileManager.default.removeItem(atPath: output) }
-            let result = try Self.run(["encode", "--pattern", "--size", "320x240", "--frames", "10", "--output", output]
-                                      + flags)
+            let result = try await Self.run(
+                ["encode", "--pattern", "--size", "320x240", "--frames", "10", "--output", output] + flags)
             #expect(result.status == 0, "\(flags): \(result.stderr)")
             let data = try Data(contentsOf: URL(fileURLWithPath: output))
             sizes.append(data.count)
@@ -115,18 +113,18 @@ import Testing
 
     /// Issue 13: `encode` adapts the resolution by default; a bitrate step down and back up gives three SPS (720p,
     /// 360p, 720p), all with the configured profile-level-id, every frame in the file, the switches in the summary.
-    @Test func encodeAdaptsTheResolutionByDefault() throws {
+    @Test func encodeAdaptsTheResolutionByDefault() async throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let output = dir.appendingPathComponent("adaptive.h264").path
-        let result = try Self.run(["encode", "--pattern", "--frames", "480", "--bitrate", "2.5M", "--bitrate-at",
-                                   "100:300k", "--bitrate-at", "200:2.5M", "--output", output])
+        let result = try await Self.run(["encode", "--pattern", "--frames", "480", "--bitrate", "2.5M", "--bitrate-at",
+                                         "100:300k", "--bitrate-at", "200:2.5M", "--output", output])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("""
             resolution: 1280x720 from frame 0 (initial), 640x360 from frame 100 (bitrate-below-floor), \
             1280x720 from frame 320 (bitrate-allows-larger)
             """), "\(result.stderr)")
-        let inspect = try Self.run(["inspect", "--json", output])
+        let inspect = try await Self.run(["inspect", "--json", output])
         #expect(inspect.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
         let parameterSets = try #require(json["sequenceParameterSets"] as? [[String: Any]])
@@ -137,36 +135,36 @@ import Testing
         #expect(units.filter { $0["keyframe"] as? Bool == true }.count == 3)
     }
 
-    @Test func maintainResolutionKeepsTheSizeAndSkips() throws {
-        let result = try Self.run(["encode", "--pattern", "--frames", "60", "--bitrate", "100k",
-                                   "--degradation-preference", "maintain-resolution", "--output", "/dev/null"])
+    @Test func maintainResolutionKeepsTheSizeAndSkips() async throws {
+        let result = try await Self.run(["encode", "--pattern", "--frames", "60", "--bitrate", "100k",
+                                         "--degradation-preference", "maintain-resolution", "--output", "/dev/null"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("resolution: 1280x720 from frame 0 (initial)\n"), "\(result.stderr)")
         #expect(result.stderr.contains("rate control (buffer full)"), "\(result.stderr)")
-        let balanced = try Self.run(["encode", "--pattern", "--frames", "30", "--bitrate", "100k",
-                                     "--degradation-preference", "balanced", "--output", "/dev/null"])
+        let balanced = try await Self.run(["encode", "--pattern", "--frames", "30", "--bitrate", "100k",
+                                           "--degradation-preference", "balanced", "--output", "/dev/null"])
         #expect(balanced.stderr.contains("resolution: 640x360 from frame 0 (initial)\n"), "\(balanced.stderr)")
     }
 
     /// A rate or size from the input file that the encoder refuses is named as the input's, not as a flag.
-    @Test func limitsBrokenByTheInputNameTheInput() throws {
+    @Test func limitsBrokenByTheInputNameTheInput() async throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("fast.y4m").path
         var file = Data("YUV4MPEG2 W16 H16 F1000:1 Ip A1:1 C420jpeg\nFRAME\n".utf8)
         file.append(Data(count: 16 * 16 * 3 / 2))
         try file.write(to: URL(fileURLWithPath: path))
-        let result = try Self.run(["encode", "--input", path, "--output", "/dev/null"])
+        let result = try await Self.run(["encode", "--input", path, "--output", "/dev/null"])
         #expect(result.reason == .exit && result.status == Self.usageError, "\(result.stderr)")
         #expect(result.stderr.contains("""
             the input's frame rate (override with --fps): frame rate 1000.0 is outside the supported range 1.0...60.0
             """), "\(result.stderr)")
-        let overridden = try Self.run(["encode", "--input", path, "--fps", "30", "--output", "/dev/null"])
+        let overridden = try await Self.run(["encode", "--input", path, "--fps", "30", "--output", "/dev/null"])
         #expect(overridden.status == 0, "\(overridden.stderr)")
     }
 
     /// An output FIFO whose reader goes away ends `encode` with an error naming the file, not a SIGPIPE kill.
-    @Test func aFIFOWhoseReaderLeavesIsAnErrorNotAKill() throws {
+    @Test func aFIFOWhoseReaderLeavesIsAnErrorNotAKill() async throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let fifo = dir.appendingPathComponent("out.fifo").path
@@ -178,7 +176,7 @@ import Testing
             close(fd)
         }
         reader.start()
-        let result = try Self.run(["encode", "--pattern", "--size", "320x240", "--frames", "300", "--output", fifo])
+        let result = try await Self.run(["encode", "--pattern", "--size", "320x240", "--frames", "300", "--output", fifo])
         #expect(result.reason == .exit, "killed by a signal: \(result.status)")
         #expect(result.status == 1)
         #expect(result.stderr.contains("Broken pipe"), "\(result.stderr)")

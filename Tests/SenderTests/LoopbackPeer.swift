@@ -1,6 +1,7 @@
 import Codec
 import H264
 import Testing
+import TestSupport
 import NIOCore
 import NIOPosix
 import RTP
@@ -63,12 +64,9 @@ final class LoopbackPeer: Sendable {
 
     /// Waits until the peer's record satisfies `condition`, or fails after `seconds`.
     func waitUntil(seconds: Double = 10, _ what: String = "condition", _ condition: @escaping @Sendable (Record) -> Bool) async throws {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while ContinuousClock.now < deadline {
-            if condition(try await received()) { return }
-            try await Task.sleep(for: .milliseconds(5))
+        if try await !Poll.until(seconds: seconds, every: .milliseconds(5), { condition(try await received()) }) {
+            Issue.record("\(what) not met within \(seconds) s")
         }
-        Issue.record("\(what) not met within \(seconds) s")
     }
 
     func close() async {
@@ -77,34 +75,12 @@ final class LoopbackPeer: Sendable {
     }
 }
 
-/// A raw UDP socket for sending any bytes (malformed packets, strangers).
-final class RawSocket: Sendable {
-    let endpoint: DatagramEndpoint
-    init(host: String = "127.0.0.1") async throws {
-        endpoint = try await DatagramEndpoint(
-            host: host, port: 0, eventLoop: MultiThreadedEventLoopGroup.singleton.next(),
-            onDatagram: { _, _ in }, onError: { _ in })
-    }
-    func send(_ bytes: [UInt8], toPort port: Int, host: String = "127.0.0.1") throws {
-        let destination = try SocketAddress(ipAddress: host, port: port)
-        let endpoint = self.endpoint
-        endpoint.eventLoop.execute {
-            endpoint.write(ByteBuffer(bytes: bytes), to: destination)
-            endpoint.flush()
-        }
-    }
-    func close() async { await endpoint.close() }
-}
-
 /// Waits until `condition` holds on the sender's statistics, or fails after `seconds`.
 func waitUntil(_ sender: H264Sender, seconds: Double = 10, _ what: String = "condition",
                _ condition: @escaping @Sendable (SenderStats) -> Bool) async throws {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while ContinuousClock.now < deadline {
-        if condition(await sender.statistics()) { return }
-        try await Task.sleep(for: .milliseconds(5))
+    if await !Poll.until(seconds: seconds, every: .milliseconds(5), { condition(await sender.statistics()) }) {
+        Issue.record("\(what) not met within \(seconds) s")
     }
-    Issue.record("\(what) not met within \(seconds) s")
 }
 
 /// What a sender sent, recorded by its frame observer (on the I/O loop).

@@ -1,12 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Issue 12, end to end at a short duration: `rtc-h264 send` -> the impairment relay -> `rtc-h264 receive`. The full
-/// table is the network benchmark.
-///
-/// The processes are waited for on a thread of their own (`offThePool`), not on Swift's cooperative pool: a test that
-/// blocks a pool thread for seconds starves the async loopback tests running beside it (on this 2-core machine two
-/// such tests stalled every other suite long enough for their 10 s deadlines to pass).
+/// table is the network benchmark. The processes are `ChildProcess`es: waiting for them holds no cooperative thread.
 @Suite(.serialized) struct LossyPathCommandLineTests {
     static func relay() throws -> String {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -24,40 +21,30 @@ import Testing
         var senderJSON: Data
     }
 
-    /// Runs `body` on a new thread and waits for it without holding a cooperative thread.
-    static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-        }
-    }
-
-    /// `sdp`, then the relay, `receive --sdp` and `send` for 180 frames. Blocking: call through `offThePool`.
-    static func runThroughRelay(stream: [String], fwd: String, rev: String, relayPath: String) throws -> Run {
+    /// `sdp`, then the relay, `receive --sdp` and `send` for 180 frames.
+    static func runThroughRelay(stream: [String], fwd: String, rev: String, relayPath: String) async throws -> Run {
         let dir = try CommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let relayPort = CommandLineTests.freeUDPPort()
         let receivePort = CommandLineTests.freeUDPPort() + 2
         let sdp = dir.appendingPathComponent("stream.sdp").path
         let common = ["--to", "127.0.0.1:\(relayPort)"] + stream
-        let sdpRun = try CommandLineTests.run(["sdp"] + common)
+        let sdpRun = try await CommandLineTests.run(["sdp"] + common)
         try sdpRun.stdout.write(toFile: sdp, atomically: false, encoding: .utf8)
 
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", relayPath, "--listen", "127.0.0.1:\(relayPort)", "--to", "127.0.0.1:\(receivePort)",
-                            "--fwd", fwd, "--rev", rev, "--seed", "7", "--duration", "30"]
-        python.standardOutput = FileHandle.nullDevice
-        python.standardError = FileHandle.nullDevice
-        try python.run()
-        defer { python.terminate() }
-        Thread.sleep(forTimeInterval: 0.5)
-        let (receiver, receiverOut, _) = try CommandLineTests.start(
+        let relay = try ChildProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: ["python3", relayPath, "--listen", "127.0.0.1:\(relayPort)", "--to", "127.0.0.1:\(receivePort)",
+                        "--fwd", fwd, "--rev", rev, "--seed", "7", "--duration", "30"])
+        defer { relay.terminate() }
+        try await Task.sleep(for: .milliseconds(500))
+        let receiver = try CommandLineTests.start(
             ["receive", "--listen", "127.0.0.1:\(receivePort)", "--sdp", sdp, "--json", "--idle-timeout", "3"])
-        Thread.sleep(forTimeInterval: 0.3)
+        defer { receiver.terminate() }
+        try await Task.sleep(for: .milliseconds(300))
         let statsPath = dir.appendingPathComponent("stats.jsonl").path
-        let send = try CommandLineTests.run(["send"] + common + ["--frames", "180", "--stats", statsPath, "--quiet"])
-        receiver.waitUntilExit()
-        let receiverJSON = receiverOut.fileHandleForReading.readDataToEndOfFile()
+        let send = try await CommandLineTests.run(["send"] + common + ["--frames", "180", "--stats", statsPath, "--quiet"])
+        let receiverJSON = await receiver.finished().standardOutput
         let lines = (try? String(contentsOfFile: statsPath, encoding: .utf8))?.split(separator: "\n") ?? []
         return Run(
             sdp: (sdpRun.status, sdpRun.stdout, sdpRun.stderr), send: (send.status, send.stderr),
@@ -70,14 +57,13 @@ import Testing
 
     /// 3 % loss both ways, 25 ms each way: with NACK and the jitter buffer nearly every frame is decoded; on 9c36cd3
     /// about 30 % were (one loss froze the picture until the next PLI's IDR).
-    @Test func nackRepairsAThreePercentLossyPath() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func nackRepairsAThreePercentLossyPath() async throws {
         let key = Data((0..<30).map { UInt8(truncatingIfNeeded: $0 &* 11 &+ 5) }).base64EncodedString()
         let relay = try Self.relay()
-        let run = try await Self.offThePool {
-            try Self.runThroughRelay(
-                stream: ["--key", key, "--size", "640x360", "--bitrate", "800k", "--ssrc", "777"],
-                fwd: "delay_ms=25,loss=0.03", rev: "delay_ms=25,loss=0.03", relayPath: relay)
-        }
+        let run = try await Self.runThroughRelay(
+            stream: ["--key", key, "--size", "640x360", "--bitrate", "800k", "--ssrc", "777"],
+            fwd: "delay_ms=25,loss=0.03", rev: "delay_ms=25,loss=0.03", relayPath: relay)
         #expect(run.sdp.status == 0, "\(run.sdp.stderr)")
         #expect(run.sdp.stdout.contains("a=rtcp-fb:96 nack\r\n"))
         #expect(run.sdp.stdout.contains("RTP/SAVPF"))
@@ -95,14 +81,12 @@ import Testing
     /// `--transport-cc`: the SDP carries the extension and the feedback, our receiver sends transport-wide feedback,
     /// and through a 500 kbit/s bottleneck (30-packet queue) the sender's delay-based detector sees the queue grow and
     /// brings its estimate below the 1.2 Mbit/s start. How fast and how close it settles is the network benchmark's.
-    @Test func transportWideFeedbackDrivesTheDelayBasedEstimateThroughABottleneck() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func transportWideFeedbackDrivesTheDelayBasedEstimateThroughABottleneck() async throws {
         let relay = try Self.relay()
-        let run = try await Self.offThePool {
-            try Self.runThroughRelay(
-                stream: ["--no-srtp", "--size", "640x360", "--bitrate", "1.2M", "--ssrc", "778", "--rtx",
-                         "--transport-cc", "3"],
-                fwd: "delay_ms=25,rate_kbps=500,queue=30", rev: "delay_ms=25", relayPath: relay)
-        }
+        let run = try await Self.runThroughRelay(
+            stream: ["--no-srtp", "--size", "640x360", "--bitrate", "1.2M", "--ssrc", "778", "--rtx", "--transport-cc", "3"],
+            fwd: "delay_ms=25,rate_kbps=500,queue=30", rev: "delay_ms=25", relayPath: relay)
         #expect(run.sdp.status == 0, "\(run.sdp.stderr)")
         #expect(run.sdp.stdout.contains("a=rtcp-fb:96 transport-cc\r\n"))
         #expect(run.sdp.stdout.contains("a=extmap:3 http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01\r\n"))

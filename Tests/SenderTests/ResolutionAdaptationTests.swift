@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import Receiver
 import RTP
 import Testing
+import TestSupport
 import Video
 @testable import Sender
 
@@ -39,10 +40,6 @@ import Video
 
     /// Polls `condition` every 10 ms for up to 5 s.
     static func eventually(_ condition: @escaping @Sendable () -> Bool) async throws -> Bool {
-        for _ in 0..<500 {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return false
+        await Poll.until(seconds: 5) { condition() }
     }
 }

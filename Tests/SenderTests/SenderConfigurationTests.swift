@@ -2,6 +2,7 @@ import Codec
 import H264
 import RTP
 import Testing
+import TestSupport
 import Video
 @testable import Sender
 
@@ -77,9 +78,7 @@ import Video
     @Test func anUnreachablePeerNeverStopsTheSender() async throws {
         // Nothing listens on the peer port: ICMP port unreachable comes back for every datagram.
         var configuration = Self.base()
-        let probe = try await RawSocket()
-        configuration.peerPort = probe.endpoint.localAddress!.port!
-        await probe.close()
+        configuration.peerPort = try RawUDPSocket().port  // bound, then closed at once
         let sender = try await H264Sender(configuration: configuration)
         let pump = FramePump(source: try PatternSource(width: 320, height: 240), sender: sender, pacing: .asFastAsPossible, frameLimit: 20)
         _ = try await pump.run()

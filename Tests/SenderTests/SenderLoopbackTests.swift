@@ -6,6 +6,7 @@ import RTP
 import SRTP
 import Synchronization
 import Testing
+import TestSupport
 import Video
 @testable import Sender
 
@@ -145,14 +146,12 @@ import Video
     @Test func malformedRTCPAndStrangersAreCountedAndTheStreamGoesOn() async throws {
         let stats = try await withSender(frames: 45) { sender, peer in
             try await peer.waitUntil { $0.frames.count >= 3 }
-            let raw = try await RawSocket()
+            let raw = try RawUDPSocket()
             try raw.send([0x80, 0xC9, 0x00, 0x10, 1, 2, 3, 4, 5], toPort: sender.localPort)  // SRTCP fails
             try raw.send([0xFF], toPort: sender.localPort)  // not RTP/RTCP
-            let stranger = try await RawSocket(host: "127.0.0.2")
+            let stranger = try RawUDPSocket(host: "127.0.0.2")
             try stranger.send([0x80, 0xC9, 0, 1, 0, 0, 0, 1], toPort: sender.localPort)
             try await waitUntil(sender) { $0.packetsFromStrangers == 1 && $0.srtcpUnprotectFailures == 1 && $0.rtcpMalformed == 1 }
-            await raw.close()
-            await stranger.close()
         }
         #expect(stats.srtcpUnprotectFailures == 1)
         #expect(stats.rtcpMalformed == 1)
@@ -163,10 +162,9 @@ import Video
     @Test func plainRTPMalformedRTCPIsCounted() async throws {
         let stats = try await withSender(srtp: false, frames: 20) { sender, peer in
             try await peer.waitUntil { $0.frames.count >= 2 }
-            let raw = try await RawSocket()
+            let raw = try RawUDPSocket()
             try raw.send([0x80, 0xC9, 0x00, 0x10, 1, 2, 3, 4], toPort: sender.localPort)
             try await waitUntil(sender) { $0.rtcpMalformed == 1 }
-            await raw.close()
         }
         #expect(stats.rtcpMalformed == 1)
         #expect(stats.framesSent == 20)
@@ -199,14 +197,13 @@ import Video
     func plainRTCPFeedbackIsAcceptedOnlyWhenAskedFor(accept: Bool) async throws {
         let stats = try await withSender(frames: 30, configure: { $0.acceptPlainRTCP = accept }) { sender, peer in
             try await peer.waitUntil { $0.frames.count >= 5 }
-            let raw = try await RawSocket()
+            let raw = try RawUDPSocket()
             // A plain RR + PLI, as Janus sends it, from the peer's address (the same IP).
             let bytes = try RTCPPacket.serialized([
                 .receiverReport(ReceiverReport(ssrc: peer.ssrc)), Self.pli(peer, sender),
             ])
             try raw.send(bytes, toPort: sender.localPort)
             try await waitUntil(sender) { $0.pliCount == 1 || $0.srtcpUnprotectFailures == 1 }
-            await raw.close()
         }
         #expect(stats.pliCount == (accept ? 1 : 0))
         #expect(stats.plainRTCPAccepted == (accept ? 1 : 0))

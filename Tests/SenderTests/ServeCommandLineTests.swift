@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `rtc-h264 serve --whep`: refusals with a clear message, and a real run on loopback (page, 404, stats, SIGINT).
 @Suite(.serialized) struct ServeCommandLineTests {
@@ -28,8 +29,8 @@ import Testing
         (["--whep", "127.0.0.1:8080", "--control", "8090", "--control-token-file", "/nonexistent/token"],
          "cannot read --control-token-file /nonexistent/token"),
     ])
-    func badOptionsAreRefusedWithAClearMessage(arguments: [String], message: String) throws {
-        let run = try CommandLineTests.run(["serve"] + arguments)
+    func badOptionsAreRefusedWithAClearMessage(arguments: [String], message: String) async throws {
+        let run = try await CommandLineTests.run(["serve"] + arguments)
         #expect(run.status != 0)
         #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
     }
@@ -40,10 +41,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let stats = dir.appendingPathComponent("stats.jsonl").path
         let port = Int.random(in: 30_000..<40_000)
-        let (process, _, err) = try CommandLineTests.start([
+        let process = try CommandLineTests.start([
             "serve", "--whep", "127.0.0.1:\(port)", "--size", "320x240", "--stats", stats, "--frames", "20",
         ])
-        defer { if process.isRunning { process.terminate() } }
+        defer { process.terminate() }
         var page: String?
         for _ in 0..<100 where page == nil {
             try await Task.sleep(for: .milliseconds(100))
@@ -52,9 +53,9 @@ import Testing
         #expect(page?.contains("RTCPeerConnection") == true, "serve did not serve its page on port \(port)")
         try await Task.sleep(for: .milliseconds(1500))
         process.interrupt()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(stderr)")
+        let served = await process.finished()
+        let stderr = served.stderr
+        #expect(served.status == 0, "\(stderr)")
         #expect(stderr.contains("WHEP endpoint on http://127.0.0.1:\(port)/whep"))
         #expect(stderr.contains("source done after 20 frames"))
         let lines = try String(contentsOfFile: stats, encoding: .utf8).split(separator: "\n")
@@ -76,11 +77,11 @@ import Testing
         let stats = dir.appendingPathComponent("stats.jsonl").path
         let port = Int.random(in: 30_000..<40_000)
         let controlPort = port + 1
-        let (process, _, err) = try CommandLineTests.start([
+        let process = try CommandLineTests.start([
             "serve", "--whep", "127.0.0.1:\(port)", "--control", "127.0.0.1:\(controlPort)", "--size", "320x240",
             "--stats", stats,
         ])
-        defer { if process.isRunning { process.terminate() } }
+        defer { process.terminate() }
         var page: String?
         for _ in 0..<100 where page == nil {
             try await Task.sleep(for: .milliseconds(100))
@@ -105,9 +106,9 @@ import Testing
         #expect(tooHigh.stdout.contains("above the limit"), "\(tooHigh.stdout)")
         try await Task.sleep(for: .milliseconds(1200))
         process.interrupt()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(stderr)")
+        let served = await process.finished()
+        let stderr = served.stderr
+        #expect(served.status == 0, "\(stderr)")
         #expect(stderr.contains("control endpoint on http://127.0.0.1:\(controlPort)"))
         let last = try #require(try String(contentsOfFile: stats, encoding: .utf8).split(separator: "\n").last)
         let final = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
@@ -115,41 +116,15 @@ import Testing
         #expect(final["operatorBitrate"] as? Int == 800_000)
     }
 
-    /// `rtc-h264 control ...`, on a thread of its own (not Swift concurrency's pool).
-    static func control(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                do {
-                    let run = try CommandLineTests.run(["control"] + arguments)
-                    continuation.resume(returning: (run.status, run.stdout, run.stderr))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }.start()
-        }
+    /// `rtc-h264 control ...`.
+    static func control(_ arguments: [String]) async throws -> ChildProcess.Output {
+        try await CommandLineTests.run(["control"] + arguments)
     }
 
-    /// A GET with curl (Tests/install-deps.sh installs it), on a thread of its own (not Swift concurrency's pool).
+    /// A GET with curl (Tests/install-deps.sh installs it); throws unless a 2xx reply came within 2 s.
     static func get(_ url: String) async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-                process.arguments = ["-sf", "--max-time", "2", url]
-                let out = Pipe()
-                process.standardOutput = out
-                do {
-                    try process.run()
-                    let data = out.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    guard process.terminationStatus == 0 else {
-                        return continuation.resume(throwing: CocoaError(.fileReadUnknown))
-                    }
-                    continuation.resume(returning: String(decoding: data, as: UTF8.self))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }.start()
-        }
+        let reply = try await Curl.request(url, caFile: nil, maximumSeconds: 2)
+        guard reply.exitCode == 0, (200..<300).contains(reply.status) else { throw CocoaError(.fileReadUnknown) }
+        return reply.body
     }
 }

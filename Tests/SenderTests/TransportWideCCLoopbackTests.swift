@@ -6,6 +6,7 @@ import RTP
 import Receiver
 import SRTP
 import Testing
+import TestSupport
 import Transport
 import Video
 @testable import Sender
@@ -57,9 +58,14 @@ import Video
         let sender = try await H264Sender(configuration: configuration)
         let pump = FramePump(source: try PatternSource(width: 320, height: 240), sender: sender, pacing: .realTime, frameLimit: 5)
         _ = try await pump.run()
-        _ = try await sender.finish()
+        let sent = try await sender.finish()
+        // Every packet sent reaches the endpoint's loop before it closes (on a loaded machine it may lag behind).
+        let rtpReceived: @Sendable () -> [[UInt8]] = {
+            datagrams.withLockedValue { $0 }.filter { !RTCPPacket.isMultiplexedRTCP($0[...]) }
+        }
+        #expect(await Poll.until(seconds: 5) { rtpReceived().count >= sent.packetsSent }, "\(sent.packetsSent) sent")
         await endpoint.close()
-        let rtp = datagrams.withLockedValue { $0 }.filter { !RTCPPacket.isMultiplexedRTCP($0[...]) }
+        let rtp = rtpReceived()
         #expect(!rtp.isEmpty)
         for packet in rtp { #expect(try RTPPacketView(parsing: packet).header.headerExtension == nil) }
     }

@@ -28,53 +28,32 @@ public enum Curl {
     ///   - method: the method.
     ///   - headers: extra headers.
     ///   - body: the body, if any.
+    ///   - maximumSeconds: how long curl may take in all (`--max-time`).
     /// - Returns: the result (never throws for an HTTP or TLS failure: see `exitCode`).
-    /// - Throws: when curl cannot be started.
+    /// - Throws: `CurlMissing` (naming the install step) when curl is not installed; the error starting it.
     ///
-    /// curl runs on a thread of its own, never on the cooperative pool or Dispatch's global queue (on Linux the pool
-    /// runs there): waiting for it there would hold one of its few threads (two on a 2-core machine) while the server
-    /// under test needs them to answer.
-    /// - Throws: `CurlMissing` (naming the install step) when curl is not installed.
+    /// curl is a `ChildProcess`: waiting for it holds no thread of the cooperative pool (two on a 2-core machine),
+    /// which the server under test needs to answer.
     public static func request(
-        _ url: String, caFile: String?, method: String = "GET", headers: [String: String] = [:], body: String? = nil
+        _ url: String, caFile: String?, method: String = "GET", headers: [String: String] = [:], body: String? = nil,
+        maximumSeconds: Int = 10
     ) async throws -> Result {
         guard isAvailable else { throw CurlMissing() }
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Swift.Result {
-                    try run(url, caFile: caFile, method: method, headers: headers, body: body)
-                })
-            }.start()
-        }
-    }
-
-    /// `request`, blocking the calling thread.
-    static func run(
-        _ url: String, caFile: String?, method: String, headers: [String: String], body: String?
-    ) throws -> Result {
         let marker = "\n--curl-status:"
-        var arguments = ["--silent", "--show-error", "--max-time", "10", "--request", method,
+        var arguments = ["--silent", "--show-error", "--max-time", "\(maximumSeconds)", "--request", method,
                          "--write-out", "\(marker)%{http_code}", "--output", "-"]
         if let caFile { arguments += ["--cacert", caFile] }
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { arguments += ["--header", "\(name): \(value)"] }
         if let body { arguments += ["--data-binary", body] }
         arguments.append(url)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let run = try await ChildProcess.run(URL(fileURLWithPath: path), arguments)
+        let stdout = run.stdout
         var replyBody = stdout, status = 0
         if let range = stdout.range(of: marker, options: .backwards) {
             replyBody = String(stdout[..<range.lowerBound])
             status = Int(stdout[range.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         }
-        return Result(exitCode: process.terminationStatus, status: status, body: replyBody, stderr: stderr)
+        return Result(exitCode: run.status, status: status, body: replyBody, stderr: run.stderr)
     }
 }
 

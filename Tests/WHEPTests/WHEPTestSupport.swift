@@ -102,10 +102,6 @@ enum WHEPTestSupport {
         return (reply.text, reply.end != .timedOut)
     }
 
-    static func rawExchange(port: Int, _ request: String) throws -> String {
-        try RawHTTP.exchangeBlocking(port: port, request, receiveTimeout: 10).text
-    }
-
     /// Whether a UDP port on 127.0.0.1 can be bound (false while a viewer's socket holds it).
     static func udpPortIsFree(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
@@ -134,11 +130,6 @@ enum WHEPTestSupport {
 
     /// Polls `condition` every 10 ms for up to `seconds`.
     static func waitFor(seconds: Double = 10, _ condition: () async throws -> Bool) async rethrows -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return false
+        try await Poll.until(seconds: seconds, condition)
     }
 }

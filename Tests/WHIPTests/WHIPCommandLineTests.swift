@@ -1,26 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `rtc-h264 send --whip` as a user meets it: a real process, its options checked before anything starts, and the
 /// errors of a refused token or an unreachable endpoint (against a real HTTP server on loopback).
 @Suite(.serialized) struct WHIPCommandLineTests {
-    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("rtc-h264")
-        try #require(FileManager.default.isExecutableFile(atPath: binary.path),
-                     "rtc-h264 not found at \(binary.path): build it first (swift build --build-tests, as Tests/run.sh does)")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
-    }
+    /// A real `rtc-h264` process (TestSupport's `RTCH264Tool`).
+    static func run(_ arguments: [String]) async throws -> ChildProcess.Output { try await RTCH264Tool.run(arguments) }
 
     @Test(arguments: [
         (["send", "--whip", "http://127.0.0.1:9/whip", "--to", "127.0.0.1:5004"], "--whip cannot be used with --to"),
@@ -41,14 +27,14 @@ import Testing
         (["sdp", "--no-srtp"], "--to HOST:PORT is required"),
         (["send", "--whip", "http://[::1]:9/whip", "--frames", "3"], "only IPv4 is supported, and the route to it is ::1"),
     ])
-    func badWHIPArgumentsAreClearErrors(arguments: [String], message: String) throws {
-        let result = try Self.run(arguments)
+    func badWHIPArgumentsAreClearErrors(arguments: [String], message: String) async throws {
+        let result = try await Self.run(arguments)
         #expect(result.status != 0)
         #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
     }
 
-    @Test func helpDocumentsWHIP() throws {
-        let help = try Self.run(["send", "--help"])
+    @Test func helpDocumentsWHIP() async throws {
+        let help = try await Self.run(["send", "--help"])
         #expect(help.status == 0)
         for option in ["--whip <whip>", "--token <token>", "--token-file <token-file>", "--ca-file <ca-file>"] {
             #expect(help.stdout.contains(option), "send --help lacks \(option)")
@@ -59,8 +45,8 @@ import Testing
 
     @Test func aRefusedTokenEndsSendWithTheStatusAndWithoutTheToken() async throws {
         let server = try await ScriptedHTTPServer { _ in .init(status: 401, body: "token rejected") }
-        let result = try Self.run(["send", "--whip", server.base + "/whip", "--token", "cli-s3cret", "--frames", "3",
-                                   "--size", "320x240"])
+        let result = try await Self.run(
+            ["send", "--whip", server.base + "/whip", "--token", "cli-s3cret", "--frames", "3", "--size", "320x240"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("refused the credentials (HTTP 401): token rejected"), "stderr: \(result.stderr)")
         #expect(!result.stderr.contains("cli-s3cret"))
@@ -73,7 +59,7 @@ import Testing
         let closed = try await ScriptedHTTPServer { _ in .init(status: 500) }
         let url = closed.base + "/whip"
         await closed.close()
-        let result = try Self.run(["send", "--whip", url, "--frames", "3", "--size", "320x240"])
+        let result = try await Self.run(["send", "--whip", url, "--frames", "3", "--size", "320x240"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("cannot reach the WHIP endpoint \(url)"), "stderr: \(result.stderr)")
     }

@@ -4,6 +4,7 @@ import NIOPosix
 import RTP
 import STUN
 import Testing
+import TestSupport
 import Transport
 import WebRTC
 @testable import WebRTCTransport
@@ -82,11 +83,7 @@ import WebRTC
 
     /// Polls `condition` on the loop every 10 ms for up to `seconds`.
     static func waitFor(_ loop: EventLoop, seconds: Int = 10, _ condition: @escaping @Sendable () -> Bool) async throws -> Bool {
-        for _ in 0..<(seconds * 100) {
-            if try await loop.submit(condition).get() { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return false
+        try await Poll.until(seconds: Double(seconds)) { try await loop.submit(condition).get() }
     }
 
     static func isConnected(_ seen: Observed) -> Bool {

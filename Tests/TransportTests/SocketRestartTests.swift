@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import Testing
+import TestSupport
 import Transport
 
 /// NIO closes a datagram socket on a send error other than EMSGSIZE/EHOSTUNREACH. A broadcast destination without
@@ -32,11 +33,8 @@ import Transport
             return sender.value.localPort
         }.get()
 
-        var restarts = 0
-        for _ in 0..<200 where restarts == 0 {
-            try await Task.sleep(for: .milliseconds(10))
-            restarts = try await loop.submit { sender.value.counters.socketRestarts }.get()
-        }
+        #expect(try await Poll.until(seconds: 2) { try await loop.submit { sender.value.counters.socketRestarts }.get() > 0 })
+        let restarts = try await loop.submit { sender.value.counters.socketRestarts }.get()
         #expect(restarts == 1, "the socket was not bound again after the send error")
 
         // Same port, and it sends again.
@@ -49,12 +47,8 @@ import Transport
             try packet.withUnsafeBytes { try sender.value.queueRTP($0) }
             sender.value.flush()
         }.get()
-        var count = 0
-        for _ in 0..<200 where count == 0 {
-            try await Task.sleep(for: .milliseconds(10))
-            count = try await loop.submit { received.value.packets.count }.get()
-        }
-        #expect(count == 1)
+        #expect(try await Poll.until(seconds: 2) { try await loop.submit { received.value.packets.count }.get() > 0 })
+        #expect(try await loop.submit { received.value.packets.count }.get() == 1)
         let first = try await loop.submit { received.value.packets.first }.get()
         #expect(first == packet)
 
