@@ -77,7 +77,7 @@ let package = Package(
 
         // MARK: Owners of C handles
         .target(name: "SRTP", dependencies: ["CSRTP"]),
-        .target(name: "Video", dependencies: ["CYUV"]),
+        .target(name: "Video", dependencies: ["CYUV", "MediaTime"]),
         .target(name: "Codec", dependencies: ["H264", "MediaTime", "Video", "COpenH264", "COpenH264Shim"]),
         // DTLS 1.2 + use_srtp over OpenSSL, sans-IO (memory BIOs): one owner per SSL_CTX, SSL, X509, EVP_PKEY.
         .target(name: "DTLS", dependencies: ["COpenSSL", "SRTP", "RTP", "MediaTime"]),
