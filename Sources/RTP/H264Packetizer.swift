@@ -1,6 +1,7 @@
 import H264
 
-/// Turns encoded access units into RTP packets (RFC 6184) written into one reusable `PacketBuffer`.
+/// Turns encoded access units into RTP packets (RFC 6184), written straight into the caller's buffers (a packet
+/// history's slots) or into one reusable `PacketBuffer`.
 ///
 /// The packetizer is the single owner of the stream's sequence number; SSRC, payload type and the first sequence
 /// number are injected (the caller draws them at random, RFC 3550 section 5.1). It never reads a clock: the RTP
@@ -75,29 +76,15 @@ public struct H264Packetizer: Sendable {
         _ frame: EncodedFrame, timestamp: RTPTimestamp, into buffer: inout PacketBuffer,
         emit: (inout PacketBuffer) throws -> Void
     ) throws -> Int {
-        var plan = try H264Payloader.Plan(nalUnits: frame.nalUnits, maxPayloadSize: maxPayloadSize, mode: mode)
         let needed = limit.maxPacketSize + limit.srtpTrailerSize
-        guard buffer.capacity >= needed else {
-            throw RTPError.bufferTooSmall(needed: needed, available: buffer.capacity)
-        }
-        var header = RTPHeader(
-            payloadType: payloadType, sequenceNumber: nextSequenceNumber, timestamp: timestamp, ssrc: ssrc,
-            headerExtension: headerExtension)
-        var emitted = 0
-        while let payload = plan.next() {
-            header.sequenceNumber = nextSequenceNumber
-            header.marker = payload.isLastOfAccessUnit
-            frame.bytes.withUnsafeBytes { source in
-                buffer.fill { w in
-                    header.write(to: &w, hasPadding: false)
-                    Self.writePayload(payload, nalUnits: frame.nalUnits, source: source, to: &w)
-                }
+        // The writer form validates the frame first, so a bad frame is reported before a small buffer, as ever.
+        return try packetize(frame, timestamp: timestamp) { _, write in
+            guard buffer.capacity >= needed else {
+                throw RTPError.bufferTooSmall(needed: needed, available: buffer.capacity)
             }
+            buffer.withUnsafeMutableBytes { raw, length in length = write(raw) }
             try emit(&buffer)
-            nextSequenceNumber += 1
-            emitted += 1
         }
-        return emitted
     }
 
     /// Packetizes one access unit straight into buffers the caller owns (a packet history's slots), so that the

@@ -48,14 +48,4 @@ public struct PacketBuffer: Sendable {
         defer { count = length }
         return try storage.withUnsafeMutableBytes { try body($0, &length) }
     }
-
-    /// Writes through a `ByteWriter` and sets `count` to what was written.
-    mutating func fill(_ body: (inout ByteWriter) -> Void) {
-        let written = storage.withUnsafeMutableBytes { raw -> Int in
-            var w = ByteWriter(raw)
-            body(&w)
-            return w.offset
-        }
-        count = written
-    }
 }
