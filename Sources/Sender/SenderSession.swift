@@ -530,10 +530,9 @@ final class SenderSession {
                     return size
                 }
                 if pacer != nil {
-                    let queued = PacedPacket(
+                    pace(PacedPacket(
                         sequenceNumber: sequenceNumber, size: size, kind: .media,
-                        isKeyframeStart: first && frame.isKeyframe)
-                    if pacer?.enqueue(queued, now: now) != nil { stats.pacerPacketsDropped += 1 }
+                        isKeyframeStart: first && frame.isKeyframe))
                 } else {
                     pending.append(.media(sequenceNumber, keyframeStart: false))
                 }
@@ -634,9 +633,7 @@ final class SenderSession {
         for back in stride(from: ProbeController.clusterPackets - 1, through: 0, by: -1) {
             let sequenceNumber = newest - back
             guard let size = history.size(of: sequenceNumber, now: now) else { continue }
-            if pacer?.enqueue(PacedPacket(sequenceNumber: sequenceNumber, size: size, kind: .probe), now: now) != nil {
-                stats.pacerPacketsDropped += 1
-            }
+            pace(PacedPacket(sequenceNumber: sequenceNumber, size: size, kind: .probe))
         }
         releasePaced()
     }
@@ -661,9 +658,7 @@ final class SenderSession {
         if pacer != nil {
             for sequenceNumber in retransmitList {
                 let size = history.size(of: sequenceNumber, now: now) ?? 0
-                if pacer?.enqueue(PacedPacket(sequenceNumber: sequenceNumber, size: size, kind: .retransmission), now: now) != nil {
-                    stats.pacerPacketsDropped += 1
-                }
+                pace(PacedPacket(sequenceNumber: sequenceNumber, size: size, kind: .retransmission))
             }
             releasePaced()
         } else {
@@ -699,6 +694,11 @@ final class SenderSession {
             stats.retransmittedPacketsSent += 1
             stats.retransmittedBytesSent += history.size(of: sequenceNumber, now: now) ?? 0
         }
+    }
+
+    /// Queues a packet in the pacer; a packet it drops for its queue limit (the oldest or this one) is counted.
+    private func pace(_ packet: PacedPacket) {
+        if pacer?.enqueue(packet, now: now) != nil { stats.pacerPacketsDropped += 1 }
     }
 
     /// Moves what the pacer's budget allows now into the line for `pollTransmit`; `pollTimeout` says when the rest
