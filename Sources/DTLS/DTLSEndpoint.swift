@@ -1,6 +1,5 @@
 internal import COpenSSL
 public import MediaTime
-public import RTP
 import SRTP
 
 /// The ex-data slot of an `SSL` that points back at its `DTLSEndpoint`, for OpenSSL's callbacks.

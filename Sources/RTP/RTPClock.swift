@@ -1,5 +1,4 @@
 import MediaTime
-import RTP
 
 /// The stream's 90 kHz RTP clock (RFC 6184 section 8.2.1), derived from frames' capture times.
 ///

@@ -2,11 +2,11 @@ import Dispatch
 import Foundation
 import MediaTime
 import Synchronization
-import Video
 
-/// Drives a `FrameSource` into an encoder (an `H264Sender`, a WHEP server's shared encoder) on a thread of its own, so that a blocking read (a stalled Y4M pipe)
-/// holds up nothing else. Frame `n` gets the capture time `start + n / fps` exactly (RTP timestamps step by exactly
-/// 90000/fps); a frame-rate change (`H264Sender.setFrameRate`) starts a new grid from the last frame.
+/// Drives a `FrameSource` into an encoder (an `H264Sender`, a WHEP server's shared encoder) on a thread of its own,
+/// so that a blocking read (a stalled Y4M pipe) holds up nothing else. Frame `n` gets the capture time
+/// `start + n / fps` exactly (RTP timestamps step by exactly 90000/fps); a frame-rate change
+/// (`H264Sender.setFrameRate`) starts a new grid from the last frame.
 public final class FramePump: Sendable {
     /// How frames are paced.
     public enum Pacing: Sendable, Equatable {

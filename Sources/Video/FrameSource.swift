@@ -1,5 +1,3 @@
-import Video
-
 /// A source of frames read one after another (the built-in test pattern, a Y4M file or pipe), driven by a
 /// `FramePump` that pushes them into an `H264Sender`. A live source (a camera, a render loop) pushes with
 /// `H264Sender.send` instead. `nextFrame(into:)` fills the sender's reused buffer, so nothing is copied twice.

@@ -1,5 +1,4 @@
 public import MediaTime
-public import RTP
 public import STUN
 
 /// A full ICE agent (RFC 8445) for the client side of WHIP, which RFC 9725 section 4.3 requires to do full ICE:

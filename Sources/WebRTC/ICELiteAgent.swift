@@ -1,5 +1,4 @@
 public import MediaTime
-public import RTP
 public import STUN
 
 /// An ICE-lite agent (RFC 8445 section 2.5) for the server side of a WHEP session: sans-IO, one per peer.

@@ -1,6 +1,5 @@
 public import DTLS
 public import MediaTime
-public import RTP
 public import STUN
 
 /// One WebRTC peer's transport, sans-IO: ICE (lite or full) and DTLS-SRTP wired together behind the RFC 7983
