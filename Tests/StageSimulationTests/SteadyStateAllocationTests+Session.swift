@@ -14,18 +14,12 @@ extension SteadyStateAllocationTests {
     /// Runs `frames` frames of `packetsPerFrame` packets through a session after a warm-up; the allocations counted
     /// while they ran, and the packets sent.
     func allocations(packetsPerFrame: Int, frames: Int) throws -> (allocations: UInt64, packets: Int) {
-        var encoder = EncoderConfiguration(width: 1280, height: 720, frameRate: 30, targetBitrate: 3_000_000)
-        encoder.profile = .constrainedBaseline
-        var configuration = SenderConfiguration(peerHost: "127.0.0.1", peerPort: 5004, encoder: encoder)
-        configuration.rtx = SenderConfiguration.RTX(payloadType: PayloadType(97), ssrc: SSRC(2))
-        configuration.transportWideCCExtensionID = 3
-        configuration.congestionControl = false  // the estimator's own arrays are fed per feedback message, not here
-        let session = try SenderSession(
-            configuration: configuration,
-            identity: StreamIdentity(ssrc: SSRC(1), rtxSSRC: SSRC(2), firstSequenceNumber: SequenceNumber(100), timestampOffset: 0),
-            payloadLimit: configuration.payloadLimit, now: .zero, wallClock: NTPTimestamp(rawValue: 1 << 40))
+        var scenario = SessionSimulation.Scenario()
+        scenario.bitrate = 3_000_000
+        scenario.congestionControl = false  // the estimator's own arrays are fed per feedback message, not here
+        let session = try scenario.makeSender(start: .zero)
         // Frames are made up front: the encoder allocates, the session must not.
-        let payload = configuration.payloadLimit.maxPayloadSize - 2
+        let payload = scenario.senderConfiguration().payloadLimit.maxPayloadSize - 2
         let made = (0..<8).map { i in
             EncoderModel.accessUnit(payloadSize: payload * packetsPerFrame - 16, isKeyframe: false, index: i)
         }
@@ -33,7 +27,7 @@ extension SteadyStateAllocationTests {
         var now = MonotonicTime.zero
         var packets = 0
         var frameIndex = 0
-        var nextSequenceNumber = 100
+        var nextSequenceNumber = Int(SessionSimulation.firstSequenceNumber.rawValue)
 
         func run(_ count: Int) {
             for _ in 0..<count {
@@ -51,7 +45,7 @@ extension SteadyStateAllocationTests {
                 if frameIndex % 10 == 9 {
                     let lost = SequenceNumber(UInt16(truncatingIfNeeded: nextSequenceNumber - packetsPerFrame - 1))
                     // The RTCP parser's arrays: the same count in both windows.
-                    session.handle(rtcp: [.nack(GenericNACK(senderSSRC: SSRC(9), mediaSSRC: SSRC(1), lost: [lost]))], now: now)
+                    session.handle(rtcp: [.nack(GenericNACK(senderSSRC: SSRC(9), mediaSSRC: SessionSimulation.mediaSSRC, lost: [lost]))], now: now)
                 }
                 while session.pollTransmit({ if case .rtp = $0 { packets += 1 } }) {}
                 while session.pollEncoderCommand() != nil {}

@@ -1,8 +1,6 @@
-import Codec
 import MediaTime
 import RTP
 @testable import Sender
-import TestSupport
 import Testing
 
 /// The transport-wide sequence number (draft-holmer-rmcat-transport-wide-cc-extensions-01) on every packet the
@@ -10,46 +8,36 @@ import Testing
 /// with no gap and no repeat, starting at 1, through the pacer.
 @Suite struct TransportWideSequenceSessionTests {
     @Test func everyPacketCarriesTheNextNumberInWireOrder() throws {
-        let extensionID: UInt8 = 5
-        var encoder = EncoderConfiguration(width: 320, height: 240, frameRate: 30, targetBitrate: 500_000)
-        encoder.profile = .constrainedBaseline
-        var configuration = SenderConfiguration(peerHost: "127.0.0.1", peerPort: 5004, encoder: encoder)
-        configuration.transportWideCCExtensionID = extensionID
-        configuration.rtx = SenderConfiguration.RTX(payloadType: PayloadType(97), ssrc: SSRC(0xAB_CDEF))
-        let session = try SenderSession(
-            configuration: configuration,
-            identity: StreamIdentity(ssrc: SSRC(0x1234), rtxSSRC: SSRC(0xAB_CDEF), firstSequenceNumber: SequenceNumber(100),
-                                     timestampOffset: 0),
-            payloadLimit: configuration.payloadLimit, now: .zero, wallClock: NTPTimestamp(rawValue: 1 << 40))
-        var sent: [[UInt8]] = []
-        func drain(until time: MonotonicTime) {
-            while let due = session.pollTimeout(), due <= time {
-                session.handleTimeout(now: due)
-                while session.pollTransmit({ if case .rtp(let packet) = $0 { sent.append(Array(packet)) } }) {}
-            }
-            while session.pollTransmit({ if case .rtp(let packet) = $0 { sent.append(Array(packet)) } }) {}
-        }
-        let statistics = EncodeStatistics(size: 0, averageQP: nil, encodeDuration: .zero, keyframeRequested: false)
+        var scenario = SessionSimulation.Scenario()
+        scenario.width = 320
+        scenario.height = 240
+        scenario.bitrate = 500_000
+        let sender = try SenderSessionHarness(scenario)
+        let start = SessionSimulation.start
         for index in 0..<15 {
-            let capture = MonotonicTime(nanoseconds: Int64(index) * 33_333_333)
-            drain(until: capture)
-            let frame = EncoderModel.accessUnit(payloadSize: 2_500, isKeyframe: index == 0, index: index)
-            session.handle(encoded: .frame(frame, statistics, captureTime: capture, keyframeRequestedAt: nil), now: capture)
-            drain(until: capture)
+            let capture = start + .nanoseconds(Int64(index) * 33_333_333)
+            sender.advance(to: capture)
+            sender.send(payloadSize: 2_500, keyframe: index == 0, now: capture)
         }
-        drain(until: ms(1_000))
-        let third = try RTPPacketView(parsing: sent[2]).header.sequenceNumber
-        session.handle(rtcp: [.nack(GenericNACK(senderSSRC: SSRC(42), mediaSSRC: SSRC(0x1234), lost: [third]))], now: ms(1_000))
-        drain(until: ms(1_100))
+        sender.advance(to: start + .seconds(1))
+        let media = sender.rtpSent()
+        let third = media[2].header.sequenceNumber
+        sender.receive(
+            [.nack(GenericNACK(senderSSRC: SSRC(42), mediaSSRC: SessionSimulation.mediaSSRC, lost: [third]))],
+            now: start + .seconds(1))
+        sender.advance(to: start + .milliseconds(1_100))
 
+        let sent = sender.rtpSent()
         #expect(sent.count > 15)
         let numbers = try sent.map { packet in
-            try packet.withUnsafeBytes { try TransportSequenceNumber.read(from: $0, id: extensionID) }?.rawValue
+            try packet.bytes.withUnsafeBytes {
+                try TransportSequenceNumber.read(from: $0, id: SessionSimulation.transportCCID)
+            }?.rawValue
         }
         #expect(numbers == Array(1...UInt16(sent.count)).map { Optional($0) })
-        let last = try RTPPacketView(parsing: sent[sent.count - 1])
-        #expect(last.header.ssrc == SSRC(0xAB_CDEF), "the retransmission is the last packet, on the RTX SSRC")
-        #expect(last.header.payloadType == PayloadType(97))
-        #expect(session.snapshot(now: ms(1_100)).retransmittedPacketsSent == 1)
+        let last = try #require(sent.last)
+        #expect(last.header.ssrc == SessionSimulation.rtxSSRC, "the retransmission is the last packet, on the RTX SSRC")
+        #expect(last.header.payloadType == SessionSimulation.rtxPayloadType)
+        #expect(sender.statistics.retransmittedPacketsSent == 1)
     }
 }
