@@ -8,6 +8,7 @@ import SRTP
 import Testing
 import Video
 import Receiver
+import TestSupport
 import Transport
 @testable import Sender
 
@@ -73,11 +74,16 @@ import Transport
         configuration.security = .init(key: senderKey, remoteKey: receiverKey)
         let sender = try await H264Sender(configuration: configuration)
         async let received = receiver.run()
-        let pump = FramePump(source: try PatternSource(width: 320, height: 240), sender: sender, pacing: .realTime, frameLimit: 40)
+        // The pump runs until the keyframe was answered: on a loaded machine a fixed frame count could end first.
+        let pump = FramePump(source: try PatternSource(width: 320, height: 240), sender: sender, pacing: .realTime, frameLimit: 900)
         async let pumped = pump.run()
-        try await Task.sleep(for: .milliseconds(500))
+        // The request goes out once the receiver knows its peer, that is once the first frame arrived.
+        if await !Poll.until(seconds: 10, every: .milliseconds(5), { await receiver.statistics().framesDecoded >= 1 }) {
+            Issue.record("no frame decoded within 10 s")
+        }
         receiver.requestKeyframe()
         try await waitUntil(sender) { $0.pliCount >= 1 && $0.keyFramesEncoded >= 2 }
+        pump.stop()
         _ = try await pumped
         let sent = try await sender.finish()
         let stats = try await received
