@@ -31,9 +31,13 @@ import Video
         configuration.transportWideCCExtensionID = Self.extensionID
         let sender = try await H264Sender(configuration: configuration)
         async let received = receiver.run()
-        let pump = FramePump(source: try PatternSource(width: 320, height: 240), sender: sender, pacing: .realTime, frameLimit: 45)
-        _ = try await pump.run()
+        // Frames flow until ten feedback packets came back: feedback follows packets, so a fixed number of frames
+        // could end before them on a loaded machine.
+        let pump = FramePump(source: try PatternSource(width: 320, height: 240), sender: sender, pacing: .realTime, frameLimit: 900)
+        async let pumped = pump.run()
         try await waitUntil(sender) { $0.transportFeedbackReceived >= 10 }
+        pump.stop()
+        _ = try await pumped
         let sent = try await sender.finish()
         let stats = try await received
         #expect(stats.framesDecoded == sent.framesSent, "\(stats)")
