@@ -72,6 +72,8 @@ let package = Package(
         .target(name: "CongestionControl", dependencies: ["RTP", "MediaTime"]),
         // STUN messages (RFC 8489); pure but for OpenSSL's one-shot HMAC-SHA1.
         .target(name: "STUN", dependencies: ["COpenSSL"]),
+        // A TURN client (RFC 8656), sans-IO: allocation, refreshes, permissions, channels, ChannelData framing.
+        .target(name: "TURN", dependencies: ["STUN", "MediaTime"]),
         // ICE (lite and controlling), JSEP SDP for one H.264 video m-line, the RFC 7983 demultiplexer: sans-IO.
         .target(name: "WebRTC", dependencies: ["STUN", "DTLS", "RTP", "H264", "MediaTime"]),
 
@@ -165,6 +167,7 @@ let package = Package(
             "Sender", "Receiver", "CongestionControl", "RTP", "H264", "Codec", "SRTP", "MediaTime", "TestSupport",
         ]),
         .testTarget(name: "STUNTests", dependencies: ["STUN", "COpenSSL"]),
+        .testTarget(name: "TURNTests", dependencies: ["TURN", "STUN", "MediaTime", "TestSupport"]),
         .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "RTP", "MediaTime"]),
         .testTarget(
             name: "WebRTCTests", dependencies: ["WebRTC", "STUN", "DTLS", "SRTP", "RTP", "H264", "MediaTime", "TestSupport"], exclude: ["Interop"]

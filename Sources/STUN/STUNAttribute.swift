@@ -31,6 +31,18 @@ public enum STUNAttribute: Hashable, Sendable {
     case nonce(String)
     /// UNKNOWN-ATTRIBUTES: the comprehension-required types the sender of a 420 did not understand.
     case unknownAttributes([STUNAttributeType])
+    /// CHANNEL-NUMBER (RFC 8656 18.1): a TURN channel, 0x4000-0x4FFF (the RFFU half is zero on the wire).
+    case channelNumber(UInt16)
+    /// LIFETIME (RFC 8656 18.2): how long a TURN allocation lasts, in seconds.
+    case lifetime(UInt32)
+    /// XOR-PEER-ADDRESS (RFC 8656 18.3): a TURN peer, XORed as XOR-MAPPED-ADDRESS is.
+    case xorPeerAddress(TransportAddress)
+    /// DATA (RFC 8656 18.4): the application data of a Send or Data indication.
+    case data([UInt8])
+    /// XOR-RELAYED-ADDRESS (RFC 8656 18.5): the address the TURN server relays from.
+    case xorRelayedAddress(TransportAddress)
+    /// REQUESTED-TRANSPORT (RFC 8656 18.7): the relay's protocol number (17, UDP, is the only one TURN allocates).
+    case requestedTransport(UInt8)
     /// Any other attribute, kept as bytes (without padding).
     case other(type: STUNAttributeType, value: [UInt8])
 
@@ -51,6 +63,12 @@ public enum STUNAttribute: Hashable, Sendable {
         case .realm: .realm
         case .nonce: .nonce
         case .unknownAttributes: .unknownAttributes
+        case .channelNumber: .channelNumber
+        case .lifetime: .lifetime
+        case .xorPeerAddress: .xorPeerAddress
+        case .data: .data
+        case .xorRelayedAddress: .xorRelayedAddress
+        case .requestedTransport: .requestedTransport
         case .other(let type, _): type
         }
     }

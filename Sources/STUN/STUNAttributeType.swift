@@ -41,6 +41,19 @@ public struct STUNAttributeType: RawRepresentable, Hashable, Sendable, CustomStr
     /// ICE-CONTROLLING (RFC 8445 16.1).
     public static let iceControlling = STUNAttributeType(rawValue: 0x802A)
 
+    /// CHANNEL-NUMBER (RFC 8656 18.1).
+    public static let channelNumber = STUNAttributeType(rawValue: 0x000C)
+    /// LIFETIME (RFC 8656 18.2).
+    public static let lifetime = STUNAttributeType(rawValue: 0x000D)
+    /// XOR-PEER-ADDRESS (RFC 8656 18.3).
+    public static let xorPeerAddress = STUNAttributeType(rawValue: 0x0012)
+    /// DATA (RFC 8656 18.4).
+    public static let data = STUNAttributeType(rawValue: 0x0013)
+    /// XOR-RELAYED-ADDRESS (RFC 8656 18.5).
+    public static let xorRelayedAddress = STUNAttributeType(rawValue: 0x0016)
+    /// REQUESTED-TRANSPORT (RFC 8656 18.7).
+    public static let requestedTransport = STUNAttributeType(rawValue: 0x0019)
+
     /// The first comprehension-optional type (RFC 8489 section 14).
     static let firstComprehensionOptional: UInt16 = 0x8000
 

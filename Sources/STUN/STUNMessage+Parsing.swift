@@ -162,6 +162,21 @@ extension STUNMessage {
             return .unknownAttributes(stride(from: 0, to: value.count, by: 2).map {
                 STUNAttributeType(rawValue: readUInt16(value, at: $0))
             })
+        case .channelNumber:
+            try expectLength(4)
+            return .channelNumber(readUInt16(value, at: 0))
+        case .lifetime:
+            try expectLength(4)
+            return .lifetime(readUInt32(value, at: 0))
+        case .xorPeerAddress:
+            return .xorPeerAddress(try decodeAddress(type, value, xor: transactionID))
+        case .data:
+            return .data(value)
+        case .xorRelayedAddress:
+            return .xorRelayedAddress(try decodeAddress(type, value, xor: transactionID))
+        case .requestedTransport:
+            try expectLength(4)
+            return .requestedTransport(value[0])
         default:
             return .other(type: type, value: value)
         }

@@ -97,7 +97,15 @@ extension STUNMessage {
                 throw .valueOutOfRange(type: type, reason: "\(types.count) attribute types")
             }
             value = types.flatMap { bigEndianBytes(UInt64($0.rawValue), count: 2) }
-        case .other(_, let raw):
+        case .channelNumber(let channel):
+            value = bigEndianBytes(UInt64(channel), count: 2) + [0, 0]
+        case .lifetime(let seconds):
+            value = bigEndianBytes(UInt64(seconds), count: 4)
+        case .xorPeerAddress(let address), .xorRelayedAddress(let address):
+            value = encodeAddress(address, xor: transactionID)
+        case .requestedTransport(let protocolNumber):
+            value = [protocolNumber, 0, 0, 0]
+        case .data(let raw), .other(_, let raw):
             guard raw.count <= Int(UInt16.max) else {
                 throw .valueOutOfRange(type: type, reason: "\(raw.count) bytes")
             }

@@ -16,6 +16,18 @@ public struct STUNMessageType: Hashable, Sendable, CustomStringConvertible {
 
     /// The Binding method (RFC 8489 section 18.2).
     public static let bindingMethod: UInt16 = 0x001
+    /// The TURN methods (RFC 8656 section 17).
+    public static let allocateMethod: UInt16 = 0x003
+    /// Refresh: extends or (LIFETIME 0) ends an allocation.
+    public static let refreshMethod: UInt16 = 0x004
+    /// Send (an indication): data to a peer through the relay.
+    public static let sendMethod: UInt16 = 0x006
+    /// Data (an indication): data from a peer through the relay.
+    public static let dataMethod: UInt16 = 0x007
+    /// CreatePermission: lets a peer's datagrams through the relay.
+    public static let createPermissionMethod: UInt16 = 0x008
+    /// ChannelBind: binds a channel number to a peer (and installs its permission).
+    public static let channelBindMethod: UInt16 = 0x009
     /// The largest method number (12 bits).
     static let maxMethod: UInt16 = 0x0FFF
 

@@ -24,7 +24,7 @@ case "$SECONDS_PER_TARGET" in
 esac
 
 mkdir -p "$OUT/modules"
-FLAGS=(-O -parse-as-library -sanitize=fuzzer,address -swift-version 6 -I "$OUT/modules" -L "$OUT/modules")
+FLAGS=(-O -parse-as-library -package-name rtc_h264 -sanitize=fuzzer,address -swift-version 6 -I "$OUT/modules" -L "$OUT/modules")
 
 # One static library and module per pure module, instrumented for coverage; only the Y4M files of Video (the rest
 # of Video needs libyuv and is not an input parser).

@@ -112,5 +112,11 @@ import Testing
         #expect(EVP_Digest(input, input.count, &key, &keyLength, EVP_md5(), nil) == 1)
         #expect(message.hasValidIntegrity(key: key))
         #expect(!message.hasValidIntegrity(key: Self.shortTermPassword))
+        // LongTermCredential derives the same key and never prints the password.
+        let credential = LongTermCredential(username: "マトリックス", password: "TheMatrIX")
+        #expect(credential.key(realm: "example.org") == key)
+        #expect(message.hasValidIntegrity(key: credential.key(realm: "example.org")))
+        #expect(!message.hasValidIntegrity(key: credential.key(realm: "example.com")))
+        #expect(!"\(credential)".contains("TheMatrIX"))
     }
 }

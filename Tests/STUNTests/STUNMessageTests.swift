@@ -9,6 +9,11 @@ import Testing
         #expect(STUNMessageType.bindingIndication.rawValue == 0x0011)
         #expect(STUNMessageType.bindingSuccess.rawValue == 0x0101)
         #expect(STUNMessageType.bindingError.rawValue == 0x0111)
+        // RFC 8656 section 17: Allocate request 0x0003, its success 0x0103, ChannelBind error 0x0119, Data indication 0x0017.
+        #expect(STUNMessageType(method: STUNMessageType.allocateMethod, messageClass: .request).rawValue == 0x0003)
+        #expect(STUNMessageType(method: STUNMessageType.allocateMethod, messageClass: .successResponse).rawValue == 0x0103)
+        #expect(STUNMessageType(method: STUNMessageType.channelBindMethod, messageClass: .errorResponse).rawValue == 0x0119)
+        #expect(STUNMessageType(method: STUNMessageType.dataMethod, messageClass: .indication).rawValue == 0x0017)
         // Every 14-bit value survives decode -> encode.
         for raw in stride(from: UInt16(0), to: 0x4000, by: 7) {
             #expect(STUNMessageType(rawValue: raw).rawValue == raw)
@@ -22,6 +27,9 @@ import Testing
             .username("a:b"), .errorCode(code: 487, reason: "Role Conflict"), .priority(1),
             .useCandidate, .iceControlling(tieBreaker: .max), .software("rtc-h264"), .realm("r"), .nonce("n"),
             .unknownAttributes([STUNAttributeType(rawValue: 0x7777)]),
+            .channelNumber(0x4001), .lifetime(600), .xorPeerAddress(TransportAddress(ipString: "192.0.2.7", port: 4000)!),
+            .data([9, 8, 7, 6, 5]), .xorRelayedAddress(TransportAddress(ipString: "2001:db8::9", port: 50_000)!),
+            .requestedTransport(17),
             .other(type: STUNAttributeType(rawValue: 0x8123), value: [1, 2, 3]),
         ])
         let bytes = try message.serialized(integrityKey: [1, 2, 3])
@@ -109,6 +117,11 @@ import Testing
             (0x0009, [0, 0, 4, 100], .errorCode),
             (0x0006, [0xff, 0xfe], .username),
             (0x000A, [0, 1, 2], .unknownAttributes),
+            (0x000C, [0x40, 0x00], .channelNumber),
+            (0x000D, [0, 0, 2, 88, 0], .lifetime),
+            (0x0012, [0, 1, 0, 0, 1, 2], .xorPeerAddress),
+            (0x0016, [0, 9, 0, 0, 1, 2, 3, 4], .xorRelayedAddress),
+            (0x0019, [17], .requestedTransport),
         ]
         for (type, value, expectedType) in cases {
             do {

@@ -30,10 +30,13 @@ public final class RawConnection: @unchecked Sendable {
 
     deinit { Glibc.close(fd) }
 
+    /// Sends text; false once the connection is broken.
+    @discardableResult
+    public func send(_ text: String) -> Bool { send(bytes: Array(text.utf8)) }
+
     /// Sends bytes; false once the connection is broken.
     @discardableResult
-    public func send(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
+    public func send(bytes: [UInt8]) -> Bool {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -1,4 +1,5 @@
 import Testing
+import STUN
 @testable import WebRTC
 
 /// Mutated offers never trap the parser or the answerer: each either answers or throws a `JSEPError`.

@@ -1,11 +1,11 @@
 /// A small deterministic random generator (SplitMix64), seeded once from the caller's generator, so that a sans-IO
 /// agent can draw transaction IDs and consent jitter without holding a generic generator.
-struct SplitMix64: RandomNumberGenerator, Sendable {
-    var state: UInt64
+package struct SplitMix64: RandomNumberGenerator, Sendable {
+    package var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
