@@ -135,6 +135,12 @@ public final class ChildProcess: Sendable {
         if process.isRunning { process.terminate() }
     }
 
+    /// Sends SIGKILL: for a server that never exits on its own. A child started from a test inherits the signal mask
+    /// of the thread that started it, where SIGTERM and SIGINT may be blocked (seen with Debian's turnserver).
+    public func kill() {
+        if process.isRunning { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
+    }
+
     /// Suspends until the child has exited and both of its pipes are read to their end. A cancelled task (a test
     /// past its time limit) terminates the child rather than waiting for it.
     /// - Returns: its exit status and output.
