@@ -150,6 +150,7 @@ let package = Package(
             name: "rtc-h264",
             dependencies: [
                 "H264", "MediaTime", "RTP", "SRTP", "Video", "Codec", "SDP", "Sender", "Receiver", "Control", "WHEP", "WHIP",
+                "HTTPEndpoint",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
