@@ -113,21 +113,28 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
-        .target(name: "Control", dependencies: [
-            "Codec", "Sender", "HTTPEndpoint",
+        // One HTTP/1.1 request and its reply over a fresh connection, http:// or https:// (certificates verified by
+        // swift-nio-ssl): the client the WHIP client and `rtc-h264 control` share, with its URLs (`HTTPURL`).
+        .target(name: "HTTPRequester", dependencies: [
+            "HTTPEndpoint", "MediaTime",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
-        // The WHIP client (RFC 9725): its HTTP/1.1 exchanges (NIOHTTP1, HTTPS by swift-nio-ssl) and the publisher
-        // over the sender.
-        .target(name: "WHIP", dependencies: [
-            "WebRTC", "WebRTCTransport", "Transport", "DTLS", "STUN", "RTP", "H264", "Codec", "Sender", "HTTPEndpoint",
+        .target(name: "Control", dependencies: [
+            "Codec", "Sender", "HTTPEndpoint", "HTTPRequester",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]),
+        // The WHIP client (RFC 9725): its HTTP/1.1 exchanges (HTTPRequester) and the publisher over the sender.
+        .target(name: "WHIP", dependencies: [
+            "WebRTC", "WebRTCTransport", "Transport", "DTLS", "STUN", "RTP", "H264", "Codec", "Sender", "HTTPRequester",
+            "MediaTime",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
 
         // The WHEP server: HTTP (NIOHTTP1), one encoder shared by every viewer, a WebRTCLink + SenderCore per viewer;
@@ -145,6 +152,7 @@ let package = Package(
             name: "rtc-h264",
             dependencies: [
                 "H264", "MediaTime", "RTP", "SRTP", "Video", "Codec", "SDP", "Sender", "Receiver", "Control", "WHEP", "WHIP",
+                "HTTPEndpoint",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -172,8 +180,10 @@ let package = Package(
         .testTarget(
             name: "WebRTCTests", dependencies: ["WebRTC", "STUN", "DTLS", "SRTP", "RTP", "H264", "MediaTime", "TestSupport"], exclude: ["Interop"]
         ),
+        // The HTTP client's URLs: parsing and RFC 3986 reference resolution (its exchanges are tested through WHIP's).
+        .testTarget(name: "HTTPRequesterTests", dependencies: ["HTTPRequester"]),
         .testTarget(name: "WHIPTests", dependencies: [
-            "WHIP", "WebRTC", "Sender", "Codec", "TestSupport",
+            "WHIP", "HTTPRequester", "WebRTC", "Sender", "Codec", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

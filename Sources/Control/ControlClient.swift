@@ -1,101 +1,70 @@
-import NIOCore
-import NIOHTTP1
-import NIOPosix
+import HTTPRequester
 
-/// The client side of the control endpoint, used by `rtc-h264 control`: one HTTP/1.1 request, one reply.
+/// The client side of the control endpoint, used by `rtc-h264 control`: one HTTP/1.1 request, one reply, over the
+/// HTTP client the WHIP client uses too (`HTTPExchange`).
 public enum ControlClient {
     /// Why a control request failed before a reply arrived.
-    public enum Error: Swift.Error, CustomStringConvertible {
+    public enum Error: Swift.Error, Equatable, CustomStringConvertible {
         /// The connection closed before a complete reply.
         case noReply
+        /// The request could not be made or its reply not read: the address is not usable, the endpoint cannot be
+        /// reached or did not answer in time, or its reply is not HTTP or larger than `maximumReplySize`.
+        case failed(String)
 
-        public var description: String { "the control endpoint closed the connection without a reply" }
+        public var description: String {
+            switch self {
+            case .noReply: "the control endpoint closed the connection without a reply"
+            case .failed(let reason): "the control request failed: \(reason)"
+            }
+        }
     }
+
+    /// The most a request may wait to connect.
+    static let connectTimeout = Duration.seconds(5)
+    /// The most a whole request may take (connection, request, reply).
+    static let requestTimeout = Duration.seconds(30)
+    /// The largest reply read (a WHEP server's statistics hold one entry per viewer).
+    static let maximumReplySize = 16 << 20
 
     /// Sends one command and waits for the reply.
     /// - Parameters:
     ///   - command: the command.
-    ///   - host: the control endpoint's address.
+    ///   - host: the control endpoint's address (an IPv6 literal with or without brackets).
     ///   - port: its port.
     ///   - token: the bearer token the endpoint requires, if any (sent, never printed).
     /// - Returns: the reply's status and body.
-    /// - Throws: connection errors, or `Error.noReply`.
-    public static func send(_ command: ControlCommand, host: String, port: Int, token: String? = nil) async throws -> ControlReply {
-        let group = MultiThreadedEventLoopGroup.singleton
-        let (method, path, body): (HTTPMethod, String, String) = switch command {
-        case .setBitrate(let bps): (.POST, "/bitrate", "{\"bitrate\":\(bps)}")
-        case .setFrameRate(let fps): (.POST, "/framerate", "{\"fps\":\(fps)}")
-        case .setDegradationPreference(let preference): (.POST, "/degradation-preference", "{\"preference\":\"\(preference)\"}")
-        case .requestKeyframe: (.POST, "/keyframe", "")
-        case .stats: (.GET, "/stats", "")
+    /// - Throws: `Error.noReply`, or `Error.failed` naming why.
+    public static func send(_ command: ControlCommand, host: String, port: Int, token: String? = nil) async throws(Error)
+        -> ControlReply
+    {
+        let (method, path, body): (String, String, String) = switch command {
+        case .setBitrate(let bps): ("POST", "/bitrate", "{\"bitrate\":\(bps)}")
+        case .setFrameRate(let fps): ("POST", "/framerate", "{\"fps\":\(fps)}")
+        case .setDegradationPreference(let preference): ("POST", "/degradation-preference", "{\"preference\":\"\(preference)\"}")
+        case .requestKeyframe: ("POST", "/keyframe", "")
+        case .stats: ("GET", "/stats", "")
         }
-        let promise = group.next().makePromise(of: ControlReply.self)
-        let channel: Channel
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        let url: HTTPURL
         do {
-            channel = try await ClientBootstrap(group: group)
-                .connectTimeout(.seconds(5))
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                        try channel.pipeline.syncOperations.addHandler(ReplyCollector(promise: promise))
-                    }
-                }
-                .connect(host: host, port: port).get()
+            url = try HTTPURL(parsing: "http://\(bracketed):\(port)\(path)")
         } catch {
-            promise.fail(error)  // connection refused: the promise is never left unfulfilled
-            throw error
+            throw .failed("\(error)")
         }
-        var headers = HTTPHeaders()
-        headers.add(name: "Host", value: "\(host):\(port)")
-        headers.add(name: "Content-Type", value: "application/json")
-        headers.add(name: "Content-Length", value: String(body.utf8.count))
-        headers.add(name: "Connection", value: "close")
-        if let token { headers.add(name: "Authorization", value: "Bearer \(token)") }
-        let head = HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers)
-        channel.write(HTTPClientRequestPart.head(head), promise: nil)
-        if !body.isEmpty {
-            channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(string: body))), promise: nil)
+        var request = HTTPExchange.Request(
+            method: method, url: url, headers: [(name: "Content-Type", value: "application/json")], body: Array(body.utf8))
+        if let token { request.headers.append((name: "Authorization", value: "Bearer \(token)")) }
+        let response: HTTPExchange.Response
+        do {
+            response = try await HTTPExchange.perform(
+                request, timeout: requestTimeout, connectTimeout: connectTimeout, maximumBodySize: maximumReplySize,
+                tls: nil)
+        } catch .noReply {
+            throw .noReply
+        } catch {
+            throw .failed("\(error)")
         }
-        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
-        defer { channel.close(promise: nil) }
-        return try await promise.futureResult.get()
-    }
-}
-
-/// Collects one HTTP response.
-final class ReplyCollector: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPClientResponsePart
-
-    private let promise: EventLoopPromise<ControlReply>
-    private var status = 0
-    private var body = ByteBuffer()
-    private var completed = false
-
-    init(promise: EventLoopPromise<ControlReply>) { self.promise = promise }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let head): status = Int(head.status.code)
-        case .body(var part): body.writeBuffer(&part)
-        case .end:
-            let text = body.readString(length: body.readableBytes) ?? ""
-            guard !completed else { return }
-            completed = true
-            promise.succeed(ControlReply(status: status, body: text.trimmingWhitespace()))
-        }
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        guard !completed else { return }
-        completed = true
-        promise.fail(ControlClient.Error.noReply)
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: Swift.Error) {
-        if !completed {
-            completed = true
-            promise.fail(error)
-        }
-        context.close(promise: nil)
+        return ControlReply(
+            status: response.status, body: String(decoding: response.body, as: UTF8.self).trimmingWhitespace())
     }
 }

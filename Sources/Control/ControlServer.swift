@@ -82,7 +82,9 @@ public final class ControlServer: Sendable {
         tls: TLSServerConfiguration? = nil
     ) async throws {
         if let token, token.isEmpty || token.utf8.count > 1024 { throw ControlServerError.invalidToken }
-        guard token != nil || Self.isLoopback(host) else { throw ControlServerError.tokenRequired(host) }
+        if let refused = LoopbackRule.hostNeedingToken(hasToken: token != nil, host: host) {
+            throw ControlServerError.tokenRequired(refused)
+        }
         let context = try tls.map { configuration throws(TLSServerError) in try configuration.makeContext() }
         isHTTPS = context != nil
         channel = try await HTTPEndpointListener.bind(
@@ -90,9 +92,9 @@ public final class ControlServer: Sendable {
             route: { request in Self.route(request, token: token) },
             respond: { command in Self.httpReply(await Self.apply(command, to: target)) })
         // The rule again on the address actually bound: a name that passed as loopback may resolve elsewhere.
-        if token == nil, !LoopbackRule.isLoopback(channel.localAddress) {
+        if let refused = LoopbackRule.hostNeedingToken(hasToken: token != nil, host: host, bound: channel.localAddress) {
             try? await channel.close()
-            throw ControlServerError.tokenRequired("\(host) (bound to \(channel.localAddress?.ipAddress ?? "?"))")
+            throw ControlServerError.tokenRequired(refused)
         }
     }
 
@@ -110,14 +112,6 @@ public final class ControlServer: Sendable {
     /// Stops listening.
     public func close() async {
         try? await channel.close()
-    }
-
-    /// Whether a host names loopback by itself: `localhost`, an IPv4 literal in 127.0.0.0/8, or `::1`. A host name
-    /// is not loopback whatever it starts with (`127.0.0.1.example` resolves where its owner says); the address
-    /// actually bound is checked again when the server starts.
-    /// - Parameter host: an address or host name.
-    public static func isLoopback(_ host: String) -> Bool {
-        LoopbackRule.isLoopback(host: host)
     }
 
     /// Carries out one command on a target and words the reply.
@@ -192,7 +186,7 @@ extension ControlServer {
 
 /// Why the control endpoint refused to start.
 public enum ControlServerError: Error, Equatable, CustomStringConvertible {
-    /// A non-loopback address without a token.
+    /// A non-loopback address without a token (the host, as `LoopbackRule.hostNeedingToken` names it).
     case tokenRequired(String)
     /// An empty or over-long token.
     case invalidToken
@@ -200,7 +194,8 @@ public enum ControlServerError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .tokenRequired(let host):
-            return "the control endpoint on \(host) is reachable beyond this machine: give it a token (--control-token or --control-token-file)"
+            return LoopbackRule.tokenRequiredMessage(
+                endpoint: "the control endpoint", host: host, tokenOptions: "--control-token or --control-token-file")
         case .invalidToken:
             return "the control token must be 1-1024 bytes"
         }

@@ -22,6 +22,32 @@ package enum LoopbackRule {
         return isLoopback(host: ip)
     }
 
+    /// The rule itself, the one place it is decided: an endpoint without a token may listen only on loopback. Checked
+    /// on the host the user gave before anything starts (the command line, then the server), and again by the server
+    /// on the address its socket was bound to.
+    /// - Parameters:
+    ///   - hasToken: whether the endpoint requires a bearer token.
+    ///   - host: the host the user gave.
+    ///   - bound: the address the socket was bound to, once bound (nil: the host alone decides).
+    /// - Returns: nil when the endpoint may run; otherwise the host to name in the refusal (with the address bound,
+    ///   when that is what is not loopback), for `tokenRequiredMessage`.
+    package static func hostNeedingToken(hasToken: Bool, host: String, bound: SocketAddress? = nil) -> String? {
+        guard !hasToken else { return nil }
+        guard isLoopback(host: host) else { return host }
+        guard let bound else { return nil }
+        return isLoopback(bound) ? nil : "\(host) (bound to \(bound.ipAddress ?? "?"))"
+    }
+
+    /// The one refusal for an endpoint reachable beyond this machine without a token.
+    /// - Parameters:
+    ///   - endpoint: the endpoint, as a sentence names it (`the control endpoint`, `the WHEP endpoint`).
+    ///   - host: what `hostNeedingToken` returned.
+    ///   - tokenOptions: how the user gives it a token (`--token or --token-file`).
+    /// - Returns: the message.
+    package static func tokenRequiredMessage(endpoint: String, host: String, tokenOptions: String) -> String {
+        "\(endpoint) on \(host) is reachable beyond this machine: give it a token (\(tokenOptions))"
+    }
+
     /// The four octets of a dotted-quad IPv4 literal, or nil.
     static func ipv4Octets(_ text: Substring) -> [Int]? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)

@@ -34,7 +34,7 @@ package final class EncoderComponent: Sendable {
     ///   - makeEncoder: creates the encoder, on the encoder's thread.
     ///   - deliver: receives each output, in order, on the encoder's thread.
     /// - Throws: encoder errors (the thread is stopped again then).
-    init(
+    package init(
         configuration: SenderConfiguration, clock: MediaClock, origin: ContinuousClock.Instant,
         makeEncoder: @escaping @Sendable (EncoderConfiguration) throws -> any FrameEncoder,
         deliver: @escaping @Sendable (EncoderOutput) -> Void
@@ -132,7 +132,7 @@ package final class EncoderComponent: Sendable {
     /// Applies rates on the encoder's thread; `rates` is read there, when the thread gets to it (so that the last
     /// change applied reflects every wish recorded before it).
     /// - Returns: a future that fails when the encoder refused (nothing changed then).
-    func setRates(_ rates: @escaping @Sendable () -> (target: Int, ceiling: Int)) -> EventLoopFuture<Void> {
+    package func setRates(_ rates: @escaping @Sendable () -> (target: Int, ceiling: Int)) -> EventLoopFuture<Void> {
         let stage = self.stage
         return loop.submit { () throws -> Void in
             let (target, ceiling) = rates()

@@ -4,10 +4,10 @@ import RTP
 
 /// How a `SenderSessionDriver` reaches the encoder it sends from: keyframe requests and rate changes.
 ///
-/// An `H264Sender` has an encoder of its own (`LocalEncoderControl`); the viewers of a WHEP server share one
-/// (`FanOutEncoder.ViewerControl`), whose keyframe requests meet in one throttle and whose rates follow the weakest
-/// viewer (`RateArbiter`). The core does not know which: it only moves its wishes here.
-protocol EncoderControl: Sendable {
+/// An `H264Sender` has an encoder of its own (`LocalEncoderControl`); the viewers of a WHEP server share one (WHEP's
+/// `FanOutEncoder.ViewerControl`), whose keyframe requests meet in one throttle and whose rates follow the weakest
+/// viewer (WHEP's `RateArbiter`). The core does not know which: it only moves its wishes here.
+package protocol EncoderControl: Sendable {
     /// Records a keyframe request (served within the keyframe throttle's window).
     /// - Parameter now: when the request arrived.
     func requestKeyframe(at now: MonotonicTime)

@@ -4,7 +4,7 @@ import MediaTime
 import RTP
 
 /// What the encoder stage hands to the send path for each frame it took.
-enum EncoderOutput: Sendable {
+package enum EncoderOutput: Sendable {
     /// An access unit, with when its frame was captured and, for a requested keyframe, when the request arrived.
     case frame(EncodedFrame, EncodeStatistics, captureTime: MonotonicTime, keyframeRequestedAt: MonotonicTime?)
     /// The encoder switched to another size; the next frame is an IDR of that size.

@@ -149,7 +149,9 @@ public final class WHEPServer: Sendable {
             guard !token.isEmpty, token.utf8.count <= 1024, token.unicodeScalars.allSatisfy({ (0x21...0x7e).contains($0.value) })
             else { throw WHEPServerError.invalidToken }
         }
-        guard options.token != nil || Self.isLoopback(options.host) else { throw WHEPServerError.tokenRequired(options.host) }
+        if let refused = LoopbackRule.hostNeedingToken(hasToken: options.token != nil, host: options.host) {
+            throw WHEPServerError.tokenRequired(refused)
+        }
         guard (1...Options.maximumViewerLimit).contains(options.maximumViewers) else {
             throw WHEPServerError.invalidViewerLimit(options.maximumViewers)
         }
@@ -241,14 +243,6 @@ public final class WHEPServer: Sendable {
             maximumConnectionsPerAddress: options.maximumConnectionsPerAddress,
             requestTimeout: TimeAmount(options.requestTimeout), idleTimeout: idleTimeout,
             maximumBodySize: WHEPRequest.maximumBodySize)
-    }
-
-    /// Whether a host names loopback by itself: `localhost`, an IPv4 literal in 127.0.0.0/8, or `::1`. A host name
-    /// is not loopback whatever it starts with (`127.0.0.1.example` resolves where its owner says); the address
-    /// actually bound is checked again when the server starts.
-    /// - Parameter host: an address or host name.
-    public static func isLoopback(_ host: String) -> Bool {
-        LoopbackRule.isLoopback(host: host)
     }
 
     // MARK: Frames

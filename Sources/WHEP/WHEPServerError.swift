@@ -1,6 +1,8 @@
+import HTTPEndpoint
+
 /// Why a WHEP server refused to start.
 public enum WHEPServerError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// A non-loopback address without a token.
+    /// A non-loopback address without a token (the host, as `LoopbackRule.hostNeedingToken` names it).
     case tokenRequired(String)
     /// An empty or over-long token.
     case invalidToken
@@ -21,7 +23,7 @@ public enum WHEPServerError: Error, Equatable, Sendable, CustomStringConvertible
     public var description: String {
         switch self {
         case .tokenRequired(let host):
-            "the WHEP endpoint on \(host) is reachable beyond this machine: give it a token (--token or --token-file)"
+            LoopbackRule.tokenRequiredMessage(endpoint: "the WHEP endpoint", host: host, tokenOptions: "--token or --token-file")
         case .invalidToken: "the WHEP token must be 1-1024 bytes of visible ASCII"
         case .invalidViewerLimit(let limit):
             "the viewer limit must be 1-\(WHEPServer.Options.maximumViewerLimit), got \(limit)"

@@ -1,3 +1,4 @@
+import HTTPRequester
 import WebRTC
 
 /// The HTTP side of WHIP (RFC 9725): POST the SDP offer to the endpoint, follow 307/308 redirects (bounded), read the
@@ -18,7 +19,7 @@ public struct WHIPClient: Sendable {
     public let configuration: WHIPConfiguration
     let endpoint: HTTPURL
     /// Trust roots loaded once, for the endpoint and any `https://` redirect.
-    let tls: WHIPTLSContext
+    let tls: TLSClientContext
 
     /// The media type of offers and answers (RFC 9725 section 4.2).
     public static let sdpContentType = "application/sdp"
@@ -31,8 +32,16 @@ public struct WHIPClient: Sendable {
     public init(configuration: WHIPConfiguration) throws(WHIPError) {
         try configuration.validate()
         self.configuration = configuration
-        endpoint = try HTTPURL(parsing: configuration.url)
-        tls = try WHIPTLSContext(caFile: configuration.caFile)
+        do {
+            endpoint = try HTTPURL(parsing: configuration.url)
+        } catch {
+            throw WHIPError(error)
+        }
+        do {
+            tls = try TLSClientContext(caFile: configuration.caFile)
+        } catch {
+            throw WHIPError(error)
+        }
     }
 
     /// POSTs the offer and returns the session the endpoint created.
@@ -49,7 +58,12 @@ public struct WHIPClient: Sendable {
             headers: [("Content-Type", Self.sdpContentType), ("Accept", Self.sdpContentType)])
         guard response.status == 201 else { throw error(for: response, method: "POST") }
         guard let location = response.header("Location") else { throw .badLocation("the 201 reply has no Location header") }
-        let resource = try url.resolving(location)
+        let resource: HTTPURL
+        do {
+            resource = try url.resolving(location)
+        } catch {
+            throw WHIPError(error)
+        }
         let contentType = response.header("Content-Type")?.split(separator: ";").first?.trimmingCharacters ?? ""
         guard contentType.lowercased() == Self.sdpContentType else {
             throw .badAnswer("Content-Type is '\(HTTPURL.printable(contentType))', not \(Self.sdpContentType)")
@@ -90,16 +104,25 @@ public struct WHIPClient: Sendable {
                 guard url.isHTTPS || url.isLoopback else { throw .tokenRequiresHTTPS(url: url.description) }
                 request.headers.append((name: "Authorization", value: "Bearer \(token)"))
             }
-            let response = try await HTTPExchange.perform(
-                request, timeout: configuration.requestTimeout, maximumBodySize: configuration.maximumResponseSize,
-                tls: tls)
+            let response: HTTPExchange.Response
+            do {
+                response = try await HTTPExchange.perform(
+                    request, timeout: configuration.requestTimeout, maximumBodySize: configuration.maximumResponseSize,
+                    tls: tls)
+            } catch {
+                throw WHIPError(error)
+            }
             guard response.status == 307 || response.status == 308 else { return (response, url) }
             redirects += 1
             guard redirects <= configuration.maximumRedirects else { throw .tooManyRedirects(configuration.maximumRedirects) }
             guard let location = response.header("Location") else {
                 throw .badLocation("the \(response.status) redirect has no Location header")
             }
-            url = try url.resolving(location)
+            do {
+                url = try url.resolving(location)
+            } catch {
+                throw WHIPError(error)
+            }
         }
     }
 

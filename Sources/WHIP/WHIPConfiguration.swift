@@ -1,3 +1,4 @@
+import HTTPRequester
 /// Where and how to publish with WHIP (RFC 9725).
 ///
 /// `https://` endpoints are reached over TLS (1.2 or later): the certificate chain is verified against the system's
@@ -51,7 +52,12 @@ public struct WHIPConfiguration: Sendable, CustomStringConvertible, CustomDebugS
     ///   `http://` URL to a host that is not loopback, `.invalidURL` for a token that cannot be a header value or
     ///   bounds out of range. (The CA file is read by `WHIPClient.init`.)
     public func validate() throws(WHIPError) {
-        let endpoint = try HTTPURL(parsing: url)
+        let endpoint: HTTPURL
+        do {
+            endpoint = try HTTPURL(parsing: url)
+        } catch {
+            throw WHIPError(error)
+        }
         if let token {
             guard !token.isEmpty, token.utf8.count <= Self.maximumTokenLength,
                   token.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value <= 0x7E })

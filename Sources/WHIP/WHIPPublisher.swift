@@ -1,6 +1,8 @@
 import Codec
 import DTLS
 import H264
+import HTTPRequester
+import MediaTime
 import NIOCore
 import NIOPosix
 import RTP
@@ -198,7 +200,7 @@ public final class WHIPPublisher: Sendable {
         } catch {
             throw await abandon(error)
         }
-        let timeout = loop.scheduleTask(in: .nanoseconds(whip.connectTimeout.clampedNanoseconds)) {
+        let timeout = loop.scheduleTask(in: .nanoseconds(max(0, whip.connectTimeout.saturatingNanoseconds))) {
             connected.fail(WHIPError.transportClosed("ICE and DTLS did not connect within \(whip.connectTimeout)"))
         }
         let remote: TransportAddress

@@ -1,3 +1,5 @@
+import HTTPRequester
+
 /// A published WHIP session: the resource to DELETE when done, the endpoint's SDP answer, and the ICE servers it
 /// offers. Printing it never shows an ICE server's credential (`ICEServer` redacts it).
 public struct WHIPSession: Hashable, Sendable {

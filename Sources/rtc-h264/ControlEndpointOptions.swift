@@ -1,6 +1,7 @@
 import ArgumentParser
 import Control
 import Foundation
+import HTTPEndpoint
 
 /// `--control HOST:PORT` and its token: the control endpoint `send` and `serve` share, with the same rules (loopback
 /// unless a token is given; the token never printed).
@@ -22,8 +23,11 @@ struct ControlEndpointOptions: ParsableArguments {
             throw ValidationError("--control-token needs --control")
         }
         // Refused before anything starts; `ControlServer` checks it again when it binds.
-        if let control, controlToken == nil && controlTokenFile == nil && !ControlServer.isLoopback(control.host) {
-            throw ValidationError("\(ControlServerError.tokenRequired(control.host))")
+        if let control,
+           let refused = LoopbackRule.hostNeedingToken(
+               hasToken: controlToken != nil || controlTokenFile != nil, host: control.host)
+        {
+            throw ValidationError("\(ControlServerError.tokenRequired(refused))")
         }
     }
 

@@ -12,11 +12,14 @@ import Sender
     /// Issue 20, item 4: loopback is decided on IP literals (and `localhost`), never on how a host name starts.
     @Test func loopbackIsAnAddressNotAPrefix() {
         for host in ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost", "127.255.255.254"] {
-            #expect(ControlServer.isLoopback(host), "\(host)")
+            #expect(LoopbackRule.isLoopback(host: host), "\(host)")
+            #expect(LoopbackRule.hostNeedingToken(hasToken: false, host: host) == nil, "\(host)")
         }
         for host in ["127.0.0.1.example", "127.example.com", "127.0.0.1:80", "0.0.0.0", "10.0.0.1", "::", "[::]",
                      "localhost.example", "1270.0.0.1", "127.0.0.256", "127..0.1", "", "::2"] {
-            #expect(!ControlServer.isLoopback(host), "\(host)")
+            #expect(!LoopbackRule.isLoopback(host: host), "\(host)")
+            #expect(LoopbackRule.hostNeedingToken(hasToken: false, host: host) == host, "\(host)")
+            #expect(LoopbackRule.hostNeedingToken(hasToken: true, host: host) == nil, "\(host)")
         }
     }
 

@@ -1,3 +1,4 @@
+import HTTPRequester
 import Testing
 @testable import WHIP
 

@@ -1,5 +1,5 @@
 import Testing
-@testable import Sender
+@testable import WHEP
 
 /// The shared encoder's rates: the weakest viewer's wish, never above the operator's, the operator's with no viewer.
 @Suite struct RateArbiterTests {

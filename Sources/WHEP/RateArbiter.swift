@@ -28,8 +28,8 @@ struct RateArbiter: Sendable, Equatable {
     /// least the target), at most the operator's.
     var applied: Rates {
         guard !wishes.isEmpty else { return operatorRates }
-        let target = min(operatorRates.target, wishes.values.map(\.target).min()!)
-        let ceiling = min(operatorRates.ceiling, wishes.values.map(\.ceiling).min()!)
+        let target = wishes.values.reduce(operatorRates.target) { min($0, $1.target) }
+        let ceiling = wishes.values.reduce(operatorRates.ceiling) { min($0, $1.ceiling) }
         return Rates(target: target, ceiling: max(target, ceiling))
     }
 

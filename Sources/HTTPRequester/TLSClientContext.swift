@@ -6,14 +6,14 @@ import Darwin
 import NIOCore
 import NIOSSL
 
-/// The TLS side of the WHIP client's `https://` exchanges: one swift-nio-ssl context per client (trust roots loaded
-/// once), and a handler per connection. Never part of the module's public API.
+/// The TLS side of the HTTP clients' `https://` exchanges: one swift-nio-ssl context per client (trust roots loaded
+/// once), and a handler per connection. Never part of a public API.
 ///
 /// Policy, with no way to loosen it: TLS 1.2 or later; the certificate chain verified against the system's trust
 /// store (NIOSSL's default trust roots: the distribution's CA bundle) plus the CA file; the host name verified
 /// against the certificate (a DNS name is also sent as SNI; an IP literal is matched against the certificate's IP
 /// addresses and not sent, as RFC 6066 section 3 forbids literals in SNI).
-struct WHIPTLSContext: Sendable {
+package struct TLSClientContext: Sendable {
     /// The oldest TLS version spoken: 1.2 (RFC 8996 deprecates 1.0 and 1.1; RFC 9325 section 3.1.1).
     static let minimumVersion = TLSVersion.tlsv12
 
@@ -22,9 +22,9 @@ struct WHIPTLSContext: Sendable {
     /// Loads the trust roots.
     /// - Parameters:
     ///   - caFile: A PEM file of extra trust anchors, or nil.
-    /// - Throws: `WHIPError.invalidCAFile` when the file cannot be read or holds no certificate,
+    /// - Throws: `HTTPExchangeError.invalidCAFile` when the file cannot be read or holds no certificate,
     ///   `.tlsHandshakeFailed` when the TLS library cannot be set up.
-    init(caFile: String?) throws(WHIPError) {
+    package init(caFile: String?) throws(HTTPExchangeError) {
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.minimumTLSVersion = Self.minimumVersion
         configuration.certificateVerification = .fullVerification
@@ -34,7 +34,7 @@ struct WHIPTLSContext: Sendable {
             do {
                 try Self.checkReadable(caFile)
                 certificates = try NIOSSLCertificate.fromPEMFile(caFile)
-            } catch let error as WHIPError {
+            } catch let error as HTTPExchangeError {
                 throw error
             } catch {
                 throw .invalidCAFile(path: caFile, reason: "not a PEM certificate file (\(error))")
@@ -69,20 +69,11 @@ struct WHIPTLSContext: Sendable {
     }
 
     /// Throws `invalidCAFile` with the system's reason when `path` cannot be opened for reading.
-    static func checkReadable(_ path: String) throws(WHIPError) {
+    static func checkReadable(_ path: String) throws(HTTPExchangeError) {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
             throw .invalidCAFile(path: path, reason: "cannot read it (\(String(cString: strerror(errno))))")
         }
         close(descriptor)
-    }
-}
-
-/// IPv4 literals as NIOSSL's SNI rule sees them.
-enum IPv4Address {
-    /// Whether `text` is a dotted-quad IPv4 literal.
-    static func isLiteral(_ text: String) -> Bool {
-        var address = in_addr()
-        return inet_pton(AF_INET, text, &address) == 1
     }
 }

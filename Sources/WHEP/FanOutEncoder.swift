@@ -2,20 +2,21 @@ import Codec
 import H264
 import MediaTime
 import NIOCore
-import NIOPosix
 import RTP
 import SRTP
+import Sender
 import Synchronization
 import Transport
 import Video
 
 /// One encoder for many viewers (the WHEP server): frames are pushed once, encoded once on the encoder's own thread,
-/// and each access unit goes to every attached viewer's `SenderSessionDriver` on that viewer's loop.
+/// and each access unit goes to every attached viewer's session (Sender's `SharedEncoderSession`) on that viewer's
+/// loop.
 ///
 /// ```
 /// send(frame) -> FrameMailbox -> EncoderStage (one thread, one KeyframeRequestThrottle)
-///                                    |-- EncoderOutput --> viewer 1: SenderSessionDriver -> its UDPTransport (own SRTP keys)
-///                                    |-- EncoderOutput --> viewer 2: SenderSessionDriver -> ...
+///                                    |-- EncoderOutput --> viewer 1: SharedEncoderSession -> its UDPTransport (own SRTP keys)
+///                                    |-- EncoderOutput --> viewer 2: SharedEncoderSession -> ...
 /// viewer n's PLI/FIR  -> the one throttle;  viewer n's rates -> RateArbiter (the weakest viewer) -> the encoder
 /// ```
 /// Each viewer's core owns its packetizer (its own SSRC and sequence numbers), packet history, NACK responder, RTX
@@ -33,8 +34,7 @@ package final class FanOutEncoder: Sendable {
     /// The viewers, their keyframe gates and the rate arbiter, shared by the encoder's thread and the viewers' loops.
     final class Registry: Sendable {
         struct Viewer {
-            let loop: EventLoop
-            let core: NIOLoopBound<SenderSessionDriver>
+            let session: SharedEncoderSession
             /// No frame goes out until a keyframe: a decoder cannot start on a delta frame.
             var waitingForKeyframe = true
         }
@@ -96,9 +96,7 @@ package final class FanOutEncoder: Sendable {
                 }
                 return targets
             }
-            for viewer in targets {
-                viewer.loop.execute { [core = viewer.core] in core.value.handle(output) }
-            }
+            for viewer in targets { viewer.session.deliver(output) }
         }
     }
 
@@ -259,10 +257,7 @@ package final class FanOutEncoder: Sendable {
         }
         // Each viewer's wish follows (a viewer that finished meanwhile is skipped: it no longer counts).
         for viewer in viewers {
-            _ = try? await viewer.loop.flatSubmit { [core = viewer.core] in
-                core.value.finished
-                    ? viewer.loop.makeFailedFuture(SenderError.finished) : core.value.setOperatorBitrate(bitsPerSecond)
-            }.get()
+            _ = try? await viewer.session.setOperatorBitrate(bitsPerSecond).get()
         }
         return appliedRates
     }
@@ -299,21 +294,6 @@ package final class FanOutEncoder: Sendable {
 
     // MARK: Viewers
 
-    /// Attaches a viewer: a `SenderSessionDriver` of its own over `transport` (already on its loop, already holding or later
-    /// given the viewer's SRTP keys), sending from the next keyframe, which is requested now. Call on
-    /// `transport.eventLoop`.
-    /// - Parameters:
-    ///   - transport: the viewer's transport (its peer set, SRTP installed or to be installed before media leaves).
-    ///   - payloadType: the negotiated H.264 payload type.
-    ///   - rtxPayloadType: the negotiated RTX payload type, or nil for no RTX.
-    ///   - ssrc: the viewer's media SSRC (the one written in its answer).
-    ///   - rtxSSRC: the viewer's RTX SSRC (the one written in its answer).
-    ///   - transportWideCCExtensionID: the negotiated transport-wide sequence number extension id (1-14), or nil:
-    ///     the viewer's delay-based estimate then runs on its transport-cc feedback.
-    ///   - events: the viewer's events.
-    ///   - reports: the viewer's statistics, once per report interval.
-    /// - Returns: the viewer.
-    /// - Throws: `SenderError.finished`, packetizer or controller errors for a configuration that cannot work.
     /// The error that ended the stream, if it failed (too many frames failed in a row).
     package var failure: SenderError? { registry.state.withLock { $0.failure } }
 
@@ -329,6 +309,21 @@ package final class FanOutEncoder: Sendable {
         }
     }
 
+    /// Attaches a viewer: a `SharedEncoderSession` of its own over `transport` (already on its loop, already holding
+    /// or later given the viewer's SRTP keys), sending from the next keyframe, which is requested now. Call on
+    /// `transport.eventLoop`.
+    /// - Parameters:
+    ///   - transport: the viewer's transport (its peer set, SRTP installed or to be installed before media leaves).
+    ///   - payloadType: the negotiated H.264 payload type.
+    ///   - rtxPayloadType: the negotiated RTX payload type, or nil for no RTX.
+    ///   - ssrc: the viewer's media SSRC (the one written in its answer).
+    ///   - rtxSSRC: the viewer's RTX SSRC (the one written in its answer).
+    ///   - transportWideCCExtensionID: the negotiated transport-wide sequence number extension id (1-14), or nil:
+    ///     the viewer's delay-based estimate then runs on its transport-cc feedback.
+    ///   - events: the viewer's events.
+    ///   - reports: the viewer's statistics, once per report interval.
+    /// - Returns: the viewer.
+    /// - Throws: `SenderError.finished`, packetizer or controller errors for a configuration that cannot work.
     package func attach(
         transport: UDPTransport, payloadType: PayloadType, rtxPayloadType: PayloadType?, ssrc: SSRC, rtxSSRC: SSRC?,
         transportWideCCExtensionID: UInt8? = nil, events: AsyncStream<SenderEvent>.Continuation, reports: AsyncStream<SenderStats>.Continuation
@@ -353,18 +348,16 @@ package final class FanOutEncoder: Sendable {
         }
         let control = ViewerControl(id: id, encoder: encoder, registry: registry)
         // No encoder of its own: finishing the viewer leaves the shared one running.
-        let core = try SenderSessionDriver(
+        let session = try SharedEncoderSession(
             configuration: configuration, identity: identity, payloadLimit: limit, transport: transport, clock: clock,
-            encoder: control, ownEncoder: nil, events: events, reports: reports)
-        core.start()
+            encoder: control, events: events, reports: reports)
         // A viewer joining after the operator changed the bitrate starts from the operator's value, not the
         // configured one (its wish is capped by the arbiter either way).
         let operatorTarget = registry.state.withLock { $0.arbiter.operatorRates.target }
-        if operatorTarget != configuration.encoder.targetBitrate { _ = core.setOperatorBitrate(operatorTarget) }
-        let bound = NIOLoopBound(core, eventLoop: transport.eventLoop)
-        registry.state.withLock { $0.viewers[id] = Registry.Viewer(loop: transport.eventLoop, core: bound) }
-        core.requestKeyframe(.application)
-        return FanOutViewer(id: id, core: bound, eventLoop: transport.eventLoop, fanOut: self)
+        if operatorTarget != configuration.encoder.targetBitrate { _ = session.setOperatorBitrateOnLoop(operatorTarget) }
+        registry.state.withLock { $0.viewers[id] = Registry.Viewer(session: session) }
+        session.requestKeyframeOnLoop(.application)
+        return FanOutViewer(id: id, session: session, fanOut: self)
     }
 
     /// Detaches a viewer: no more frames for it; the encoder's rates follow the remaining viewers.

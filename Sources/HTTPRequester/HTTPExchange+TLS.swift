@@ -5,12 +5,12 @@ extension HTTPExchange {
     /// carries no more (the X.509 verify result stays in its store context), so `CertificateCheck` tells why.
     static let certificateVerifyFailed = "CERTIFICATE_VERIFY_FAILED"
 
-    /// The `WHIPError` for an error swift-nio-ssl raised on a connection, or nil when it is not a TLS error.
+    /// The `HTTPExchangeError` for an error swift-nio-ssl raised on a connection, or nil when it is not a TLS error.
     /// - Parameters:
     ///   - error: What the pipeline caught.
     ///   - url: The URL requested.
     ///   - check: What the verification recorded about the certificate it rejected.
-    static func tlsError(_ error: any Error, url: HTTPURL, check: CertificateCheck) -> WHIPError? {
+    static func tlsError(_ error: any Error, url: HTTPURL, check: CertificateCheck) -> HTTPExchangeError? {
         if let extra = error as? NIOSSLExtraError {
             if extra == .failedToValidateHostname || extra == .serverHostnameImpossibleToMatch {
                 return .certificateHostMismatch(url: url.description, host: url.host)

@@ -1,12 +1,14 @@
 import Codec
+import MediaTime
 import NIOCore
 import NIOPosix
 import RTP
+import Sender
 import Synchronization
 import Testing
 import Transport
 import Video
-@testable import Sender
+@testable import WHEP
 
 /// A shared encoder that fails for good (issue 15: a WHEP stream's viewers must not hang on a frozen picture): the
 /// owner is told once, frames are refused with the error, and no viewer can attach any more.
@@ -17,11 +19,10 @@ import Video
             encoder: EncoderConfiguration(width: 320, height: 240, frameRate: 30, targetBitrate: 300_000))
         configuration.maximumConsecutiveFrameFailures = 3
         configuration.keyframeThrottle = .zero
-        let failing = FailingFrames(Set(2..<1000))
         let origin = ContinuousClock.now
         let fanOut = try await FanOutEncoder(
             configuration: configuration, origin: origin,
-            makeEncoder: { ScriptedEncoder(try H264Encoder(configuration: $0), failing: failing) })
+            makeEncoder: { FailingFromFrame(2, encoder: try H264Encoder(configuration: $0)) })
         let told = Mutex<[SenderError]>([])
         fanOut.onFatal { error in told.withLock { $0.append(error) } }
 
@@ -58,4 +59,36 @@ import Video
         }.get()
         await fanOut.finish()
     }
+}
+
+/// The real encoder until a given frame, then a failure for every frame.
+private final class FailingFromFrame: FrameEncoder {
+    private let encoder: H264Encoder
+    private let firstFailure: Int
+    private var index = 0
+
+    init(_ firstFailure: Int, encoder: H264Encoder) {
+        self.encoder = encoder
+        self.firstFailure = firstFailure
+    }
+
+    var configuration: EncoderConfiguration { encoder.configuration }
+
+    func encode(_ view: I420FrameView, timestamp: Int64, now: MonotonicTime, forceKeyframe: Bool,
+                allowResolutionChange: Bool) throws -> AdaptiveEncodeResult {
+        defer { index += 1 }
+        if index >= firstFailure { throw ScriptedFailure(index: index) }
+        return try encoder.encode(view, timestamp: timestamp, now: now, forceKeyframe: forceKeyframe,
+                                  allowResolutionChange: allowResolutionChange)
+    }
+
+    func setBitrate(target: Int, maxBitrate: Int?) throws { try encoder.setBitrate(target: target, maxBitrate: maxBitrate) }
+
+    func setFrameRate(_ frameRate: Double) throws { try encoder.setFrameRate(frameRate) }
+}
+
+/// A scripted frame failure, named by its frame's index.
+private struct ScriptedFailure: Error, CustomStringConvertible {
+    var index: Int
+    var description: String { "scripted failure of frame \(index)" }
 }

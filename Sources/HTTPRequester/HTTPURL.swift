@@ -1,96 +1,97 @@
 import HTTPEndpoint
 
-/// An absolute `http://` or `https://` URL as the WHIP client uses it: host, port and request target, and RFC 3986 section 5
-/// reference resolution for `Location` headers (absolute, `//host/...`, `/path`, `relative/path`, `?query`).
+/// An absolute `http://` or `https://` URL as the HTTP clients (WHIP, control) use it: host, port and request target,
+/// and RFC 3986 section 5 reference resolution for `Location` headers (absolute, `//host/...`, `/path`,
+/// `relative/path`, `?query`).
 ///
 /// Pure: no resolution of names, no I/O. User information (`user:pass@`) is refused, a fragment is dropped.
-struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
+package struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
     /// The scheme, lower case: `http` or `https`.
-    var scheme: String
+    package var scheme: String
     /// The host: a name, an IPv4 literal, or an IPv6 literal without brackets.
-    var host: String
+    package var host: String
     /// The port (the scheme's default, 80 or 443, when absent).
-    var port: Int
+    package var port: Int
     /// The path, starting with `/`.
-    var path: String
+    package var path: String
     /// The query without `?`, if any.
-    var query: String?
+    package var query: String?
 
     /// The default port of `http` (RFC 9110 section 4.2.1).
-    static let defaultPort = 80
+    package static let defaultPort = 80
     /// The default port of `https` (RFC 9110 section 4.2.2).
-    static let defaultHTTPSPort = 443
+    package static let defaultHTTPSPort = 443
     /// The schemes the client speaks: plain HTTP/1.1 and HTTP/1.1 over TLS.
-    static let supportedSchemes: Set<String> = ["http", "https"]
+    package static let supportedSchemes: Set<String> = ["http", "https"]
 
     /// Whether requests to this URL go over TLS.
-    var isHTTPS: Bool { scheme == "https" }
+    package var isHTTPS: Bool { scheme == "https" }
 
     /// The default port of a supported scheme.
-    static func defaultPort(for scheme: String) -> Int { scheme == "https" ? defaultHTTPSPort : defaultPort }
+    package static func defaultPort(for scheme: String) -> Int { scheme == "https" ? defaultHTTPSPort : defaultPort }
     /// The longest URL accepted.
-    static let maximumLength = 8192
+    package static let maximumLength = 8192
 
     /// Whether the host is loopback: `localhost`, an IPv4 literal in 127.0.0.0/8 (so that a name such as
     /// `127.example.com` is not), or `::1`; the endpoints' rule (`LoopbackRule`).
-    var isLoopback: Bool { LoopbackRule.isLoopback(host: host) }
+    package var isLoopback: Bool { LoopbackRule.isLoopback(host: host) }
 
     /// The request target of the request line: path and query.
-    var requestTarget: String { query.map { "\(path)?\($0)" } ?? path }
+    package var requestTarget: String { query.map { "\(path)?\($0)" } ?? path }
 
     /// `host[:port]` as the `Host` header carries it (IPv6 in brackets, the port only when not the scheme's default).
-    var authority: String {
+    package var authority: String {
         let bracketed = host.contains(":") ? "[\(host)]" : host
         return port == Self.defaultPort(for: scheme) ? bracketed : "\(bracketed):\(port)"
     }
 
     /// The origin (scheme, host, port): a token is sent again only to the same origin.
-    var origin: String { "\(scheme)://\(authority.lowercased())" }
+    package var origin: String { "\(scheme)://\(authority.lowercased())" }
 
-    var description: String { "\(scheme)://\(authority)\(requestTarget)" }
+    package var description: String { "\(scheme)://\(authority)\(requestTarget)" }
 
     /// Parses an absolute URL.
     /// - Parameters:
     ///   - text: e.g. `http://127.0.0.1:8080/whip/endpoint` or `https://sfu.example/whip`.
-    /// - Throws: `WHIPError.unsupportedScheme` for another scheme than http and https, `.invalidURL` naming the part.
-    init(parsing text: String) throws(WHIPError) {
+    /// - Throws: `HTTPURLError.unsupportedScheme` for another scheme than http and https, `.invalid` naming the part.
+    package init(parsing text: String) throws(HTTPURLError) {
         guard !text.isEmpty, text.utf8.count <= Self.maximumLength else {
-            throw .invalidURL("a URL must be 1-\(Self.maximumLength) bytes")
+            throw .invalid("a URL must be 1-\(Self.maximumLength) bytes")
         }
         guard text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
-            throw .invalidURL("'\(Self.printable(text))' contains spaces, control or non-ASCII characters")
+            throw .invalid("'\(Self.printable(text))' contains spaces, control or non-ASCII characters")
         }
         guard let colon = text.firstIndex(of: ":"), Self.isScheme(text[..<colon]) else {
-            throw .invalidURL("'\(Self.printable(text))' is not an absolute URL (http[s]://HOST[:PORT]/PATH)")
+            throw .invalid("'\(Self.printable(text))' is not an absolute URL (http[s]://HOST[:PORT]/PATH)")
         }
         let scheme = text[..<colon].lowercased()
         guard Self.supportedSchemes.contains(scheme) else { throw .unsupportedScheme(scheme) }
         let rest = text[text.index(after: colon)...]
-        guard rest.hasPrefix("//") else { throw .invalidURL("'\(Self.printable(text))' has no //HOST part") }
+        guard rest.hasPrefix("//") else { throw .invalid("'\(Self.printable(text))' has no //HOST part") }
         try self.init(scheme: scheme, authorityAndRest: rest.dropFirst(2), original: text)
     }
 
-    private init(scheme: String, authorityAndRest: Substring, original: String) throws(WHIPError) {
+    private init(scheme: String, authorityAndRest: Substring, original: String) throws(HTTPURLError) {
         var rest = authorityAndRest
         if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
         let authority = rest[..<authorityEnd]
         var tail = rest[authorityEnd...]
         guard !authority.contains("@") else {
-            throw .invalidURL("user information in a URL is not supported (give the token with --token)")
+            throw .invalid("user information in a URL is not supported (give the token with --token)")
         }
         let hostPart: Substring
         var portPart: Substring?
         if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { throw .invalidURL("unclosed IPv6 literal in '\(Self.printable(original))'") }
+            guard let close = authority.firstIndex(of: "]") else { throw .invalid("unclosed IPv6 literal in '\(Self.printable(original))'") }
             hostPart = authority[authority.index(after: authority.startIndex)..<close]
             let after = authority[authority.index(after: close)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw .invalidURL("junk after the IPv6 literal in '\(Self.printable(original))'") }
+                guard after.hasPrefix(":") else { throw .invalid("junk after the IPv6 literal in '\(Self.printable(original))'") }
                 portPart = after.dropFirst()
             }
             guard !hostPart.isEmpty, hostPart.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
-                throw .invalidURL("'\(hostPart)' is not an IPv6 literal")
+                throw .invalid("'\(hostPart)' is not an IPv6 literal")
             }
         } else if let portColon = authority.lastIndex(of: ":") {
             hostPart = authority[..<portColon]
@@ -98,16 +99,16 @@ struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
         } else {
             hostPart = authority
         }
-        guard !hostPart.isEmpty, hostPart.utf8.count <= 253 else { throw .invalidURL("'\(Self.printable(original))' has no host") }
+        guard !hostPart.isEmpty, hostPart.utf8.count <= 253 else { throw .invalid("'\(Self.printable(original))' has no host") }
         if !authority.hasPrefix("[") {
             guard hostPart.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "_" }) else {
-                throw .invalidURL("'\(hostPart)' is not a host name or address")
+                throw .invalid("'\(hostPart)' is not a host name or address")
             }
         }
         var port = Self.defaultPort(for: scheme)
         if let portPart, !portPart.isEmpty {
             guard portPart.count <= 5, portPart.allSatisfy(\.isASCII), let value = Int(portPart), (1...65535).contains(value) else {
-                throw .invalidURL("port '\(portPart)' must be 1-65535")
+                throw .invalid("port '\(portPart)' must be 1-65535")
             }
             port = value
         }
@@ -127,28 +128,28 @@ struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - reference: An absolute URL, `//authority/path`, `/path`, `relative/path`, or `?query`.
     /// - Returns: The absolute URL.
-    /// - Throws: `WHIPError.badLocation` when empty or unusable, `.unsupportedScheme` for an absolute URL of another scheme than
-    ///   http and https.
-    func resolving(_ reference: String) throws(WHIPError) -> HTTPURL {
+    /// - Throws: `HTTPURLError.unusableReference` when empty or unusable, `.unsupportedScheme` for an absolute URL of
+    ///   another scheme than http and https.
+    package func resolving(_ reference: String) throws(HTTPURLError) -> HTTPURL {
         let reference = reference.trimmingSpaces
-        guard !reference.isEmpty else { throw .badLocation("empty") }
+        guard !reference.isEmpty else { throw .unusableReference("empty") }
         guard reference.utf8.count <= Self.maximumLength,
               reference.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
-        else { throw .badLocation("'\(Self.printable(reference))' is not a URL reference") }
+        else { throw .unusableReference("'\(Self.printable(reference))' is not a URL reference") }
         if let colon = reference.firstIndex(of: ":"), Self.isScheme(reference[..<colon]),
            !reference[..<colon].contains("/") {
             do {
                 return try HTTPURL(parsing: reference)
             } catch let error {
                 if case .unsupportedScheme = error { throw error }
-                throw .badLocation("\(error)")
+                throw .unusableReference("\(error)")
             }
         }
         if reference.hasPrefix("//") {
             do {
                 return try HTTPURL(scheme: scheme, authorityAndRest: reference.dropFirst(2), original: reference)
             } catch {
-                throw .badLocation("\(error)")
+                throw .unusableReference("\(error)")
             }
         }
         var body = Substring(reference)
@@ -203,7 +204,7 @@ struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// At most 100 characters of a value for an error message, control characters replaced.
-    static func printable(_ text: some StringProtocol) -> String {
+    package static func printable(_ text: some StringProtocol) -> String {
         let cleaned = String(text.unicodeScalars.prefix(100).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
         return text.unicodeScalars.count > 100 ? cleaned + "..." : cleaned
     }
@@ -211,7 +212,7 @@ struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
 
 extension String {
     /// Without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
+    package var trimmingSpaces: String {
         var slice = Substring(self)
         while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
         while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
