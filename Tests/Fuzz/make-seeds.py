@@ -35,9 +35,32 @@ def nal_units(stream):
     return [p for p in parts if p]
 
 
+def turn_seeds():
+    """What a TURN server sends: ChannelData (padded, as over TCP), a Data indication from the fuzz client's peer
+    (203.0.113.7:5000), an error response, and all of them as one stream."""
+    def attribute(kind, value):
+        return struct.pack(">HH", kind, len(value)) + value + b"\0" * ((4 - len(value) % 4) % 4)
+
+    def stun(kind, transaction, attributes):
+        body = b"".join(attributes)
+        return struct.pack(">HHI", kind, len(body), 0x2112A442) + transaction + body
+
+    peer = bytes([0, 1]) + struct.pack(">H", 5000 ^ 0x2112) + bytes(
+        a ^ b for a, b in zip(bytes([203, 0, 113, 7]), struct.pack(">I", 0x2112A442)))
+    channel = struct.pack(">HH", 0x4000, 5) + b"hello" + b"\0\0\0"
+    data = stun(0x0017, b"\x01" * 12, [attribute(0x0012, peer), attribute(0x0013, b"payload")])
+    error = stun(0x0113, b"\x02" * 12, [attribute(0x0009, bytes([0, 0, 4, 38]) + b"Stale Nonce"),
+                                        attribute(0x0015, b"nonce")])
+    write("turn", "channel-data", channel)
+    write("turn", "data-indication", data)
+    write("turn", "stale-nonce", error)
+    write("turn", "stream", channel + data + error + channel)
+
+
 def main():
     if os.path.isdir(SEEDS):
         shutil.rmtree(SEEDS)
+    turn_seeds()
     rtp_tests = os.path.join(ROOT, "Tests", "RTPTests")
     rtp_packets = []
     for name in sorted(os.listdir(rtp_tests)):

@@ -15,7 +15,7 @@ shift || true
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 FUZZ="$ROOT/Tests/Fuzz"
 OUT="$ROOT/.build/fuzz"
-ALL_TARGETS=(rtp rtcp depacketizer annexb parametersets sdp y4m json stun jsep jsep-formats link-header)
+ALL_TARGETS=(rtp rtcp depacketizer annexb parametersets sdp y4m json stun jsep jsep-formats link-header turn)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=("${ALL_TARGETS[@]}")
 
@@ -39,7 +39,7 @@ stamp="$OUT/build.stamp"
 WHIP_PURE=("$ROOT"/Sources/WHIP/{LinkValue,LinkHeaderParse,LinkHeader,ICEServer,ICEServerScheme,ICEServerTransport,ICEServerError,ICEServerLinks}.swift)
 sources=("$ROOT"/Sources/MediaTime/*.swift "$ROOT"/Sources/H264/*.swift "$ROOT"/Sources/RTP/*.swift "$ROOT"/Sources/SDP/*.swift
          "$ROOT"/Sources/Video/{Y4MHeader,Y4MError,Y4MReader,FileDescriptorIO,I420Frame,VideoError}.swift
-         "$ROOT"/Sources/{STUN,SRTP,DTLS,WebRTC}/*.swift "$ROOT"/Sources/Codec/{RateParser,DegradationPreference,UnknownDegradationPreferenceError}.swift
+         "$ROOT"/Sources/{STUN,TURN,SRTP,DTLS,WebRTC}/*.swift "$ROOT"/Sources/Codec/{RateParser,DegradationPreference,UnknownDegradationPreferenceError}.swift
          "$ROOT"/Sources/Control/{ControlCommand,ControlRequestParser}.swift "${WHIP_PURE[@]}" "$FUZZ"/Harness/*.swift "$0")
 if [ ! -x "$OUT/rtc-fuzz" ] || [ -n "$(find "${sources[@]}" -newer "$stamp" 2>/dev/null | head -1)" ]; then
     echo "building the fuzz harness in $OUT"
@@ -50,6 +50,7 @@ if [ ! -x "$OUT/rtc-fuzz" ] || [ -n "$(find "${sources[@]}" -newer "$stamp" 2>/d
     build_module Video "$ROOT"/Sources/Video/{Y4MHeader,Y4MError,Y4MReader,FileDescriptorIO,I420Frame,VideoError}.swift
     # STUN verifies MESSAGE-INTEGRITY with OpenSSL's HMAC (not instrumented; the Swift parser is).
     build_module STUN -I "$ROOT/Sources/COpenSSL" "$ROOT"/Sources/STUN/*.swift
+    build_module TURN -I "$ROOT/Sources/COpenSSL" "$ROOT"/Sources/TURN/*.swift
     # The WebRTC offer/answer code and what it imports (SRTP and DTLS own libsrtp2 and OpenSSL handles).
     build_module SRTP -I "$ROOT/Sources/CSRTP" "$ROOT"/Sources/SRTP/*.swift
     build_module DTLS -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" "$ROOT"/Sources/DTLS/*.swift
@@ -60,7 +61,7 @@ if [ ! -x "$OUT/rtc-fuzz" ] || [ -n "$(find "${sources[@]}" -newer "$stamp" 2>/d
     build_module Control "$ROOT"/Sources/Control/{ControlCommand,ControlRequestParser}.swift
     build_module WHIP -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" "${WHIP_PURE[@]}"
     swiftc "${FLAGS[@]}" -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" -module-name RTCFuzz \
-        "$FUZZ"/Harness/*.swift -lWHIP -lControl -lCodec -lWebRTC -lDTLS -lSRTP -lSTUN -lSDP -lVideo -lRTP -lH264 -lMediaTime -lssl -lcrypto -lsrtp2 \
+        "$FUZZ"/Harness/*.swift -lWHIP -lControl -lCodec -lWebRTC -lDTLS -lSRTP -lTURN -lSTUN -lSDP -lVideo -lRTP -lH264 -lMediaTime -lssl -lcrypto -lsrtp2 \
         -o "$OUT/rtc-fuzz" 2> >(grep -v "ld.gold: warning" >&2)
     touch "$stamp"
 fi

@@ -16,6 +16,8 @@ import Video
 import WebRTC
 import DTLS
 import WHIP
+import TURN
+import MediaTime
 
 /// The parsers fuzzed, one per `FUZZ_TARGET` value. Each feeds arbitrary bytes to a parser that takes input from
 /// outside the process (the network, a file, a pipe, an HTTP body) and, where it succeeds, checks a property that
@@ -57,6 +59,11 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     /// `ICEServerLinks` must not trap, keep at most 16 servers and 8 explanations, read at most 16 KiB, and every
     /// server's canonical URI must read back to the same server.
     case linkHeader = "link-header"
+    /// What a TURN server sends (RFC 8656): the input cut by `TURNStreamFramer` in chunks its first byte sizes, each
+    /// frame and the whole input given to an allocated `TURNClient` (a permission and a channel installed). Frames
+    /// must have their announced sizes, ChannelData ranges stay inside the bytes, data is reported only from the
+    /// permitted peer, and unauthenticated input never ends or moves the allocation.
+    case turn
 
     /// The largest frame the Y4M target reads (larger headers are parsed but not read, to bound memory).
     static let maxY4MFrameBytes = 1 << 20
@@ -76,6 +83,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .jsep: Self.jsep(bytes)
         case .jsepFormats: Self.jsepFormats(bytes)
         case .linkHeader: Self.linkHeader(bytes)
+        case .turn: Self.turn(bytes)
         }
     }
 
@@ -354,5 +362,80 @@ enum FuzzTarget: String, CaseIterable, Sendable {
                 else { fatalError("fuzz property broken: \(error.reply)") }
             }
         }
+    }
+
+    /// The TURN target's allocated client, built once: a scripted 401 and a signed success, then a permission and a
+    /// channel for one peer.
+    nonisolated(unsafe) private static var turnClient: TURNClient? = nil
+    private static let turnPeer = TransportAddress(ipString: "203.0.113.7", port: 5000)!
+
+    private static func allocatedTURNClient() -> TURNClient {
+        if let turnClient { return turnClient }
+        let credential = LongTermCredential(username: "fuzz", password: "fuzz")
+        var generator = SplitMix64(seed: 1)
+        var client = TURNClient(
+            configuration: TURNClientConfiguration(
+                server: TransportAddress(ipString: "192.0.2.1", port: 3478)!, credential: credential),
+            using: &generator)
+        let key = credential.key(realm: "r")
+        func answer(_ attributes: [STUNAttribute], _ messageClass: STUNClass, signed: Bool) {
+            guard let request = client.pollTransmit(), let parsed = try? STUNMessage(parsing: request),
+                  let bytes = try? STUNMessage(
+                      type: STUNMessageType(method: parsed.type.method, messageClass: messageClass),
+                      transactionID: parsed.transactionID, attributes: attributes
+                  ).serialized(integrityKey: signed ? key : nil)
+            else { fatalError("fuzz set-up: no TURN request") }
+            client.handle(bytes, now: .zero)
+        }
+        client.start(now: .zero)
+        answer([.errorCode(code: 401, reason: "Unauthorized"), .realm("r"), .nonce("n")], .errorResponse, signed: false)
+        answer([.xorRelayedAddress(TransportAddress(ipString: "192.0.2.1", port: 50_000)!)], .successResponse, signed: true)
+        try? client.createPermission(for: turnPeer, now: .zero)
+        answer([], .successResponse, signed: true)
+        try? client.bindChannel(to: turnPeer, now: .zero)
+        answer([], .successResponse, signed: true)
+        while client.pollEvent() != nil {}
+        check(client.channel(for: turnPeer) == 0x4000, "fuzz set-up: no channel")
+        turnClient = client
+        return client
+    }
+
+    private static func turn(_ bytes: [UInt8]) {
+        if let (_, range) = try? ChannelData.parse(bytes) {
+            check(range.clamped(to: bytes.indices) == range, "ChannelData range \(range) outside \(bytes.count) bytes")
+        }
+        var client = allocatedTURNClient()
+        let chunk = Int(bytes.first ?? 0) % 7 + 1
+        var framer = TURNStreamFramer()
+        var frames: [[UInt8]] = []
+        var offset = 0
+        framing: while offset < bytes.count {
+            framer.append(bytes[offset..<min(offset + chunk, bytes.count)])
+            offset += chunk
+            while true {
+                let next: [UInt8]?
+                do { next = try framer.nextFrame() } catch { break framing }
+                guard let frame = next else { break }
+                check(frame.count >= 4, "a frame of \(frame.count) bytes")
+                let length = Int(frame[2]) << 8 | Int(frame[3])
+                let expected = ChannelData.startsChannelData(frame[0])
+                    ? ChannelData.wireSize(payloadCount: length, padded: true) : 20 + length
+                check(frame.count == expected, "a frame of \(frame.count) bytes announcing \(expected)")
+                frames.append(frame)
+            }
+        }
+        for message in frames + [bytes] {
+            client.handle(message, now: MonotonicTime(nanoseconds: 1_000_000))
+        }
+        client.handleTimeout(now: MonotonicTime(nanoseconds: 2_000_000))
+        while let event = client.pollEvent() {
+            switch event {
+            // Permissions are per IP address (RFC 8656 section 9): any port of the permitted peer.
+            case .data(let from, _): check(from.ip == turnPeer.ip, "data reported from \(from), which has no permission")
+            default: fatalError("fuzz property broken: unauthenticated input gave \(event)")
+            }
+        }
+        check(client.channel(for: turnPeer) == 0x4000, "the channel was lost")
+        if case .allocated = client.state {} else { fatalError("fuzz property broken: the allocation moved to \(client.state)") }
     }
 }
