@@ -1,7 +1,9 @@
 import H264
 
-/// Turns encoded access units into RTP packets (RFC 6184), written straight into the caller's buffers (a packet
-/// history's slots) or into one reusable `PacketBuffer`.
+/// Turns encoded access units into RTP packets (RFC 6184): planned (`plan`: each packet's header fields and where its
+/// payload lies in the frame, no bytes) and written from the frame into the caller's buffer (`write`, as media or as
+/// RTX), or both at once into one reusable `PacketBuffer` or new arrays. One packetizing loop (`plan`) serves every
+/// form.
 ///
 /// The packetizer is the single owner of the stream's sequence number; SSRC, payload type and the first sequence
 /// number are injected (the caller draws them at random, RFC 3550 section 5.1). It never reads a clock: the RTP
@@ -58,6 +60,82 @@ public struct H264Packetizer: Sendable {
         PacketBuffer(capacity: limit.maxPacketSize + limit.srtpTrailerSize, reservedTrailer: limit.srtpTrailerSize)
     }
 
+    /// Plans one access unit's packets (RFC 6184) without writing a byte: for each packet, in order, `emit` gets its
+    /// `H264PacketPlan` (sequence number, timestamp, and where its payload lies in `frame`), which
+    /// `write(_:of:into:)` turns into the packet's bytes, now or later and as often as needed. Every byte-writing
+    /// form of the packetizer goes through this loop. The frame is validated before the first packet, so an error
+    /// never leaves half a frame planned; sequence numbers advance only for packets handed to `emit`.
+    /// - Parameters:
+    ///   - frame: the access unit (Annex-B bytes and its NAL index).
+    ///   - timestamp: the RTP timestamp of the frame (see `RTPTimestampMapper`).
+    ///   - emit: receives each packet's plan.
+    /// - Returns: the number of packets emitted.
+    /// - Throws: `H264PayloadError` for a frame that cannot be sent (also `.nalUnitOutsideFrame` for an index that
+    ///   does not match the bytes); what `emit` throws (then the remaining packets are not planned).
+    @discardableResult
+    public mutating func plan(
+        _ frame: EncodedFrame, timestamp: RTPTimestamp, emit: (H264PacketPlan) throws -> Void
+    ) throws -> Int {
+        var payloads = try H264Payloader.Plan(nalUnits: frame.nalUnits, maxPayloadSize: maxPayloadSize, mode: mode)
+        let count = frame.bytes.count
+        let nalUnits = frame.nalUnits
+        // Indexed rather than `for (index, nal) in ...enumerated()`: an unoptimized build allocates an iterator box.
+        var index = 0
+        while index < nalUnits.count {
+            guard Self.fits(nalUnits[index], in: count) else { throw H264PayloadError.nalUnitOutsideFrame(index: index) }
+            index += 1
+        }
+        let headerSize = limit.rtpHeaderSize
+        var emitted = 0
+        while let payload = payloads.next() {
+            try emit(H264PacketPlan(
+                sequenceNumber: nextSequenceNumber, timestamp: timestamp, payload: payload, headerSize: headerSize))
+            nextSequenceNumber += 1
+            emitted += 1
+        }
+        return emitted
+    }
+
+    /// Writes one planned packet of `frame` at the start of `buffer`: the RTP header (this packetizer's SSRC,
+    /// payload type and extension block; the plan's sequence number, timestamp and marker), then the payload read
+    /// from the frame's bytes (the only copy of them on the way).
+    /// - Parameters:
+    ///   - packet: a plan from `plan(_:timestamp:emit:)` of this packetizer.
+    ///   - frame: the frame it was planned from.
+    ///   - buffer: the destination, at least `packet.size` bytes.
+    /// - Returns: the packet's size (`packet.size`).
+    /// - Throws: `H264PayloadError.bufferTooSmall`, or `.planDoesNotMatchFrame` when the plan does not fit `frame`
+    ///   or this packetizer's header (nothing is written then).
+    public func write(
+        _ packet: H264PacketPlan, of frame: EncodedFrame, into buffer: UnsafeMutableRawBufferPointer
+    ) throws(H264PayloadError) -> Int {
+        try write(
+            packet, of: frame, into: buffer, ssrc: ssrc, payloadType: payloadType,
+            sequenceNumber: packet.sequenceNumber, retransmitting: false)
+    }
+
+    /// Writes one planned packet of `frame` as a retransmission (RFC 4588 section 4) at the start of `buffer`: the
+    /// RTX stream's SSRC, payload type and sequence number, the original's timestamp, marker and extension block,
+    /// then the original sequence number and the original payload, read from the frame. The same bytes as
+    /// `RTXPacket.build` makes from the written original.
+    /// - Parameters:
+    ///   - packet: a plan from `plan(_:timestamp:emit:)` of this packetizer.
+    ///   - frame: the frame it was planned from.
+    ///   - ssrc: the retransmission stream's SSRC.
+    ///   - payloadType: the RTX payload type.
+    ///   - sequenceNumber: the retransmission stream's next sequence number.
+    ///   - buffer: the destination, at least `packet.size + RTXPacket.originalSequenceNumberSize` bytes.
+    /// - Returns: the RTX packet's size.
+    /// - Throws: `H264PayloadError.bufferTooSmall` or `.planDoesNotMatchFrame` (nothing is written then).
+    public func writeRetransmission(
+        _ packet: H264PacketPlan, of frame: EncodedFrame, ssrc: SSRC, payloadType: PayloadType,
+        sequenceNumber: SequenceNumber, into buffer: UnsafeMutableRawBufferPointer
+    ) throws(H264PayloadError) -> Int {
+        try write(
+            packet, of: frame, into: buffer, ssrc: ssrc, payloadType: payloadType, sequenceNumber: sequenceNumber,
+            retransmitting: true)
+    }
+
     /// Packetizes one access unit, writing each packet into `buffer` and calling `emit` once per packet, in order.
     ///
     /// Nothing is allocated per packet: the header, the payload structure bytes and the NAL data are written
@@ -77,54 +155,37 @@ public struct H264Packetizer: Sendable {
         emit: (inout PacketBuffer) throws -> Void
     ) throws -> Int {
         let needed = limit.maxPacketSize + limit.srtpTrailerSize
-        // The writer form validates the frame first, so a bad frame is reported before a small buffer, as ever.
-        return try packetize(frame, timestamp: timestamp) { _, write in
+        let writer = self  // its header fields, read while `plan` advances the sequence number
+        // The planning form validates the frame first, so a bad frame is reported before a small buffer, as ever.
+        return try plan(frame, timestamp: timestamp) { packet in
             guard buffer.capacity >= needed else {
                 throw RTPError.bufferTooSmall(needed: needed, available: buffer.capacity)
             }
-            buffer.withUnsafeMutableBytes { raw, length in length = write(raw) }
+            try buffer.withUnsafeMutableBytes { raw, length in length = try writer.write(packet, of: frame, into: raw) }
             try emit(&buffer)
         }
     }
 
-    /// Packetizes one access unit straight into buffers the caller owns (a packet history's slots), so that the
-    /// frame's bytes are copied once on their way there. For each packet, in order, `emit` gets its sequence number
-    /// and `write`, which writes the whole packet into a buffer of at least `limit.maxPacketSize` bytes and returns
-    /// its size. The frame is validated before the first packet; sequence numbers advance only for packets emitted.
+    /// Packetizes one access unit straight into buffers the caller owns. For each packet, in order, `emit` gets its
+    /// sequence number and `write`, which writes the whole packet into a buffer of at least `limit.maxPacketSize`
+    /// bytes and returns its size. The frame is validated before the first packet; sequence numbers advance only for
+    /// packets emitted.
     /// - Parameters:
     ///   - frame: the access unit (Annex-B bytes and its NAL index).
     ///   - timestamp: the RTP timestamp of the frame.
-    ///   - emit: receives each packet's sequence number and writer; `write` must be called once, during `emit`.
+    ///   - emit: receives each packet's sequence number and writer; `write` throws
+    ///     `H264PayloadError.bufferTooSmall` for a buffer smaller than the packet.
     /// - Returns: the number of packets emitted.
     /// - Throws: `H264PayloadError` for a frame that cannot be sent; what `emit` throws.
     @discardableResult
     public mutating func packetize(
         _ frame: EncodedFrame, timestamp: RTPTimestamp,
-        emit: (_ sequenceNumber: SequenceNumber, _ write: (UnsafeMutableRawBufferPointer) -> Int) throws -> Void
+        emit: (_ sequenceNumber: SequenceNumber, _ write: (UnsafeMutableRawBufferPointer) throws -> Int) throws -> Void
     ) throws -> Int {
-        var plan = try H264Payloader.Plan(nalUnits: frame.nalUnits, maxPayloadSize: maxPayloadSize, mode: mode)
-        var header = RTPHeader(
-            payloadType: payloadType, sequenceNumber: nextSequenceNumber, timestamp: timestamp, ssrc: ssrc,
-            headerExtension: headerExtension)
-        let maxPacketSize = limit.maxPacketSize
-        var emitted = 0
-        try frame.bytes.withUnsafeBytes { source in
-            while let payload = plan.next() {
-                header.sequenceNumber = nextSequenceNumber
-                header.marker = payload.isLastOfAccessUnit
-                let packetHeader = header
-                try emit(nextSequenceNumber) { buffer in
-                    precondition(buffer.count >= maxPacketSize, "packet buffer smaller than the packetizer's limit")
-                    var w = ByteWriter(buffer)
-                    packetHeader.write(to: &w, hasPadding: false)
-                    Self.writePayload(payload, nalUnits: frame.nalUnits, source: source, to: &w)
-                    return w.offset
-                }
-                nextSequenceNumber += 1
-                emitted += 1
-            }
+        let writer = self  // its header fields, read while `plan` advances the sequence number
+        return try plan(frame, timestamp: timestamp) { packet in
+            try emit(packet.sequenceNumber) { buffer in try writer.write(packet, of: frame, into: buffer) }
         }
-        return emitted
     }
 
     /// Packetizes one access unit into new arrays (the allocating form, for tests and tools).
@@ -134,13 +195,72 @@ public struct H264Packetizer: Sendable {
     /// - Returns: the RTP packets, without SRTP trailer room.
     /// - Throws: `H264PayloadError` for a frame that cannot be sent.
     public mutating func packetize(_ frame: EncodedFrame, timestamp: RTPTimestamp) throws -> [[UInt8]] {
-        var buffer = [UInt8](repeating: 0, count: limit.maxPacketSize)
         var packets: [[UInt8]] = []
-        try packetize(frame, timestamp: timestamp) { _, write in
-            let size = buffer.withUnsafeMutableBytes { write($0) }
-            packets.append(Array(buffer[0..<size]))
+        let writer = self  // its header fields, read while `plan` advances the sequence number
+        try plan(frame, timestamp: timestamp) { packet in
+            var bytes = [UInt8](repeating: 0, count: packet.size)
+            let size = try bytes.withUnsafeMutableBytes { raw throws(H264PayloadError) in
+                try writer.write(packet, of: frame, into: raw)
+            }
+            packets.append(Array(bytes[0..<size]))
         }
         return packets
+    }
+
+    /// Whether a NAL unit's location lies inside `count` bytes (checked without overflow, so that no index can trap).
+    static func fits(_ nal: NALUnitLocation, in count: Int) -> Bool {
+        nal.offset >= 0 && nal.length >= 0 && nal.length <= count - nal.offset
+    }
+
+    /// The payload's size as planned, recomputed from `frame`; nil when the descriptor does not fit the frame.
+    static func payloadSize(of payload: H264PayloadDescriptor, in frame: EncodedFrame) -> Int? {
+        let nalUnits = frame.nalUnits
+        let count = frame.bytes.count
+        switch payload.kind {
+        case .single(let index):
+            guard nalUnits.indices.contains(index), fits(nalUnits[index], in: count), nalUnits[index].length > 0 else {
+                return nil
+            }
+            return nalUnits[index].length
+        case .stapA(let indices):
+            guard !indices.isEmpty, indices.lowerBound >= 0, indices.upperBound <= nalUnits.count else { return nil }
+            var size = H264Payloader.stapAHeaderSize
+            var i = indices.lowerBound  // not `for i in indices`: an unoptimized build allocates its iterator
+            while i < indices.upperBound {
+                let nal = nalUnits[i]
+                guard fits(nal, in: count), nal.length > 0, nal.length <= Int(UInt16.max) else { return nil }
+                size += H264Payloader.stapASizeFieldSize + nal.length
+                i += 1
+            }
+            return size
+        case .fuA(let index, let range, _, _):
+            guard nalUnits.indices.contains(index), fits(nalUnits[index], in: count), range.lowerBound >= 1,
+                  range.upperBound <= nalUnits[index].length
+            else { return nil }
+            return H264Payloader.fuAHeaderSize + range.count
+        }
+    }
+
+    /// Writes a planned packet, as media or as its RTX form (the original sequence number ahead of the payload).
+    private func write(
+        _ packet: H264PacketPlan, of frame: EncodedFrame, into buffer: UnsafeMutableRawBufferPointer, ssrc: SSRC,
+        payloadType: PayloadType, sequenceNumber: SequenceNumber, retransmitting: Bool
+    ) throws(H264PayloadError) -> Int {
+        let header = RTPHeader(
+            marker: packet.marker, payloadType: payloadType, sequenceNumber: sequenceNumber,
+            timestamp: packet.timestamp, ssrc: ssrc, headerExtension: headerExtension)
+        guard packet.headerSize == header.serializedSize,
+              Self.payloadSize(of: packet.payload, in: frame) == packet.payload.size
+        else { throw .planDoesNotMatchFrame }
+        let size = packet.size + (retransmitting ? RTXPacket.originalSequenceNumberSize : 0)
+        guard buffer.count >= size else { throw .bufferTooSmall(needed: size, available: buffer.count) }
+        var w = ByteWriter(buffer)
+        header.write(to: &w, hasPadding: false)
+        if retransmitting { w.u16(packet.sequenceNumber.rawValue) }
+        frame.bytes.withUnsafeBytes { source in
+            Self.writePayload(packet.payload, nalUnits: frame.nalUnits, source: source, to: &w)
+        }
+        return w.offset
     }
 
     /// Writes the payload of one planned packet.

@@ -39,6 +39,12 @@ public enum H264PayloadError: Error, Hashable, Sendable {
     case emptyNALUnit(index: Int)
     /// A frame with no NAL units.
     case emptyAccessUnit
+    /// A NAL unit whose location runs outside the frame's bytes (an `EncodedFrame` whose index does not match them).
+    case nalUnitOutsideFrame(index: Int)
+    /// A packet plan that does not fit the frame it is written from (another frame's plan, or one built by hand).
+    case planDoesNotMatchFrame
+    /// The buffer a packet is written into cannot hold it.
+    case bufferTooSmall(needed: Int, available: Int)
     /// The configured MTU leaves fewer than 3 payload bytes (FU-A needs indicator + header + one byte).
     case payloadLimitTooSmall(Int)
     /// The configured MTU is above ``RTPPayloadLimit/maxMTU`` (65535: the IP total length field).

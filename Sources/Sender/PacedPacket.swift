@@ -1,8 +1,9 @@
 import MediaTime
 import RTP
 
-/// One packet waiting in the `Pacer`: a reference by sequence number (the bytes stay in the `PacketHistory`, so
-/// queueing copies nothing) and its size for the budget.
+/// One packet waiting in the `Pacer`: a reference by sequence number (the packet stays in the `PacketHistory` as its
+/// plan and frame, and is written from the frame when it leaves, so queueing copies nothing) and its size for the
+/// budget.
 public struct PacedPacket: Hashable, Sendable {
     /// The media sequence number; for a retransmission, the original packet's (the RTX sequence number is assigned
     /// when it is sent).

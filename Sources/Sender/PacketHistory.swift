@@ -1,19 +1,25 @@
 import MediaTime
 import RTP
 
-/// The sender's store of sent RTP packets (unprotected), kept so that NACKed packets can be resent (RFC 4585
-/// section 6.2.1, RFC 4588).
+import H264
+import MediaTime
+import RTP
+
+/// The sender's record of sent RTP packets, kept so that NACKed packets can be resent (RFC 4585 section 6.2.1,
+/// RFC 4588) and probes can repeat recent ones.
 ///
-/// Packets live in slots allocated once, indexed by sequence number modulo the capacity, so storing and looking up
-/// are O(1) and allocate nothing. A packet is kept at least `retention` = max(1 s, 3 x RTT) (libwebrtc's
-/// `kMinPacketDuration` and `kMinPacketDurationRtt`) unless 'capacity' newer packets have reused its slot, and is
-/// no longer returned after `retention` x 3 (libwebrtc's `kPacketCullingDelayFactor`): by then the receiver has
-/// given up on it. At 2,048 slots of 1,200-byte packets the one-second guarantee holds up to ~19 Mbit/s.
+/// It holds no packet bytes: per sequence number, the packet's plan (`H264PacketPlan`: header fields and where its
+/// payload lies in the frame) and the frame it came from (the `EncodedFrame`'s storage, retained, not copied), so that
+/// the packet is written from the frame straight into the transport's buffer each time it leaves (the frame's bytes
+/// are copied once on their way to the wire). A frame's storage is released once the last of its packets has left
+/// the history. Entries live in slots allocated once, indexed by sequence number modulo the capacity, so storing and
+/// looking up are O(1) and allocate nothing. A packet is kept at least `retention` = max(1 s, 3 x RTT) (libwebrtc's
+/// `kMinPacketDuration` and `kMinPacketDurationRtt`) unless 'capacity' newer packets have reused its slot, and is no
+/// longer returned after `retention` x 3 (libwebrtc's `kPacketCullingDelayFactor`): by then the receiver has given up
+/// on it. At 2,048 slots of 1,200-byte packets the one-second guarantee holds up to ~19 Mbit/s.
 public struct PacketHistory: Sendable {
     /// The default number of slots (the bound; pion keeps 1,024, libwebrtc up to 9,600).
     public static let defaultCapacity = 2048
-    /// The default slot size: the largest UDP payload on a 1,500-byte Ethernet MTU over IPv4.
-    public static let defaultSlotSize = 1472
     /// The least time a packet is kept (libwebrtc `kMinPacketDuration`).
     public static let minimumRetention: Duration = .seconds(1)
     /// Packets are kept at least this many RTTs (libwebrtc `kMinPacketDurationRtt`).
@@ -21,16 +27,17 @@ public struct PacketHistory: Sendable {
     /// Packets older than this many retention periods are not returned (libwebrtc `kPacketCullingDelayFactor`).
     public static let cullingFactor = 3
 
+    /// What an empty slot holds: no storage (an empty array allocates nothing).
+    private static let noFrame = EncodedFrame(bytes: [], nalUnits: [], isKeyframe: false, timestamp: 0)
+
     /// The number of slots.
     public let capacity: Int
-    /// Bytes per slot: the largest packet that can be stored.
-    public let slotSize: Int
     /// The latest round-trip time estimate; lengthens the retention when over 333 ms.
     public var roundTripTime: Duration?
 
-    private var storage: [UInt8]
-    private var lengths: [Int]
-    private var sequenceNumbers: [UInt16]
+    private var frames: [EncodedFrame]
+    private var packets: [H264PacketPlan]
+    private var occupied: [Bool]
     private var sendTimes: [MonotonicTime]
     private var retransmitTimes: [MonotonicTime]
     private var retransmitCounts: [Int]
@@ -42,19 +49,18 @@ public struct PacketHistory: Sendable {
     public private(set) var count = 0
 
     /// Creates an empty history; all memory is allocated here.
-    /// - Parameters:
-    ///   - capacity: the number of slots, a power of two in 16...32768.
-    ///   - slotSize: bytes per slot, 12...65535.
-    /// - Throws: `PacketHistoryError.invalidCapacity` or `.invalidSlotSize`.
-    public init(capacity: Int = defaultCapacity, slotSize: Int = defaultSlotSize) throws(PacketHistoryError) {
+    /// - Parameter capacity: the number of slots, a power of two in 16...32768.
+    /// - Throws: `PacketHistoryError.invalidCapacity`.
+    public init(capacity: Int = defaultCapacity) throws(PacketHistoryError) {
         guard (16...32768).contains(capacity), capacity & (capacity - 1) == 0 else { throw .invalidCapacity(capacity) }
-        guard (RTPHeader.fixedSize...65535).contains(slotSize) else { throw .invalidSlotSize(slotSize) }
         self.capacity = capacity
-        self.slotSize = slotSize
         self.mask = capacity - 1
-        storage = [UInt8](repeating: 0, count: capacity * slotSize)
-        lengths = [Int](repeating: 0, count: capacity)
-        sequenceNumbers = [UInt16](repeating: 0, count: capacity)
+        frames = [EncodedFrame](repeating: Self.noFrame, count: capacity)
+        let empty = H264PacketPlan(
+            sequenceNumber: SequenceNumber(0), timestamp: RTPTimestamp(0),
+            payload: H264PayloadDescriptor(kind: .single(index: 0), size: 0, isLastOfAccessUnit: false), headerSize: 0)
+        packets = [H264PacketPlan](repeating: empty, count: capacity)
+        occupied = [Bool](repeating: false, count: capacity)
         sendTimes = [MonotonicTime](repeating: .zero, count: capacity)
         retransmitTimes = [MonotonicTime](repeating: .zero, count: capacity)
         retransmitCounts = [Int](repeating: 0, count: capacity)
@@ -66,78 +72,31 @@ public struct PacketHistory: Sendable {
         return max(Self.minimumRetention, rtt * Self.retentionRoundTrips)
     }
 
-    /// Stores a packet as sent at `now`, replacing whatever held its slot. The sequence number is read from the
-    /// packet's header.
+    /// Records a packet as sent at `now`, replacing whatever held its slot (the slot is picked by
+    /// `packet.sequenceNumber`). Nothing is copied: the frame's storage is retained.
     /// - Parameters:
-    ///   - packet: the whole RTP packet, before SRTP protection.
+    ///   - packet: the packet's plan.
+    ///   - frame: the frame it was planned from.
     ///   - now: when it was sent (or handed to the pacer).
-    /// - Throws: `PacketHistoryError.notRTP` or `.packetTooLarge`.
-    public mutating func store(_ packet: UnsafeRawBufferPointer, now: MonotonicTime) throws(PacketHistoryError) {
-        guard packet.count >= RTPHeader.fixedSize else { throw .notRTP(size: packet.count) }
-        guard packet.count <= slotSize else { throw .packetTooLarge(size: packet.count, slotSize: slotSize) }
-        let sequenceNumber = UInt16(packet[2]) << 8 | UInt16(packet[3])
-        let slot = Int(sequenceNumber) & mask
-        if lengths[slot] > 0 {
-            if sequenceNumbers[slot] != sequenceNumber, now - sendTimes[slot] < retention { evictedEarly += 1 }
+    public mutating func store(_ packet: H264PacketPlan, of frame: EncodedFrame, now: MonotonicTime) {
+        let slot = Int(packet.sequenceNumber.rawValue) & mask
+        if occupied[slot] {
+            if packets[slot].sequenceNumber != packet.sequenceNumber, now - sendTimes[slot] < retention {
+                evictedEarly += 1
+            }
         } else {
             count += 1
         }
-        let offset = slot * slotSize
-        storage.withUnsafeMutableBytes { raw in
-            if let base = raw.baseAddress, let source = packet.baseAddress {
-                (base + offset).copyMemory(from: source, byteCount: packet.count)
-            }
-        }
-        lengths[slot] = packet.count
-        sequenceNumbers[slot] = sequenceNumber
+        occupied[slot] = true
+        frames[slot] = frame
+        packets[slot] = packet
         sendTimes[slot] = now
         retransmitCounts[slot] = 0
-    }
-
-    /// Stores a packet written straight into its slot by `write` (a packetizer: no copy on the way), as sent at
-    /// `now`, replacing whatever held the slot.
-    /// - Parameters:
-    ///   - sequenceNumber: the packet's sequence number (it picks the slot).
-    ///   - now: when it was sent (or handed to the pacer).
-    ///   - write: writes the packet into the slot (`slotSize` bytes) and returns its size.
-    /// - Throws: `PacketHistoryError.notRTP` for a packet shorter than an RTP header (the slot is left empty then).
-    public mutating func store(
-        sequenceNumber: SequenceNumber, now: MonotonicTime, writing write: (UnsafeMutableRawBufferPointer) -> Int
-    ) throws(PacketHistoryError) {
-        let slot = Int(sequenceNumber.rawValue) & mask
-        if lengths[slot] > 0 {
-            if sequenceNumbers[slot] != sequenceNumber.rawValue, now - sendTimes[slot] < retention { evictedEarly += 1 }
-            count -= 1
-            lengths[slot] = 0
-        }
-        let offset = slot * slotSize
-        let slotSize = self.slotSize
-        let length = storage.withUnsafeMutableBytes { raw in
-            write(UnsafeMutableRawBufferPointer(rebasing: raw[offset..<(offset + slotSize)]))
-        }
-        guard length >= RTPHeader.fixedSize, length <= slotSize else { throw .notRTP(size: length) }
-        count += 1
-        lengths[slot] = length
-        sequenceNumbers[slot] = sequenceNumber.rawValue
-        sendTimes[slot] = now
-        retransmitCounts[slot] = 0
-    }
-
-    /// Stores a packet held in an array (see `store(_:now:)`).
-    /// - Parameters:
-    ///   - packet: the RTP packet.
-    ///   - now: when it was sent.
-    /// - Throws: `PacketHistoryError.notRTP` or `.packetTooLarge`.
-    public mutating func store(_ packet: [UInt8], now: MonotonicTime) throws(PacketHistoryError) {
-        let result = packet.withUnsafeBytes { raw in
-            Result { () throws(PacketHistoryError) in try store(raw, now: now) }
-        }
-        try result.get()
     }
 
     private func slot(of sequenceNumber: SequenceNumber, now: MonotonicTime) -> Int? {
         let slot = Int(sequenceNumber.rawValue) & mask
-        guard lengths[slot] > 0, sequenceNumbers[slot] == sequenceNumber.rawValue else { return nil }
+        guard occupied[slot], packets[slot].sequenceNumber == sequenceNumber else { return nil }
         guard now - sendTimes[slot] <= retention * Self.cullingFactor else { return nil }
         return slot
     }
@@ -150,12 +109,12 @@ public struct PacketHistory: Sendable {
         slot(of: sequenceNumber, now: now) != nil
     }
 
-    /// The stored packet's size in bytes, or nil when it is not held.
+    /// The packet's size in bytes (RTP header and payload), or nil when it is not held.
     /// - Parameters:
     ///   - sequenceNumber: the packet's sequence number.
     ///   - now: the current time.
     public func size(of sequenceNumber: SequenceNumber, now: MonotonicTime) -> Int? {
-        slot(of: sequenceNumber, now: now).map { lengths[$0] }
+        slot(of: sequenceNumber, now: now).map { packets[$0].size }
     }
 
     /// When the packet was first sent, or nil when it is not held.
@@ -191,44 +150,21 @@ public struct PacketHistory: Sendable {
         return true
     }
 
-    /// Calls `body` with the stored packet's bytes (valid only inside `body`), without copying.
+    /// The packet's plan and the frame to write it from, or nil when it is not held (the frame's storage is shared,
+    /// not copied).
     /// - Parameters:
     ///   - sequenceNumber: the packet's sequence number.
     ///   - now: the current time.
-    ///   - body: reads the packet, e.g. to build an RTX packet into a send buffer.
-    /// - Returns: `body`'s result, or nil when the packet is not held.
-    public func withPacket<R>(
-        _ sequenceNumber: SequenceNumber, now: MonotonicTime, _ body: (UnsafeRawBufferPointer) throws -> R
-    ) rethrows -> R? {
-        guard let slot = slot(of: sequenceNumber, now: now) else { return nil }
-        let offset = slot * slotSize
-        let length = lengths[slot]
-        return try storage.withUnsafeBytes { raw in
-            try body(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + length)]))
-        }
+    public func packet(_ sequenceNumber: SequenceNumber, now: MonotonicTime) -> (plan: H264PacketPlan, frame: EncodedFrame)? {
+        slot(of: sequenceNumber, now: now).map { (packets[$0], frames[$0]) }
     }
 
-    /// Calls `body` with the stored packet's bytes writable in place (valid only inside `body`), without copying: the
-    /// sender rewrites the transport-wide sequence number of a packet as it goes on the wire.
-    /// - Parameters:
-    ///   - sequenceNumber: the packet's sequence number.
-    ///   - now: the current time.
-    ///   - body: reads and may rewrite the packet (its length stays).
-    /// - Returns: `body`'s result, or nil when the packet is not held.
-    public mutating func withMutablePacket<R>(
-        _ sequenceNumber: SequenceNumber, now: MonotonicTime, _ body: (UnsafeMutableRawBufferPointer) throws -> R
-    ) rethrows -> R? {
-        guard let slot = slot(of: sequenceNumber, now: now) else { return nil }
-        let offset = slot * slotSize
-        let length = lengths[slot]
-        return try storage.withUnsafeMutableBytes { raw in
-            try body(UnsafeMutableRawBufferPointer(rebasing: raw[offset..<(offset + length)]))
-        }
-    }
-
-    /// Forgets every packet (e.g. after an SSRC change).
+    /// Forgets every packet (e.g. after an SSRC change) and releases their frames.
     public mutating func removeAll() {
-        for i in 0..<capacity { lengths[i] = 0 }
+        for i in 0..<capacity {
+            occupied[i] = false
+            frames[i] = Self.noFrame
+        }
         count = 0
     }
 }

@@ -23,20 +23,12 @@ import RTP
 /// ```swift
 /// session.handle(rtcp: packets, now: now)
 /// while let command = session.pollEncoderCommand() { ... }
-/// while session.pollTransmit({ transmit in ... }) {}
+/// while session.pollTransmit(rtp: { size, write in ... }, rtcp: { compound in ... }) {}
 /// while let event = session.pollEvent() { ... }
 /// deadline = session.pollTimeout()
 /// ```
 /// Not `Sendable`: one owner drives it.
 final class SenderSession {
-    /// Something to put on the wire.
-    enum Transmit {
-        /// An RTP packet (media, a retransmission or a probe), valid only inside the `pollTransmit` call.
-        case rtp(UnsafeRawBufferPointer)
-        /// An RTCP compound packet, SR (or RR) and SDES first.
-        case rtcp([RTCPPacket])
-    }
-
     /// What the session asks of the encoder that feeds it.
     enum EncoderCommand: Equatable {
         /// Produce an IDR (the encoder's throttle decides when); `requestedAt` is when the request arrived.
@@ -103,8 +95,9 @@ final class SenderSession {
     private var rtpClock: RTPClock?
     private var router: FeedbackRouter
     private(set) var bitrate: BitrateController
-    /// Sent packets: what the pacer releases, what a NACK resends and a probe repeats. Also the staging for
-    /// unpaced packets between `handle(encoded:)` and `pollTransmit`.
+    /// Sent packets (plans and their frames, no bytes): what the pacer releases, what a NACK resends and a probe
+    /// repeats. Also the staging for unpaced packets between `handle(encoded:)` and `pollTransmit`, which writes each
+    /// packet from its frame into the caller's buffer.
     private var history: PacketHistory
     /// Picks what to resend; consulted only with NACK on.
     private var responder: NACKResponder
@@ -187,21 +180,14 @@ final class SenderSession {
         bitrate = try BitrateController(
             operatorBitrate: enc.targetBitrate, minimumBitrate: configuration.minimumBitrate,
             maximumBitrate: Int(Double(enc.level.maxBitrate(for: enc.profile)) / EncoderConfiguration.defaultMaxBitrateRatio))
-        // The packetizer writes into the history's slots: every packet fits one (a jumbo MTU gets larger slots and
-        // fewer of them, about the same memory).
-        let slotSize = max(PacketHistory.defaultSlotSize, packetizer.limit.maxPacketSize)
-        var capacity = PacketHistory.defaultCapacity
-        while capacity > 128, capacity * slotSize > PacketHistory.defaultCapacity * PacketHistory.defaultSlotSize {
-            capacity /= 2
-        }
-        history = try PacketHistory(capacity: capacity, slotSize: slotSize)
+        // The history holds plans and frames, not packet bytes: its memory does not grow with the MTU.
+        history = try PacketHistory()
         responder = NACKResponder(mediaSSRC: ssrc, targetBitrate: enc.targetBitrate)
         if configuration.nack {
             retransmitList.reserveCapacity(512)
             if let rtx = configuration.rtx, let rtxSSRC = identity.rtxSSRC {
                 rtxStream = RTXStream(
-                    ssrc: rtxSSRC, payloadType: rtx.payloadType, firstSequenceNumber: identity.rtxFirstSequenceNumber,
-                    maximumPacketSize: slotSize)
+                    ssrc: rtxSSRC, payloadType: rtx.payloadType, firstSequenceNumber: identity.rtxFirstSequenceNumber)
             }
         }
         if let factor = configuration.pacingFactor {
@@ -443,12 +429,23 @@ final class SenderSession {
 
     // MARK: Outputs
 
-    /// Hands the next thing to send to `body`, in order; false when there is none.
+    /// Hands the next thing to send to `rtp` or `rtcp`, in order; false when there is none.
     ///
-    /// An RTP packet's transport-wide sequence number is written now, as it leaves. Whatever `body` throws counts as
-    /// a send error; the packet is not offered again.
+    /// An RTP packet is not handed over as bytes: `rtp` gets its size and a `write` that writes the whole packet
+    /// from its frame into the caller's buffer (at least `size` bytes; the transport's batch buffer, where it is then
+    /// protected in place) and returns its length, so that the frame's bytes are copied once on the way to the wire.
+    /// `write` must be called at most once, during `rtp`; the packet's transport-wide sequence number is written then,
+    /// as it leaves (a packet never written gets none). Whatever `rtp`, `write` or `rtcp` throws counts as a send
+    /// error; the packet is not offered again.
+    /// - Parameters:
+    ///   - rtp: receives an RTP packet's size and writer (media, a retransmission or a probe).
+    ///   - rtcp: receives an RTCP compound packet, SR (or RR) and SDES first.
+    /// - Returns: whether something was handed over.
     @discardableResult
-    func pollTransmit(_ body: (Transmit) throws -> Void) -> Bool {
+    func pollTransmit(
+        rtp: (_ size: Int, _ write: (UnsafeMutableRawBufferPointer) throws -> Int) throws -> Void,
+        rtcp: ([RTCPPacket]) throws -> Void
+    ) -> Bool {
         guard pendingHead < pending.count else {
             if !pending.isEmpty {
                 pending.removeAll(keepingCapacity: true)
@@ -461,19 +458,23 @@ final class SenderSession {
         do {
             switch next {
             case .media(let sequenceNumber, let keyframeStart):
-                let found: Void? = try history.withMutablePacket(sequenceNumber, now: now) { bytes in
-                    stampTransportSequence(bytes, probeCluster: 0)
-                    try body(.rtp(UnsafeRawBufferPointer(bytes)))
+                if let (packet, frame) = history.packet(sequenceNumber, now: now) {
+                    try rtp(packet.size) { buffer in
+                        let size = try packetizer.write(packet, of: frame, into: buffer)
+                        stampTransportSequence(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size]), probeCluster: 0)
+                        return size
+                    }
+                } else {
+                    stats.pacerPacketsDropped += 1  // gone from the history: never silent
                 }
-                if found == nil { stats.pacerPacketsDropped += 1 }  // gone from the history: never silent
                 if keyframeStart {
                     keyframeSent(requestedAt: keyframeRequestPending)
                     keyframeRequestPending = nil
                 }
             case .resend(let sequenceNumber, let cluster):
-                try resend(sequenceNumber, probeCluster: cluster, body)
+                try resend(sequenceNumber, probeCluster: cluster, rtp)
             case .rtcp(let compound):
-                try body(.rtcp(compound))
+                try rtcp(compound)
             }
         } catch {
             stats.sendErrors += 1
@@ -508,8 +509,8 @@ final class SenderSession {
         events.append(.sender(.keyframeSent(latency: latency)))
     }
 
-    /// Packetizes one access unit into the history; its packets wait for `pollTransmit`, in the pacer's queue or
-    /// straight in line.
+    /// Plans one access unit's packets into the history (plans and the frame, no bytes); they wait for
+    /// `pollTransmit`, in the pacer's queue or straight in line.
     private func send(_ frame: EncodedFrame, captureTime: MonotonicTime) throws {
         let rtpClock = self.rtpClock ?? RTPClock(offset: timestampOffset, origin: captureTime)
         self.rtpClock = rtpClock
@@ -522,23 +523,19 @@ final class SenderSession {
         let queuedBefore = pending.count
         var first = true
         do {
-            // Each packet is written straight into its history slot: the frame's bytes are copied once here.
-            try packetizer.packetize(frame, timestamp: timestamp) { sequenceNumber, write in
-                var size = 0
-                try history.store(sequenceNumber: sequenceNumber, now: now) { slot in
-                    size = write(slot)
-                    return size
-                }
+            // Only planned here: each packet is written from the frame when it leaves (`pollTransmit`).
+            try packetizer.plan(frame, timestamp: timestamp) { packet in
+                history.store(packet, of: frame, now: now)
                 if pacer != nil {
                     pace(PacedPacket(
-                        sequenceNumber: sequenceNumber, size: size, kind: .media,
+                        sequenceNumber: packet.sequenceNumber, size: packet.size, kind: .media,
                         isKeyframeStart: first && frame.isKeyframe))
                 } else {
-                    pending.append(.media(sequenceNumber, keyframeStart: false))
+                    pending.append(.media(packet.sequenceNumber, keyframeStart: false))
                 }
                 first = false
                 packets += 1
-                payloadBytes += size - headerSize
+                payloadBytes += packet.payload.size
             }
         } catch {
             pending.removeSubrange(queuedBefore...)  // nothing of a failed frame leaves
@@ -666,33 +663,34 @@ final class SenderSession {
         }
     }
 
-    /// Hands one packet of the history to `body` again: on the RTX stream (RFC 4588, a new sequence number, the
-    /// original one first in the payload) or as the original packet.
+    /// Hands one packet of the history to `rtp` again, written from its frame: on the RTX stream (RFC 4588, a new
+    /// sequence number, the original one first in the payload) or as the original packet.
     private func resend(
-        _ sequenceNumber: SequenceNumber, probeCluster: Int, _ body: (Transmit) throws -> Void
+        _ sequenceNumber: SequenceNumber, probeCluster: Int,
+        _ rtp: (_ size: Int, _ write: (UnsafeMutableRawBufferPointer) throws -> Int) throws -> Void
     ) throws {
-        if rtxStream != nil {
-            // Through `self.history`, never a local copy: a copy would copy the whole store.
-            let sent: Bool? = try history.withPacket(sequenceNumber, now: now) { original in
-                try rtxStream?.withPacket(from: original) { packet in
-                    stampTransportSequence(packet, probeCluster: probeCluster)
-                    try body(.rtp(UnsafeRawBufferPointer(packet)))
-                }
-                return true
+        guard let (packet, frame) = history.packet(sequenceNumber, now: now) else { return }
+        if let rtx = rtxStream {
+            try rtp(packet.size + RTXPacket.originalSequenceNumberSize) { buffer in
+                let size = try packetizer.writeRetransmission(
+                    packet, of: frame, ssrc: rtx.ssrc, payloadType: rtx.payloadType,
+                    sequenceNumber: rtx.nextSequenceNumber, into: buffer)
+                rtxStream?.advance()
+                stampTransportSequence(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size]), probeCluster: probeCluster)
+                return size
             }
-            guard sent != nil else { return }
         } else {
-            let sent: Void? = try history.withMutablePacket(sequenceNumber, now: now) { packet in
-                stampTransportSequence(packet, probeCluster: probeCluster)
-                try body(.rtp(UnsafeRawBufferPointer(packet)))
+            try rtp(packet.size) { buffer in
+                let size = try packetizer.write(packet, of: frame, into: buffer)
+                stampTransportSequence(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size]), probeCluster: probeCluster)
+                return size
             }
-            guard sent != nil else { return }
         }
         if probeCluster != 0 {
             stats.probePacketsSent += 1
         } else {
             stats.retransmittedPacketsSent += 1
-            stats.retransmittedBytesSent += history.size(of: sequenceNumber, now: now) ?? 0
+            stats.retransmittedBytesSent += packet.size
         }
     }
 

@@ -9,7 +9,8 @@ import Transport
 /// time, a socket and the encoder.
 ///
 /// ```
-/// encoder output --handle(encoded:)--> SenderSession --pollTransmit--> UDPTransport (SRTP protect, sendmmsg)
+/// encoder output --handle(encoded:)--> SenderSession --pollTransmit--> UDPTransport (written in its batch buffer,
+///     SRTP protect in place, sendmmsg)
 /// UDPTransport (SRTCP unprotect, RTCP parse) --handle(rtcp:)--> SenderSession --pollEncoderCommand--> EncoderControl
 /// one timer at pollTimeout() --handleTimeout--> SenderSession (pacer releases, report interval)
 /// EncoderControl.setRates completes --handle(ratesApplied:)--> SenderSession
@@ -128,18 +129,17 @@ final class SenderSessionDriver {
         session.mediaFlows = transport.isSecured
         let transport = self.transport
         var queued = 0
-        while session.pollTransmit({ transmit in
-            switch transmit {
-            case .rtp(let packet):
-                try transport.queueRTP(packet)
-                queued += 1
-            case .rtcp(let compound):
-                if queued > 0 {
-                    transport.flush()
-                    queued = 0
-                }
-                try transport.sendRTCP(compound)
+        // Each RTP packet is written by the session from its frame straight into the transport's batch buffer and
+        // protected there: the frame's bytes are copied once between the encoder's `EncodedFrame` and the socket.
+        while session.pollTransmit(rtp: { size, write in
+            try transport.queueRTP(maximumSize: size, write: write)
+            queued += 1
+        }, rtcp: { compound in
+            if queued > 0 {
+                transport.flush()
+                queued = 0
             }
+            try transport.sendRTCP(compound)
         }) {}
         if queued > 0 { transport.flush() }
         while let event = session.pollEvent() {

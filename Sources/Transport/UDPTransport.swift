@@ -7,8 +7,8 @@ import SRTP
 ///
 /// Confined to its event loop: every method is called there, and the callbacks run there.
 ///
-/// Outgoing RTP is batched per frame (or per pacer burst): `queueRTP` copies each packet into one wire buffer and
-/// protects it there in place, `flush` hands the batch to the socket as slices sharing that storage (one
+/// Outgoing RTP is batched per frame (or per pacer burst): `queueRTP(maximumSize:write:)` has each packet written
+/// straight into one wire buffer and protects it there in place, `flush` hands the batch to the socket as slices sharing that storage (one
 /// `sendmmsg`). Nothing is allocated per packet; the wire buffer's storage is reused once the socket has released
 /// the previous batch. Incoming SRTP is unprotected in place in NIO's receive buffer.
 package final class UDPTransport {
@@ -193,25 +193,47 @@ package final class UDPTransport {
 
     // MARK: Sending
 
-    /// Copies one RTP packet into the current batch and protects it there in place. Before the transport is secured
-    /// (see `TransportConfiguration.holdMediaUntilSecured`) the packet is dropped and counted instead.
-    /// - Parameter packet: an unprotected RTP packet.
-    /// - Throws: SRTP errors (then the packet is not queued).
-    package func queueRTP(_ packet: UnsafeRawBufferPointer) throws {
+    /// Queues one RTP packet written by `write` straight into the current batch's buffer, and protects it there in
+    /// place (room for the SRTP trailer is kept after the `maximumSize` bytes `write` gets): the send path's packets
+    /// reach the wire buffer without an intermediate copy. Before the transport is secured (see
+    /// `TransportConfiguration.holdMediaUntilSecured`) `write` is not called; the packet is counted as held instead.
+    /// - Parameters:
+    ///   - maximumSize: the most bytes the packet may take, before protection.
+    ///   - write: writes the unprotected packet at the start of the buffer it gets (`maximumSize` bytes) and returns
+    ///     its length.
+    /// - Throws: what `write` throws, `TransportError.invalidPacketLength` for a `maximumSize` over 65,535
+    ///   (`RTPPayloadLimit.maxMTU`) or a length outside 0...`maximumSize`, SRTP errors (the packet is not queued then).
+    package func queueRTP(maximumSize: Int, write: (UnsafeMutableRawBufferPointer) throws -> Int) throws {
         eventLoop.preconditionInEventLoop()
         guard isSecured else {
             counters.heldBeforeSecured += 1
             return
         }
+        guard maximumSize >= 0, maximumSize <= RTPPayloadLimit.maxMTU else {
+            throw TransportError.invalidPacketLength(maximumSize)
+        }
         if packetEnds.isEmpty { wire.clear() }
         let srtp = srtpOut
-        try wire.writeWithUnsafeMutableBytes(minimumWritableBytes: packet.count + rtpTrailer) { raw in
-            raw.copyMemory(from: packet)
-            guard let srtp else { return packet.count }
-            return try srtp.protectRTP(UnsafeMutableRawBufferPointer(rebasing: raw[0..<(packet.count + rtpTrailer)]),
-                                       length: packet.count)
+        let trailer = rtpTrailer
+        try wire.writeWithUnsafeMutableBytes(minimumWritableBytes: maximumSize + trailer) { raw in
+            let length = try write(UnsafeMutableRawBufferPointer(rebasing: raw[0..<maximumSize]))
+            guard length >= 0, length <= maximumSize else { throw TransportError.invalidPacketLength(length) }
+            guard let srtp else { return length }
+            return try srtp.protectRTP(UnsafeMutableRawBufferPointer(rebasing: raw[0..<(length + trailer)]), length: length)
         }
         packetEnds.append(wire.writerIndex)
+    }
+
+    /// Copies one RTP packet made elsewhere (a test, a tool) into the current batch and protects it there in place;
+    /// see `queueRTP(maximumSize:write:)`, which the send path uses to write its packets without this copy.
+    /// - Parameter packet: an unprotected RTP packet.
+    /// - Throws: SRTP errors, `TransportError.invalidPacketLength` for a packet over 65,535 bytes (then the packet is
+    ///   not queued).
+    package func queueRTP(_ packet: UnsafeRawBufferPointer) throws {
+        try queueRTP(maximumSize: packet.count) { raw in
+            raw.copyMemory(from: packet)
+            return packet.count
+        }
     }
 
     /// Forgets the packets queued since the last flush (a frame that failed half-way).

@@ -17,8 +17,8 @@ import Testing
         #expect(p.nextSequenceNumber == SequenceNumber(1001))
     }
 
-    /// The two forms write the same bytes: into the reused `PacketBuffer`, and straight into the caller's buffers (a
-    /// packet history's slots), with the same sequence numbers.
+    /// The two forms write the same bytes: into the reused `PacketBuffer`, and straight into the caller's buffers,
+    /// with the same sequence numbers.
     @Test func bothFormsWriteTheSameBytes() throws {
         var intoBuffer = try packetizer(maxPayload: 40)
         var intoSlots = try packetizer(maxPayload: 40)
@@ -30,7 +30,7 @@ import Testing
         var numbers: [SequenceNumber] = []
         var slot = [UInt8](repeating: 0xEE, count: intoSlots.limit.maxPacketSize)
         try intoSlots.packetize(access, timestamp: RTPTimestamp(7)) { sequenceNumber, write in
-            let size = slot.withUnsafeMutableBytes { write($0) }
+            let size = try slot.withUnsafeMutableBytes { try write($0) }
             slots.append(Array(slot[0..<size]))
             numbers.append(sequenceNumber)
         }

@@ -12,7 +12,7 @@ import Testing
 
     func history(_ sequenceNumbers: ClosedRange<UInt16>, size: Int = 1200) throws -> PacketHistory {
         var history = try PacketHistory(capacity: 2048)
-        for seq in sequenceNumbers { try history.store(rtpPacket(seq, size: size), now: ms(0)) }
+        for seq in sequenceNumbers { history.store(seq, size: size, now: ms(0)) }
         return history
     }
 
@@ -97,7 +97,7 @@ import Testing
         responder.respond(to: nack(Array(30...39)), now: ms(100), history: &history, retransmit: &out)
         #expect(out.count == 12)
         // The budget never holds more than 500 ms of the target, however long the pause.
-        for seq in UInt16(40)...99 { try history.store(rtpPacket(seq), now: ms(59_990)) }
+        for seq in UInt16(40)...99 { history.store(seq, now: ms(59_990)) }
         responder.respond(to: nack(Array(40...99)), now: ms(60_000), history: &history, retransmit: &out)
         #expect(out.count == 22)
         #expect(responder.availableBudget(now: ms(60_000)) == 0)

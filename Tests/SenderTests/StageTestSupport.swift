@@ -1,16 +1,34 @@
+import H264
 import MediaTime
 import RTP
 @testable import Sender
 
-/// An RTP packet of `size` bytes with sequence number `sequenceNumber` (PT 96, SSRC 0x11223344, payload filled with
-/// the low byte of the sequence number).
-func rtpPacket(_ sequenceNumber: UInt16, size: Int = 1200) -> [UInt8] {
-    var packet = [UInt8](repeating: UInt8(truncatingIfNeeded: sequenceNumber), count: size)
-    packet[0] = 0x80
-    packet[1] = 96
-    packet[2] = UInt8(sequenceNumber >> 8)
-    packet[3] = UInt8(truncatingIfNeeded: sequenceNumber)
-    for i in 4..<8 { packet[i] = 0 }
-    packet[8] = 0x11; packet[9] = 0x22; packet[10] = 0x33; packet[11] = 0x44
-    return packet
+/// A frame of one non-IDR NAL unit and the plan of its single packet, `size` bytes on the wire (a 12-byte header, PT
+/// 96, SSRC 0x11223344 as written by `packetizer()`; the NAL unit's data is the low byte of the sequence number): what
+/// the sender's history records for a packet of that size.
+func plannedPacket(_ sequenceNumber: UInt16, size: Int = 1200) -> (plan: H264PacketPlan, frame: EncodedFrame) {
+    let payloadSize = max(1, size - RTPHeader.fixedSize)
+    let header: UInt8 = 0x41
+    let bytes = AnnexB.startCode + [header]
+        + [UInt8](repeating: UInt8(truncatingIfNeeded: sequenceNumber), count: payloadSize - 1)
+    let nal = NALUnitLocation(offset: AnnexB.startCode.count, length: payloadSize, header: NALUnitHeader(byte: header))
+    let frame = EncodedFrame(bytes: bytes, nalUnits: [nal], isKeyframe: false, timestamp: 0)
+    let plan = H264PacketPlan(
+        sequenceNumber: SequenceNumber(sequenceNumber), timestamp: RTPTimestamp(0),
+        payload: H264PayloadDescriptor(kind: .single(index: 0), size: payloadSize, isLastOfAccessUnit: true),
+        headerSize: RTPHeader.fixedSize)
+    return (plan, frame)
+}
+
+/// The packetizer that writes `plannedPacket`'s packets (PT 96, SSRC 0x11223344, no extension).
+func packetizer() throws -> H264Packetizer {
+    try H264Packetizer(ssrc: SSRC(0x1122_3344), payloadType: PayloadType(96), firstSequenceNumber: SequenceNumber(0))
+}
+
+extension PacketHistory {
+    /// Records `plannedPacket(sequenceNumber, size: size)` as sent at `now`.
+    mutating func store(_ sequenceNumber: UInt16, size: Int = 1200, now: MonotonicTime) {
+        let (plan, frame) = plannedPacket(sequenceNumber, size: size)
+        store(plan, of: frame, now: now)
+    }
 }

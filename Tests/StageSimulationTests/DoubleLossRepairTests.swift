@@ -1,3 +1,4 @@
+import H264
 import MediaTime
 import RTP
 import Receiver
@@ -19,12 +20,13 @@ import Testing
         oneWay: Int64, receiverRTT: Int64, senderRTT: Int64, jitter: Int64
     ) throws -> (arrival: Int64?, nacks: [Int64], refused: Int) {
         var history = try PacketHistory()
-        for seq in UInt16(10)...12 {
-            let header = RTPHeader(
-                marker: false, payloadType: PayloadType(96), sequenceNumber: SequenceNumber(seq),
-                timestamp: RTPTimestamp(0), ssrc: media)
-            try history.store(try header.serializedPacket(payload: [UInt8](repeating: 1, count: 1000)), now: time(0))
-        }
+        // Packets 10...12, 1,012 bytes each: one NAL unit of 1,000 bytes apiece.
+        var packetizer = try H264Packetizer(
+            ssrc: media, payloadType: PayloadType(96), firstSequenceNumber: SequenceNumber(10),
+            mtu: 1000 + 20 + 8 + RTPHeader.fixedSize, srtpTrailerSize: 0)
+        let slice = [UInt8(0x41)] + [UInt8](repeating: 1, count: 999)
+        let frame = EncodedFrame(annexB: AnnexB.serialize([slice, slice, slice]), timestamp: 0)
+        try packetizer.plan(frame, timestamp: RTPTimestamp(0)) { history.store($0, of: frame, now: time(0)) }
         var responder = NACKResponder(mediaSSRC: media, targetBitrate: 1_500_000)
         responder.roundTripTime = .milliseconds(senderRTT)
         history.roundTripTime = .milliseconds(senderRTT)

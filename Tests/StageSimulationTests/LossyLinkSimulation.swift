@@ -1,3 +1,4 @@
+import H264
 import MediaTime
 import RTP
 import Receiver
@@ -6,8 +7,8 @@ import Sender
 /// The pure stages wired the way the sender and receiver will wire them, over a simulated link with random loss
 /// and a fixed delay each way, driven by a 1 ms fake clock:
 ///
-/// sender:   frame -> packets -> PacketHistory.store -> Pacer.enqueue -> Pacer.dequeue -> link
-///           NACK -> NACKResponder.respond -> Pacer.enqueue(.retransmission) -> dequeue -> RTXPacket.build -> link
+/// sender:   frame -> H264Packetizer.plan -> PacketHistory.store -> Pacer.enqueue -> Pacer.dequeue -> write -> link
+///           NACK -> NACKResponder.respond -> Pacer.enqueue(.retransmission) -> dequeue -> writeRetransmission -> link
 /// receiver: link -> (RTX: RTXPacket.restore) -> NACKGenerator.received + JitterBuffer.insert -> JitterBuffer.pop
 ///           NACKGenerator.poll -> GenericNACK -> link back
 ///           JitterBuffer .lost -> keyframe request, NACKGenerator.removeMissing(before:)
@@ -51,7 +52,10 @@ struct LossyLinkSimulation {
         var forward: [(at: Int64, bytes: [UInt8])] = []
         var backward: [(at: Int64, nack: GenericNACK)] = []
         var result = Result()
-        var sequence = SequenceNumber(1000)
+        // Single NAL unit packets of 1,200 bytes (1,188 of payload, plain RTP).
+        var packetizer = try H264Packetizer(
+            ssrc: Self.mediaSSRC, payloadType: Self.mediaPT, firstSequenceNumber: SequenceNumber(1000),
+            mtu: 1188 + 20 + 8 + RTPHeader.fixedSize, srtpTrailerSize: 0)
         var rtxSequence = SequenceNumber(0)
         var resend: [SequenceNumber] = []
         var nackList: [SequenceNumber] = []
@@ -65,16 +69,18 @@ struct LossyLinkSimulation {
             let now = MonotonicTime(nanoseconds: t * 1_000_000)
             // A frame every 33 ms (none in the last second, so that the tail can be repaired): packetize, store, queue.
             if t % 33 == 0, t < (seconds - 1) * 1000 {
-                for i in 0..<packetsPerFrame {
-                    let header = RTPHeader(
-                        marker: i == packetsPerFrame - 1, payloadType: Self.mediaPT, sequenceNumber: sequence,
-                        timestamp: RTPTimestamp(UInt32(truncatingIfNeeded: t * 90)), ssrc: Self.mediaSSRC)
-                    let payload = [UInt8](repeating: UInt8(truncatingIfNeeded: sequence.rawValue), count: 1188)
-                    let packet = try header.serializedPacket(payload: payload)
-                    try history.store(packet, now: now)
-                    originals[sequence.rawValue] = packet
-                    pacer.enqueue(PacedPacket(sequenceNumber: sequence, size: packet.count, kind: .media), now: now)
-                    sequence += 1
+                // Filler with the high bit set: no start code inside.
+                let slice = [UInt8(0x41)] + [UInt8](repeating: UInt8(0x80 | (t & 0x7F)), count: 1187)
+                let frame = EncodedFrame(
+                    annexB: AnnexB.serialize([[UInt8]](repeating: slice, count: packetsPerFrame)), timestamp: t * 90)
+                let writer = packetizer
+                try packetizer.plan(frame, timestamp: RTPTimestamp(UInt32(truncatingIfNeeded: t * 90))) { packet in
+                    history.store(packet, of: frame, now: now)
+                    var original = [UInt8](repeating: 0, count: packet.size)
+                    _ = try original.withUnsafeMutableBytes { try writer.write(packet, of: frame, into: $0) }
+                    originals[packet.sequenceNumber.rawValue] = original
+                    pacer.enqueue(
+                        PacedPacket(sequenceNumber: packet.sequenceNumber, size: packet.size, kind: .media), now: now)
                     result.mediaPackets += 1
                 }
             }
@@ -83,19 +89,21 @@ struct LossyLinkSimulation {
                 let deliver = t + oneWayDelay
                 switch paced.kind {
                 case .media:
-                    let bytes = history.withPacket(paced.sequenceNumber, now: now) { Array($0) }!
-                    result.mediaBytes += bytes.count
-                    if Double.random(in: 0..<1, using: &random) >= loss { forward.append((deliver, bytes)) }
+                    guard let (packet, frame) = history.packet(paced.sequenceNumber, now: now) else { continue }
+                    let length = try sendBuffer.withUnsafeMutableBytes { try packetizer.write(packet, of: frame, into: $0) }
+                    result.mediaBytes += length
+                    if Double.random(in: 0..<1, using: &random) >= loss {
+                        forward.append((deliver, Array(sendBuffer[0..<length])))
+                    }
                 case .probe:
                     break  // this simulation sends no probes (no transport-wide feedback)
                 case .retransmission:
-                    let length = try history.withPacket(paced.sequenceNumber, now: now) { original in
-                        try sendBuffer.withUnsafeMutableBytes { out in
-                            try RTXPacket.build(
-                                from: original, ssrc: Self.rtxSSRC, payloadType: Self.rtxPT,
-                                sequenceNumber: rtxSequence, into: out)
-                        }
-                    }!
+                    guard let (packet, frame) = history.packet(paced.sequenceNumber, now: now) else { continue }
+                    let length = try sendBuffer.withUnsafeMutableBytes { out in
+                        try packetizer.writeRetransmission(
+                            packet, of: frame, ssrc: Self.rtxSSRC, payloadType: Self.rtxPT, sequenceNumber: rtxSequence,
+                            into: out)
+                    }
                     rtxSequence += 1
                     result.retransmittedBytes += length
                     resendCounts[paced.sequenceNumber.rawValue, default: 0] += 1

@@ -46,6 +46,8 @@ final class SenderSessionHarness {
     /// The latest time an input came in.
     private(set) var now: MonotonicTime
     private var framesSent = 0
+    /// The buffer the session writes each RTP packet into (the simulation's wire).
+    private var wire = [UInt8](repeating: 0, count: 65_536)
 
     /// A harness over `scenario`'s sender, started at `start`.
     init(_ scenario: SessionSimulation.Scenario, start: MonotonicTime = SessionSimulation.start) throws {
@@ -142,11 +144,12 @@ final class SenderSessionHarness {
                 session.handle(ratesApplied: request.id, error: nil, now: now)
             }
         }
-        while session.pollTransmit({ transmit in
-            switch transmit {
-            case .rtp(let packet): transmitted.append(Transmitted(at: now, packet: .rtp(Array(packet))))
-            case .rtcp(let compound): transmitted.append(Transmitted(at: now, packet: .rtcp(compound)))
-            }
+        // Each RTP packet is written into exactly the room it asked for, as the transport's batch buffer gives it.
+        while session.pollTransmit(rtp: { size, write in
+            let length = try wire.withUnsafeMutableBytes { try write(UnsafeMutableRawBufferPointer(rebasing: $0[0..<size])) }
+            transmitted.append(Transmitted(at: now, packet: .rtp(Array(wire[0..<length]))))
+        }, rtcp: { compound in
+            transmitted.append(Transmitted(at: now, packet: .rtcp(compound)))
         }) {}
         while let event = session.pollEvent() {
             switch event {

@@ -5,7 +5,8 @@ import RTP
 @testable import Sender
 import Testing
 
-/// The real `SenderSession` allocates nothing per packet: a window of frames of 20 packets costs the allocations of
+/// The real `SenderSession` allocates nothing per packet, each packet written from its frame into the caller's buffer
+/// as the driver has it written into the transport's: a window of frames of 20 packets costs the allocations of
 /// the same window with frames of 4 packets (what is left is per frame or per RTCP packet: the
 /// Sender Reports, the reports' statistics). Pacing, NACK + RTX and the transport-wide sequence number are on, and
 /// a NACK comes every tenth frame. Counted process-wide by the preloaded malloc counter, so Tests/run.sh runs it
@@ -27,6 +28,9 @@ extension SteadyStateAllocationTests {
         var now = MonotonicTime.zero
         var packets = 0
         var frameIndex = 0
+        // The packets are written into one buffer, as the transport's batch buffer takes them.
+        var wire = [UInt8](repeating: 0, count: 2048)
+        var checksum = 0
         var nextSequenceNumber = Int(SessionSimulation.firstSequenceNumber.rawValue)
 
         func run(_ count: Int) {
@@ -35,7 +39,10 @@ extension SteadyStateAllocationTests {
                 while let due = session.pollTimeout(), due <= capture {
                     now = due
                     session.handleTimeout(now: now)
-                    while session.pollTransmit({ if case .rtp = $0 { packets += 1 } }) {}
+                    while session.pollTransmit(rtp: { size, write in
+                        packets += 1
+                        checksum &+= try wire.withUnsafeMutableBytes { try write(UnsafeMutableRawBufferPointer(rebasing: $0[0..<size])) }
+                    }, rtcp: { _ in }) {}
                     while session.pollEvent() != nil {}
                 }
                 now = capture
@@ -47,7 +54,10 @@ extension SteadyStateAllocationTests {
                     // The RTCP parser's arrays: the same count in both windows.
                     session.handle(rtcp: [.nack(GenericNACK(senderSSRC: SSRC(9), mediaSSRC: SessionSimulation.mediaSSRC, lost: [lost]))], now: now)
                 }
-                while session.pollTransmit({ if case .rtp = $0 { packets += 1 } }) {}
+                while session.pollTransmit(rtp: { size, write in
+                    packets += 1
+                    checksum &+= try wire.withUnsafeMutableBytes { try write(UnsafeMutableRawBufferPointer(rebasing: $0[0..<size])) }
+                }, rtcp: { _ in }) {}
                 while session.pollEncoderCommand() != nil {}
                 while session.pollEvent() != nil {}
                 frameIndex += 1
@@ -59,7 +69,9 @@ extension SteadyStateAllocationTests {
         let sentBefore = packets
         let before = count()
         run(frames)
-        return (count() - before, packets - sentBefore)
+        let allocations = count() - before
+        #expect(checksum > 0)
+        return (allocations, packets - sentBefore)
     }
 
     @Test(.enabled(if: mallocCountTotal != nil || requireMallocCount, "needs LD_PRELOAD=malloc_count.so"))

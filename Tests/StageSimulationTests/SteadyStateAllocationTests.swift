@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import H264
 import MediaTime
 import RTP
 import Receiver
@@ -21,8 +22,8 @@ let mallocCountTotal: (@convention(c) () -> UInt64)? = {
 /// Set by Tests/run.sh: the counter must be there (a missing preload fails instead of skipping).
 let requireMallocCount = ProcessInfo.processInfo.environment["RTC_H264_REQUIRE_MALLOC_COUNT"] == "1"
 
-/// Steady state of the send path's new stages allocates nothing per packet: store in the history, queue in the
-/// pacer, dequeue, read the packet back, answer a NACK, build the RTX packet. The counter is process-wide, so
+/// Steady state of the send path's new stages allocates nothing per packet: record the packet's plan and frame in the
+/// history, queue in the pacer, dequeue, write the packet from its frame, answer a NACK, write the RTX packet. The counter is process-wide, so
 /// Tests/run.sh runs this suite alone, as:
 ///
 ///     gcc -O2 -shared -fPIC -o /tmp/malloc_count.so Tests/Benchmarks/C/malloc_count.c
@@ -33,9 +34,16 @@ let requireMallocCount = ProcessInfo.processInfo.environment["RTC_H264_REQUIRE_M
         var history = try PacketHistory()
         var pacer = try Pacer(targetBitrate: 2_000_000)
         var responder = NACKResponder(mediaSSRC: SSRC(0x1122_3344), targetBitrate: 2_000_000)
-        var packet = [UInt8](repeating: 0xAB, count: 1200)
-        packet[0] = 0x80
-        packet[1] = 96
+        // 1,200-byte packets: one 1,188-byte NAL unit each, plain RTP.
+        let packetizer = try H264Packetizer(
+            ssrc: SSRC(0x1122_3344), payloadType: PayloadType(96), firstSequenceNumber: SequenceNumber(0),
+            mtu: 1188 + 20 + 8 + RTPHeader.fixedSize, srtpTrailerSize: 0)
+        let frame = EncodedFrame(
+            annexB: AnnexB.serialize([[UInt8(0x41)] + [UInt8](repeating: 0xAB, count: 1187)]), timestamp: 0)
+        var packet = H264PacketPlan(
+            sequenceNumber: SequenceNumber(0), timestamp: RTPTimestamp(0),
+            payload: H264PayloadDescriptor(kind: .single(index: 0), size: 1188, isLastOfAccessUnit: true),
+            headerSize: RTPHeader.fixedSize)
         var sendBuffer = [UInt8](repeating: 0, count: 1500)
         var resend: [SequenceNumber] = []
         resend.reserveCapacity(64)
@@ -48,10 +56,9 @@ let requireMallocCount = ProcessInfo.processInfo.environment["RTC_H264_REQUIRE_M
         func iterate(_ i: Int) throws {
             let now = MonotonicTime(nanoseconds: Int64(i) * 5_000_000)
             let sequenceNumber = UInt16(truncatingIfNeeded: i)
-            packet[2] = UInt8(sequenceNumber >> 8)
-            packet[3] = UInt8(truncatingIfNeeded: sequenceNumber)
-            try packet.withUnsafeBytes { try history.store($0, now: now) }
-            pacer.enqueue(PacedPacket(sequenceNumber: SequenceNumber(sequenceNumber), size: 1200, kind: .media), now: now)
+            packet.sequenceNumber = SequenceNumber(sequenceNumber)
+            history.store(packet, of: frame, now: now)
+            pacer.enqueue(PacedPacket(sequenceNumber: packet.sequenceNumber, size: packet.size, kind: .media), now: now)
             if i % 100 == 50 {
                 resend.removeAll(keepingCapacity: true)
                 responder.respond(to: nacks[(i / 100) % nacks.count], now: now, history: &history, retransmit: &resend)
@@ -60,18 +67,14 @@ let requireMallocCount = ProcessInfo.processInfo.environment["RTC_H264_REQUIRE_M
                 }
             }
             while let paced = pacer.dequeue(now: now) {
-                let length = try history.withPacket(paced.sequenceNumber, now: now) { original -> Int in
-                    try sendBuffer.withUnsafeMutableBytes { out -> Int in
-                        if paced.kind == .media {
-                            out.copyMemory(from: original)
-                            return original.count
-                        }
-                        return try RTXPacket.build(
-                            from: original, ssrc: SSRC(2), payloadType: PayloadType(97),
-                            sequenceNumber: SequenceNumber(UInt16(truncatingIfNeeded: i)), into: out)
-                    }
+                guard let (original, stored) = history.packet(paced.sequenceNumber, now: now) else { continue }
+                let length = try sendBuffer.withUnsafeMutableBytes { out -> Int in
+                    if paced.kind == .media { return try packetizer.write(original, of: stored, into: out) }
+                    return try packetizer.writeRetransmission(
+                        original, of: stored, ssrc: SSRC(2), payloadType: PayloadType(97),
+                        sequenceNumber: SequenceNumber(UInt16(truncatingIfNeeded: i)), into: out)
                 }
-                checksum &+= length ?? 0
+                checksum &+= length
             }
         }
 
