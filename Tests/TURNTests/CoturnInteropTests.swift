@@ -185,6 +185,20 @@ import TURN
         }
         #expect(channelBack == Array("as ChannelData".utf8))
 
+        // coturn answers a plain Binding request from the same kind of socket: the server-reflexive address.
+        if transport == .udp {
+            let probe = try RawUDPSocket()
+            var binding = STUNBindingClient(server: serverAddress)
+            binding.start(now: now())
+            for _ in 0..<3000 where binding.result == nil {
+                if let bytes = binding.pollTransmit() { try probe.send(bytes, toPort: server.port) }
+                while let (bytes, _) = probe.receive() { binding.handle(bytes, now: now()) }
+                if let due = binding.pollTimeout(), due <= now() { binding.handleTimeout(now: now()) }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(binding.result == .mapped(TransportAddress(ipString: "127.0.0.1", port: UInt16(probe.port))!))
+        }
+
         client.close(now: now())
         let closed = try await drive(&client, link) { $0 == .closed ? true : nil }
         #expect(closed == true)

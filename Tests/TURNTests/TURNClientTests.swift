@@ -322,3 +322,56 @@ import TURN
         #expect(client.state == .allocated(relayed: Self.relayed))
     }
 }
+
+/// The STUN Binding client that finds the server-reflexive address.
+@Suite struct STUNBindingClientTests {
+    static let server = TransportAddress(ipString: "192.0.2.10", port: 3478)!
+    static let mapped = TransportAddress(ipString: "198.51.100.4", port: 40_000)!
+
+    static func client() -> STUNBindingClient {
+        var generator = SplitMix64(seed: 7)
+        return STUNBindingClient(server: server, using: &generator)
+    }
+
+    @Test func theMappedAddressIsTakenOnlyFromTheMatchingAnswer() throws {
+        var client = Self.client()
+        client.start(now: .zero)
+        let bytes = client.pollTransmit()
+        let request = try STUNMessage(parsing: try #require(bytes))
+        #expect(request.type == .bindingRequest)
+        #expect(request.attributes.map(\.type) == [.fingerprint])  // no credential
+        let stranger = try STUNMessage(type: .bindingSuccess, transactionID: STUNTransactionID(high: 1, low: 1),
+                                       attributes: [.xorMappedAddress(TransportAddress(ipString: "6.6.6.6", port: 6)!)]).serialized()
+        client.handle(stranger, now: TURNClientTests.time(0.1))
+        client.handle([1, 2, 3], now: TURNClientTests.time(0.1))
+        #expect(client.result == nil && client.messagesIgnored == 2)
+        let answer = try STUNMessage(type: .bindingSuccess, transactionID: request.transactionID,
+                                     attributes: [.xorMappedAddress(Self.mapped)]).serialized()
+        client.handle(answer, now: TURNClientTests.time(0.2))
+        #expect(client.result == .mapped(Self.mapped))
+        #expect(client.pollTimeout() == nil)
+    }
+
+    @Test func anUnansweredRequestIsRepeatedThenFails() throws {
+        var client = Self.client()
+        client.start(now: .zero)
+        var sentAt: [Double] = []
+        if client.pollTransmit() != nil { sentAt.append(0) }
+        while let next = client.pollTimeout() {
+            client.handleTimeout(now: next)
+            if client.pollTransmit() != nil { sentAt.append(Double(next.nanoseconds) / 1e9) }
+        }
+        #expect(sentAt == [0, 0.5, 1.5, 3.5, 7.5, 15.5, 31.5])
+        #expect(client.result == .failed(.timedOut(method: "Binding", after: .milliseconds(39_500))))
+    }
+
+    @Test func anErrorAnswerFailsNamingTheCode() throws {
+        var client = Self.client()
+        client.start(now: .zero)
+        let bytes = client.pollTransmit()
+        let request = try STUNMessage(parsing: try #require(bytes))
+        client.handle(try STUNMessage(type: .bindingError, transactionID: request.transactionID,
+                                      attributes: [.errorCode(code: 400, reason: "Bad Request")]).serialized(), now: .zero)
+        #expect(client.result == .failed(.refused(method: "Binding", code: 400, reason: "Bad Request")))
+    }
+}
