@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // MARK: C wrappers (the only places C is visible)
@@ -128,6 +129,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         // The WHIP client (RFC 9725): its HTTP/1.1 exchanges (HTTPRequester) and the publisher over the sender.
         .target(name: "WHIP", dependencies: [
@@ -208,7 +210,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         // The control endpoint: requests as commands (pure), and its HTTP(S) server on loopback in front of a sender.
-        .testTarget(name: "ControlTests", dependencies: ["Control", "Sender", "Codec", "HTTPEndpoint", "TestSupport"]),
+        .testTarget(name: "ControlTests", dependencies: ["Control", "Sender", "Codec", "Video", "HTTPEndpoint", "TestSupport"]),
         .testTarget(name: "SenderTests", dependencies: [
             "Sender", "Receiver", "Control", "Transport", "H264", "MediaTime", "RTP", "SRTP", "SDP", "Codec", "Video", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),

@@ -20,6 +20,7 @@ PACKAGES=(
     chromium          # Interop janus-chromium: headless browser viewers
     iproute2 curl python3   # Interop janus-chromium: network namespaces, HTTP probes, the relay/driver scripts
     iptables          # WebRTC interop (serve --whep): loss and a blackout inside the test's network namespace (no netem here)
+    prometheus        # promtool: GET /metrics is checked by Prometheus's own parser (Tests/ControlTests)
     coturn            # TURN: the TURN client's tests run Debian's turnserver on loopback (Tests/TURNTests)
     openssl ca-certificates   # HTTPS: the system trust store the WHIP client starts from, and the test CAs the
                               # WHIP interop scripts make (openssl req/x509)

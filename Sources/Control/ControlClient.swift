@@ -43,6 +43,7 @@ public enum ControlClient {
         case .setDegradationPreference(let preference): ("POST", "/degradation-preference", "{\"preference\":\"\(preference)\"}")
         case .requestKeyframe: ("POST", "/keyframe", "")
         case .stats: ("GET", "/stats", "")
+        case .metrics: ("GET", "/metrics", "")
         }
         let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         let url: HTTPURL

@@ -12,14 +12,18 @@ public enum ControlCommand: Sendable, Equatable {
     case requestKeyframe
     /// Asks for the current statistics.
     case stats
+    /// Asks for the statistics as Prometheus metrics (`GET /metrics`).
+    case metrics
 }
 
-/// The answer to a `ControlCommand`: an HTTP status and a JSON body.
+/// The answer to a `ControlCommand`: an HTTP status and a body, JSON but for `/metrics`.
 public struct ControlReply: Sendable, Equatable {
     /// HTTP status code: 200 on success, 400 for a bad command, 404 for an unknown path, 405 for a wrong method.
     public var status: Int
-    /// A JSON document.
+    /// A JSON document (Prometheus text for `/metrics`).
     public var body: String
+    /// The body's media type.
+    public var contentType = "application/json"
 
     /// Creates a reply.
     /// - Parameters:

@@ -17,10 +17,10 @@ public enum ControlRequestParser {
     public static func command(method: String, path: String, body: [UInt8]) -> Result<ControlCommand, ControlReplyError> {
         let route = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
         let routes: [String: String] = ["/bitrate": "POST", "/framerate": "POST", "/degradation-preference": "POST",
-                                        "/keyframe": "POST", "/stats": "GET"]
+                                        "/keyframe": "POST", "/stats": "GET", "/metrics": "GET"]
         guard let expectedMethod = routes[route] else {
             return .failure(ControlReplyError(.error(
-                404, "unknown path \(route); use /bitrate, /framerate, /degradation-preference, /keyframe or /stats")))
+                404, "unknown path \(route); use /bitrate, /framerate, /degradation-preference, /keyframe, /stats or /metrics")))
         }
         guard method == expectedMethod else {
             return .failure(ControlReplyError(.error(405, "\(route) takes \(expectedMethod)")))
@@ -28,6 +28,7 @@ public enum ControlRequestParser {
         switch route {
         case "/keyframe": return .success(.requestKeyframe)
         case "/stats": return .success(.stats)
+        case "/metrics": return .success(.metrics)
         case "/bitrate":
             return value(in: body, key: "bitrate").flatMap { text in
                 Result { try RateParser.bitrate(text) }

@@ -20,6 +20,7 @@ import NIOPosix
 /// | `POST /degradation-preference` | `{"preference":"balanced"}` or `balanced` | sets what the encoder gives up first: `maintain-framerate`, `maintain-resolution` or `balanced` |
 /// | `POST /keyframe` | none | asks for a keyframe (a WHEP server: for every viewer) |
 /// | `GET /stats` | none | the target's statistics (a sender's in WebRTC `outbound-rtp` names; a WHEP server's with every viewer's) |
+/// | `GET /metrics` | none | the same as Prometheus text (`rtc_h264_outbound_frames_sent_total`, ...; a WHEP server's per viewer, labelled `viewer`) |
 ///
 /// A bad command gets a 4xx reply with `{"ok":false,"error":"..."}` and changes nothing; a command the target cannot
 /// carry out now (`ControlTargetError`) gets 409 with the reason. Hard to abuse: it binds to
@@ -86,11 +87,12 @@ public final class ControlServer: Sendable {
             throw ControlServerError.tokenRequired(refused)
         }
         let context = try tls.map { configuration throws(TLSServerError) in try configuration.makeContext() }
+        let metrics = PrometheusExposition()
         isHTTPS = context != nil
         channel = try await HTTPEndpointListener.bind(
             host: host, port: port, limits: limits, tls: context, errorReply: { Self.httpReply(.error($0, $1)) },
             route: { request in Self.route(request, token: token) },
-            respond: { command in Self.httpReply(await Self.apply(command, to: target)) })
+            respond: { command in Self.httpReply(await Self.apply(command, to: target, metrics: metrics)) })
         // The rule again on the address actually bound: a name that passed as loopback may resolve elsewhere.
         if let refused = LoopbackRule.hostNeedingToken(hasToken: token != nil, host: host, bound: channel.localAddress) {
             try? await channel.close()
@@ -120,6 +122,13 @@ public final class ControlServer: Sendable {
     ///   - target: the sender or WHEP server.
     /// - Returns: the reply.
     public static func apply(_ command: ControlCommand, to target: some ControlTarget) async -> ControlReply {
+        await apply(command, to: target, metrics: PrometheusExposition())
+    }
+
+    /// `apply(_:to:)` with the endpoint's own metric series (made once, updated on each scrape).
+    static func apply(
+        _ command: ControlCommand, to target: some ControlTarget, metrics: PrometheusExposition
+    ) async -> ControlReply {
         do {
             switch command {
             case .setBitrate(let bps):
@@ -141,6 +150,10 @@ public final class ControlServer: Sendable {
                     return .error(500, "stats could not be encoded")
                 }
                 return ControlReply(status: 200, body: String(decoding: data, as: UTF8.self))
+            case .metrics:
+                var reply = ControlReply(status: 200, body: metrics.text(await target.controlMetrics()))
+                reply.contentType = PrometheusExposition.contentType
+                return reply
             }
         } catch SenderError.finished {
             return .error(409, "the sender has finished")
@@ -177,10 +190,10 @@ extension ControlServer {
             .mapError { HTTPEndpointError(httpReply($0.reply)) }
     }
 
-    /// A control reply on the wire: JSON and a final newline (curl output ends its line).
+    /// A control reply on the wire: its body with a final newline (curl output ends its line).
     static func httpReply(_ reply: ControlReply) -> HTTPEndpointReply {
-        HTTPEndpointReply(
-            status: reply.status, headers: [("Content-Type", "application/json")], body: Array((reply.body + "\n").utf8))
+        let body = reply.body.hasSuffix("\n") ? reply.body : reply.body + "\n"
+        return HTTPEndpointReply(status: reply.status, headers: [("Content-Type", reply.contentType)], body: Array(body.utf8))
     }
 }
 

@@ -32,6 +32,9 @@ public protocol ControlTarget: AnyObject, Sendable {
 
     /// The statistics now.
     func controlStatistics() async -> Statistics
+
+    /// The statistics now as Prometheus samples (`GET /metrics`).
+    func controlMetrics() async -> [MetricSample]
 }
 
 /// Why a control target refused a command it cannot carry out now (the endpoint answers 409 with the reason).

@@ -23,4 +23,8 @@ extension H264Sender: ControlTarget {
     public func controlStatistics() async -> SenderStats {
         await statistics()
     }
+
+    public func controlMetrics() async -> [MetricSample] {
+        await statistics().metricSamples()
+    }
 }

@@ -28,4 +28,26 @@ extension WHEPServer: ControlTarget {
     public func controlStatistics() async -> WHEPServerStatistics {
         await statistics()
     }
+
+    /// The server's own figures, then every viewer's sender statistics labelled with its id (the viewer table bounds
+    /// how many).
+    public func controlMetrics() async -> [MetricSample] {
+        let statistics = await statistics()
+        let server = [
+            MetricSample(name: "rtc_h264_whep_viewers", help: "Viewers with a session now.", kind: .gauge,
+                         value: Double(statistics.viewers)),
+            MetricSample(name: "rtc_h264_whep_frames_encoded_total", help: "Frames the shared encoder produced.",
+                         kind: .counter, value: Double(statistics.framesEncoded)),
+            MetricSample(name: "rtc_h264_whep_frames_dropped_total",
+                         help: "Frames dropped before the shared encoder (a newer frame replaced them).",
+                         kind: .counter, value: Double(statistics.framesDropped)),
+            MetricSample(name: "rtc_h264_whep_frames_per_second", help: "Frames the shared encoder produces per second.",
+                         kind: .gauge, value: statistics.framesPerSecond),
+            MetricSample(name: "rtc_h264_whep_applied_bitrate_bps", help: "The shared encoder's target in bit/s.",
+                         kind: .gauge, value: Double(statistics.appliedBitrate)),
+        ]
+        return server + statistics.viewerStats.flatMap { viewer in
+            viewer.sender.metricSamples(labels: [MetricSample.Label("viewer", viewer.id)])
+        }
+    }
 }

@@ -15,6 +15,7 @@ struct ControlCLI: AsyncParsableCommand {
               rtc-h264 control --to 127.0.0.1:8090 degradation-preference balanced
               rtc-h264 control --to 127.0.0.1:8090 keyframe
               rtc-h264 control --to 127.0.0.1:8090 stats
+              rtc-h264 control --to 127.0.0.1:8090 metrics   (the same, as Prometheus text)
             The same API answers curl: curl -s -XPOST -d 800k http://127.0.0.1:8090/bitrate
             """
     )
@@ -25,7 +26,7 @@ struct ControlCLI: AsyncParsableCommand {
     @Option(name: .customLong("token-file"), help: "A file holding the endpoint's bearer token (sent, never printed).")
     var tokenFile: String?
 
-    @Argument(help: "bitrate RATE | framerate FPS | degradation-preference maintain-framerate|maintain-resolution|balanced | keyframe | stats")
+    @Argument(help: "bitrate RATE | framerate FPS | degradation-preference maintain-framerate|maintain-resolution|balanced | keyframe | stats | metrics")
     var words: [String]
 
     func run() async throws {
@@ -56,9 +57,10 @@ struct ControlCLI: AsyncParsableCommand {
             }
         case ("keyframe", 1): return .requestKeyframe
         case ("stats", 1): return .stats
+        case ("metrics", 1): return .metrics
         default:
             throw ValidationError(
-                "expected: bitrate RATE | framerate FPS | degradation-preference maintain-framerate|maintain-resolution|balanced | keyframe | stats")
+                "expected: bitrate RATE | framerate FPS | degradation-preference maintain-framerate|maintain-resolution|balanced | keyframe | stats | metrics")
         }
     }
 }

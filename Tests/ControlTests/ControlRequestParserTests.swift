@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("POST", "/nope", "", 404, "unknown path /nope; use /bitrate, /framerate, /degradation-preference, /keyframe or /stats"),
+        ("POST", "/nope", "", 404, "unknown path /nope; use /bitrate, /framerate, /degradation-preference, /keyframe, /stats or /metrics"),
         ("GET", "/bitrate", "", 405, "/bitrate takes POST"),
         ("POST", "/stats", "", 405, "/stats takes GET"),
         ("POST", "/bitrate", "", 400, "missing body: send {\"bitrate\": ...}"),
