@@ -136,6 +136,12 @@ import WebRTCTransport
         #expect(await WHEPTestSupport.waitFor { server.appliedBitrate > 300_000 && server.appliedBitrate <= 1_000_000 })
         let viewerStats = try #require(await server.statistics().viewerStats.first)
         #expect(viewerStats.sender.operatorBitrate == 1_000_000)
+        // `GET /metrics`: the server's viewer count, and the viewer's series under its id.
+        let metrics = await ControlServer.apply(.metrics, to: server)
+        #expect(metrics.status == 200)
+        #expect(metrics.body.contains("rtc_h264_whep_viewers 1"), "\(metrics.body.prefix(400))")
+        #expect(metrics.body.contains("rtc_h264_outbound_frames_sent_total{viewer=\"\(viewerStats.id)\"}"),
+                "\(metrics.body.prefix(400))")
 
         // A keyframe for every viewer, on request.
         let before = try await viewer.keyframeCount()
