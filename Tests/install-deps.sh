@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
-# Installs every system package rtc-h264 needs to build, test and run its interop checks (Debian 12).
-# Safe to run again: apt skips what is already there.
+# Installs the system packages rtc-h264 needs (Debian 12). Safe to run again: apt skips what is already there.
+#
+#   bash Tests/install-deps.sh build   # only what building and running rtc-h264 needs (README command 1)
+#   bash Tests/install-deps.sh         # that, and every peer and tool the tests and interop checks use (command 2)
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
-PACKAGES=(
+case "${1:-all}" in
+    build|all) ;;
+    *) echo "usage: $0 [build|all]" >&2; exit 2 ;;
+esac
+BUILD_PACKAGES=(
     pkg-config
     libopenh264-dev   # the encoder and decoder (pkg-config openh264)
     libsrtp2-dev      # SRTP (pkg-config libsrtp2)
     libyuv-dev        # pixel format conversion and scaling
-    libssl-dev        # OpenSSL 3: DTLS 1.2 + use_srtp, STUN's HMAC-SHA1 (pkg-config openssl)
+    libssl-dev        # OpenSSL 3: DTLS 1.2 + use_srtp, STUN's HMAC-SHA1 and MD5 (pkg-config openssl)
+    ca-certificates   # the system trust store `send --whip https://...` starts from
+)
+TEST_PACKAGES=(
     ffmpeg            # fixtures and interop peer
     nodejs            # WHIP interop (Tests/WebRTCTests/Interop/whip-janus.sh): runs Debian's simple-whip-server, which
                       # janus-whip/fetch-simple-whip-server.sh unpacks (apt-get download) with its Node modules
@@ -22,9 +31,10 @@ PACKAGES=(
     iptables          # WebRTC interop (serve --whep): loss and a blackout inside the test's network namespace (no netem here)
     prometheus        # promtool: GET /metrics is checked by Prometheus's own parser (Tests/ControlTests)
     coturn            # TURN: the TURN client's tests run Debian's turnserver on loopback (Tests/TURNTests)
-    openssl ca-certificates   # HTTPS: the system trust store the WHIP client starts from, and the test CAs the
-                              # WHIP interop scripts make (openssl req/x509)
+    openssl           # the test CAs the HTTPS tests and the WHIP interop scripts make (openssl req/x509)
 )
+PACKAGES=("${BUILD_PACKAGES[@]}")
+if [ "${1:-all}" = all ]; then PACKAGES+=("${TEST_PACKAGES[@]}"); fi
 missing=()
 for p in "${PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
