@@ -20,9 +20,10 @@ public struct STUNBindingClient: Sendable {
     /// The server.
     public let server: TransportAddress
     /// The first retransmission timeout; doubled after each try.
-    public let retransmissionTimeout: Duration
-    /// Transmissions in all (RFC 8489 Rc); the last waits 16 RTO (Rm).
-    public let maximumTransmissions: Int
+    public var retransmissionTimeout: Duration { schedule.retransmissionTimeout }
+    /// Transmissions in all (RFC 8489 Rc, 1-16); the last waits 16 RTO (Rm).
+    public var maximumTransmissions: Int { schedule.transmissions }
+    private let schedule: RetransmissionSchedule
     /// How it ended; nil while waiting.
     public private(set) var result: Result?
     /// Answers dropped: another transaction's, malformed, or without a mapped address.
@@ -48,8 +49,7 @@ public struct STUNBindingClient: Sendable {
         using generator: inout some RandomNumberGenerator
     ) {
         self.server = server
-        self.retransmissionTimeout = retransmissionTimeout
-        self.maximumTransmissions = min(max(maximumTransmissions, 1), 16)
+        schedule = RetransmissionSchedule(retransmissionTimeout: retransmissionTimeout, transmissions: maximumTransmissions)
         random = SplitMix64(seed: generator.next())
     }
 
@@ -71,14 +71,8 @@ public struct STUNBindingClient: Sendable {
         request = (try? STUNMessage(type: .bindingRequest, transactionID: id).serialized(fingerprint: true)) ?? []
         outgoing = request
         transmissions = 1
-        nextRetransmit = now + retransmissionTimeout
-        var total = Duration.zero
-        var rto = retransmissionTimeout
-        for _ in 1..<maximumTransmissions {
-            total += rto
-            rto *= 2
-        }
-        deadline = now + total + retransmissionTimeout * 16
+        nextRetransmit = schedule.nextTransmission(after: 1, now: now)
+        deadline = now + schedule.timeout
     }
 
     /// Takes a datagram from the server.
@@ -120,8 +114,7 @@ public struct STUNBindingClient: Sendable {
         if let retransmit = nextRetransmit, retransmit <= now {
             outgoing = request
             transmissions += 1
-            nextRetransmit = transmissions < maximumTransmissions
-                ? now + retransmissionTimeout * (1 << min(transmissions - 1, 16)) : nil
+            nextRetransmit = schedule.nextTransmission(after: transmissions, now: now)
         }
     }
 

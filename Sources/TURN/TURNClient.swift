@@ -333,8 +333,8 @@ public struct TURNClient: Sendable {
     }
 
     private func nextRetransmission(after transmissions: Int, now: MonotonicTime) -> MonotonicTime? {
-        guard !configuration.transport.isStream, transmissions < configuration.maximumTransmissions else { return nil }
-        return now + configuration.retransmissionTimeout * (1 << min(transmissions - 1, 16))
+        guard !configuration.transport.isStream else { return nil }
+        return configuration.schedule.nextTransmission(after: transmissions, now: now)
     }
 
     private mutating func send(_ kind: Kind, now: MonotonicTime, staleNonceRetries: Int = 0) {

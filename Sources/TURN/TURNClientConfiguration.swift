@@ -43,14 +43,10 @@ public struct TURNClientConfiguration: Sendable, Equatable {
 
     /// How long a request waits in all before it times out: RTO x (2^Rc - 1 + 16 - 2^(Rc-1)) over UDP (39.5 s with
     /// the defaults), the same span over a stream.
-    public var transactionTimeout: Duration {
-        let transmissions = min(max(maximumTransmissions, 1), 16)
-        var total = Duration.zero
-        var rto = retransmissionTimeout
-        for _ in 1..<transmissions {
-            total += rto
-            rto *= 2
-        }
-        return total + retransmissionTimeout * 16
+    public var transactionTimeout: Duration { schedule.timeout }
+
+    /// The UDP retransmission schedule these values give.
+    var schedule: RetransmissionSchedule {
+        RetransmissionSchedule(retransmissionTimeout: retransmissionTimeout, transmissions: maximumTransmissions)
     }
 }
