@@ -1,6 +1,7 @@
 import RTP
 
-/// What the peer's RTCP asks of the sender, one case per feedback stage.
+/// What the peer's RTCP asks of the sender, one case per feedback stage; "our SSRC" is the media SSRC of the stream
+/// the feedback is routed to.
 public enum Feedback: Sendable, Equatable {
     /// A Picture Loss Indication (RFC 4585 section 6.3.1) for our SSRC.
     case pictureLoss
@@ -19,54 +20,113 @@ public enum Feedback: Sendable, Equatable {
     case transportFeedback(TransportFeedback)
 }
 
-/// The inbound feedback router: turns the peer's parsed RTCP into `Feedback` for our SSRC, dropping what is not for
-/// us and FIR retransmissions (RFC 5104 section 4.3.1.2: a repeated sequence number is the same request). Pure.
+/// The inbound feedback router: turns the peer's parsed RTCP into `Feedback` for our SSRCs, each with the index of the
+/// stream it names, dropping what is not for us and FIR retransmissions (RFC 5104 section 4.3.1.2: a repeated
+/// sequence number from one requester for one stream is the same request). Pure.
 public struct FeedbackRouter: Sendable {
-    /// Our media SSRC.
+    /// Our first (with one stream, our only) media SSRC.
     public let ssrc: SSRC
-    /// The last FIR sequence number seen from each requester.
-    private var lastFIRSequenceNumber: [SSRC: UInt8] = [:]
+    /// Every stream's media SSRC, in the session's order (the first is `ssrc`): feedback naming the SSRC at index i
+    /// is for stream i.
+    package let ssrcs: [SSRC]
+    /// The last FIR sequence number seen from each requester for each of our streams.
+    private var lastFIRSequenceNumber: [FIRSource: UInt8] = [:]
     /// Requesters remembered at most (a peer inventing sender SSRCs cannot grow the table without bound).
     static let maximumFIRRequesters = 64
 
-    /// Creates a router.
+    /// One requester's FIRs for one of our streams (RFC 5104 section 4.3.1.2: the sequence number counts per pair).
+    private struct FIRSource: Hashable, Sendable {
+        /// The requester's SSRC.
+        var requester: SSRC
+        /// Our stream's media SSRC.
+        var media: SSRC
+    }
+
+    /// Creates a router for one stream.
     /// - Parameter ssrc: our media SSRC.
-    public init(ssrc: SSRC) { self.ssrc = ssrc }
+    public init(ssrc: SSRC) { self.init(ssrc: ssrc, additional: []) }
+
+    /// Creates a router for several streams.
+    /// - Parameters:
+    ///   - ssrc: the first stream's media SSRC.
+    ///   - additional: the other streams' media SSRCs, in order (stream 1, 2, ...).
+    package init(ssrc: SSRC, additional: [SSRC]) {
+        self.ssrc = ssrc
+        self.ssrcs = [ssrc] + additional
+    }
 
     /// Routes one compound packet.
     /// - Parameter packets: the parsed compound.
-    /// - Returns: the feedback for our stream, in order.
+    /// - Returns: the feedback for our streams, in order.
     public mutating func route(_ packets: [RTCPPacket]) -> [Feedback] {
-        var out: [Feedback] = []
+        routeToStreams(packets).map(\.feedback)
+    }
+
+    /// Routes one compound packet to our streams. Feedback for the whole transport (REMB, transport-wide feedback)
+    /// comes once, for the first stream it names (the first stream when it names none of ours by SSRC).
+    /// - Parameter packets: the parsed compound.
+    /// - Returns: the feedback for our streams, in order, each with its stream's index in `ssrcs`.
+    package mutating func routeToStreams(_ packets: [RTCPPacket]) -> [(stream: Int, feedback: Feedback)] {
+        var out: [(stream: Int, feedback: Feedback)] = []
         for packet in packets {
             switch packet {
-            case .pli(let pli) where pli.mediaSSRC == ssrc:
-                out.append(.pictureLoss)
+            case .pli(let pli):
+                if let stream = stream(of: pli.mediaSSRC) { out.append((stream, .pictureLoss)) }
             case .fir(let fir):
-                for entry in fir.entries where entry.ssrc == ssrc {
-                    if lastFIRSequenceNumber[fir.senderSSRC] == entry.sequenceNumber { continue }
+                for entry in fir.entries {
+                    guard let stream = stream(of: entry.ssrc) else { continue }
+                    let source = FIRSource(requester: fir.senderSSRC, media: entry.ssrc)
+                    if lastFIRSequenceNumber[source] == entry.sequenceNumber { continue }
                     if lastFIRSequenceNumber.count >= Self.maximumFIRRequesters { lastFIRSequenceNumber.removeAll() }
-                    lastFIRSequenceNumber[fir.senderSSRC] = entry.sequenceNumber
-                    out.append(.fullIntraRequest)
+                    lastFIRSequenceNumber[source] = entry.sequenceNumber
+                    out.append((stream, .fullIntraRequest))
                 }
-            case .remb(let remb) where remb.ssrcs.isEmpty || remb.ssrcs.contains(ssrc):
-                out.append(.estimatedMaximumBitrate(Int(clamping: remb.bitrate)))
+            case .remb(let remb):
+                if remb.ssrcs.isEmpty {
+                    out.append((0, .estimatedMaximumBitrate(Int(clamping: remb.bitrate))))
+                } else if let stream = firstStream(in: remb.ssrcs) {
+                    out.append((stream, .estimatedMaximumBitrate(Int(clamping: remb.bitrate))))
+                }
             case .tmmbr(let tmmbr):
-                for entry in tmmbr.entries where entry.ssrc == ssrc {
-                    out.append(.temporaryMaximumBitrate(entry))
+                for entry in tmmbr.entries {
+                    if let stream = stream(of: entry.ssrc) { out.append((stream, .temporaryMaximumBitrate(entry))) }
                 }
-            case .nack(let nack) where nack.mediaSSRC == ssrc:
-                out.append(.negativeAcknowledgement(nack))
+            case .nack(let nack):
+                if let stream = stream(of: nack.mediaSSRC) { out.append((stream, .negativeAcknowledgement(nack))) }
             case .receiverReport(let rr):
-                for block in rr.reportBlocks where block.ssrc == ssrc { out.append(.receptionReport(block)) }
+                for block in rr.reportBlocks {
+                    if let stream = stream(of: block.ssrc) { out.append((stream, .receptionReport(block))) }
+                }
             case .senderReport(let sr):
-                for block in sr.reportBlocks where block.ssrc == ssrc { out.append(.receptionReport(block)) }
+                for block in sr.reportBlocks {
+                    if let stream = stream(of: block.ssrc) { out.append((stream, .receptionReport(block))) }
+                }
             case .transportFeedback(let feedback):
-                out.append(.transportFeedback(feedback))
+                out.append((0, .transportFeedback(feedback)))
             default:
                 break
             }
         }
         return out
+    }
+
+    /// The index of the stream whose media SSRC is `ssrc`, or nil when it is none of ours.
+    private func stream(of ssrc: SSRC) -> Int? {
+        var index = 0
+        while index < ssrcs.count {  // not `firstIndex(of:)`: a few SSRCs, and no generic call per packet
+            if ssrcs[index] == ssrc { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The first of `named` that is one of our streams, as its index.
+    private func firstStream(in named: [SSRC]) -> Int? {
+        var index = 0
+        while index < named.count {
+            if let stream = stream(of: named[index]) { return stream }
+            index += 1
+        }
+        return nil
     }
 }

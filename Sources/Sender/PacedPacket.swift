@@ -16,6 +16,8 @@ public struct PacedPacket: Hashable, Sendable {
     public var enqueuedAt: MonotonicTime
     /// Whether it is the first packet of a keyframe (for the caller's keyframe-latency measurement).
     public var isKeyframeStart: Bool
+    /// The index of the session's outgoing stream whose history holds it (0, the first, unless given).
+    package var stream: Int
 
     /// Creates a paced packet.
     /// - Parameters:
@@ -24,6 +26,20 @@ public struct PacedPacket: Hashable, Sendable {
     ///   - kind: retransmission or media.
     ///   - isKeyframeStart: whether it starts a keyframe.
     public init(sequenceNumber: SequenceNumber, size: Int, kind: PacedPacketKind, isKeyframeStart: Bool = false) {
+        self.init(stream: 0, sequenceNumber: sequenceNumber, size: size, kind: kind, isKeyframeStart: isKeyframeStart)
+    }
+
+    /// Creates a paced packet of one of the session's outgoing streams.
+    /// - Parameters:
+    ///   - stream: the index of its stream in the session.
+    ///   - sequenceNumber: the (original) sequence number, in that stream.
+    ///   - size: bytes on the wire.
+    ///   - kind: retransmission or media.
+    ///   - isKeyframeStart: whether it starts a keyframe.
+    package init(
+        stream: Int, sequenceNumber: SequenceNumber, size: Int, kind: PacedPacketKind, isKeyframeStart: Bool = false
+    ) {
+        self.stream = stream
         self.sequenceNumber = sequenceNumber
         self.size = size
         self.kind = kind

@@ -4,20 +4,27 @@ import H264
 import MediaTime
 import RTP
 
-/// One outgoing H.264 stream's send path and feedback path, sans-IO: encoded frames, RTCP and time go in; RTP and
-/// RTCP to send, commands for the encoder, events and the next deadline come out. It never reads a clock, owns no
-/// socket, timer or thread, so that one driver (`SenderSessionDriver`) runs it over a `UDPTransport` and a simulation runs the
-/// very same value over a simulated link on a virtual clock.
+/// The send path and feedback path of one transport's outgoing H.264 streams, sans-IO: encoded frames, RTCP and time
+/// go in; RTP and RTCP to send, commands for the encoder, events and the next deadline come out. It never reads a
+/// clock, owns no socket, timer or thread, so that one driver (`SenderSessionDriver`) runs it over a `UDPTransport`
+/// and a simulation runs the very same value over a simulated link on a virtual clock.
 ///
 /// ```
-/// in:  handle(encoded:) -> RTPClock -> H264Packetizer -> PacketHistory -> Pacer (or straight) -> pollTransmit()
-///      handle(rtcp:)    -> FeedbackRouter -> PLI/FIR -> pollEncoderCommand() .keyframe
+/// in:  handle(encoded:stream:) -> OutgoingStream (RTPClock -> H264Packetizer -> PacketHistory)
+///                                -> Pacer (or straight) -> pollTransmit()
+///      handle(rtcp:)    -> FeedbackRouter (by SSRC, to a stream) -> PLI/FIR -> pollEncoderCommand() .keyframe
 ///                                         -> REMB/TMMBR, reports, transport-cc -> BitrateController,
 ///                                            SendSideBandwidthEstimator -> pollEncoderCommand() .setRates
-///                                         -> NACK -> NACKResponder -> RTX (or the original again) -> pollTransmit()
+///                                         -> NACK -> the stream's NACKResponder -> its RTX (or the original again)
+///                                            -> pollTransmit()
 ///      handleTimeout()  -> the pacer's next release; every report interval a Sender Report and `.report`
 ///      handle(ratesApplied:) -> the rates the encoder applied (the only source of the applied rates)
 /// ```
+///
+/// Each media SSRC's state (packetizer, history, NACK responder, RTX stream, RTP clock, send counters) is an
+/// `OutgoingStream`; the session holds them in order (`streams`, one unless `additionalStreams` are given) and keeps
+/// what the transport shares: the pacer, the congestion and bitrate controllers, the transport-wide sequence numbers,
+/// the report timer, the routing of feedback and the encoder's statistics.
 ///
 /// Drive it like `PeerTransport`: after every input, take every output.
 /// ```swift
@@ -57,12 +64,12 @@ final class SenderSession {
         case operatorBitrateSettled(id: Int, Result<Int, SenderError>)
     }
 
-    /// One thing waiting to go on the wire, in order.
+    /// One thing waiting to go on the wire, in order; `stream` is the index of the stream whose history holds it.
     private enum Pending {
         /// A packet stored in the history: new media (its transport-wide number is written as it leaves).
-        case media(SequenceNumber, keyframeStart: Bool)
+        case media(stream: Int, SequenceNumber, keyframeStart: Bool)
         /// A packet of the history again, on the RTX stream when there is one; `probeCluster` 0 for a retransmission.
-        case resend(SequenceNumber, probeCluster: Int)
+        case resend(stream: Int, SequenceNumber, probeCluster: Int)
         /// An RTCP compound.
         case rtcp([RTCPPacket])
     }
@@ -87,26 +94,22 @@ final class SenderSession {
         var ceiling: Int
     }
 
+    /// The sender's configuration (the same for every stream).
     let configuration: SenderConfiguration
+    /// The first stream's media SSRC (its RTCP's sender SSRC).
     let ssrc: SSRC
 
-    private var packetizer: H264Packetizer
-    private let timestampOffset: UInt32
-    private var rtpClock: RTPClock?
+    /// The outgoing streams, in order: the first always, then the `additionalStreams` the session was made with.
+    /// Each packet of the pacer and of `pending` names its stream by its index here.
+    private(set) var streams: [OutgoingStream]
+    /// Which RTCP is for which stream; the FIR sequence numbers already served.
     private var router: FeedbackRouter
+    /// The wanted target: the application's bitrate capped by REMB, TMMBR and the congestion estimate.
     private(set) var bitrate: BitrateController
-    /// Sent packets (plans and their frames, no bytes): what the pacer releases, what a NACK resends and a probe
-    /// repeats. Also the staging for unpaced packets between `handle(encoded:)` and `pollTransmit`, which writes each
-    /// packet from its frame into the caller's buffer.
-    private var history: PacketHistory
-    /// Picks what to resend; consulted only with NACK on.
-    private var responder: NACKResponder
+    /// The sequence numbers a NACK's answer resends, reused (its capacity kept) from one NACK to the next.
     private var retransmitList: [SequenceNumber] = []
-    /// The retransmission stream (RFC 4588), when negotiated: its own SSRC, payload type and sequence numbers.
-    private var rtxStream: RTXStream?
+    /// The queue of packets waiting to leave, every stream's; nil with pacing off.
     private var pacer: Pacer?
-    /// A keyframe request waiting for the IDR's first packet to leave (its arrival time).
-    private var keyframeRequestPending: MonotonicTime?
     /// The congestion controller (loss-based, and delay-based with transport-wide feedback); nil when off.
     private var bandwidth: SendSideBandwidthEstimator?
     /// Writes the transport-wide sequence number as each packet leaves.
@@ -125,7 +128,7 @@ final class SenderSession {
     /// The highest bitrate the application has asked for: the congestion estimate's ceiling.
     private var estimateCeiling: Int
     private var applied: AppliedRates
-    private var link = LinkQuality()
+    /// What the session counts; the streams' send counters, NACK and link figures are added in `makeSnapshot`.
     private var stats = SenderStats()
     private let startTime: MonotonicTime
     /// The wall clock at `startTime`: Sender Reports and report arrivals are stamped from it.
@@ -159,37 +162,36 @@ final class SenderSession {
     /// Creates a session.
     /// - Parameters:
     ///   - configuration: the sender's configuration.
-    ///   - identity: the stream's SSRCs, first sequence number and timestamp offset.
+    ///   - identity: the first stream's SSRCs, first sequence numbers and timestamp offset.
+    ///   - additionalStreams: the identities of further streams (stream 1, 2, ...: simulcast layers), none by default.
+    ///     Every media and RTX SSRC must differ from every other.
     ///   - payloadLimit: the MTU, IP version and SRTP trailer the packets must fit.
     ///   - now: the monotonic time now.
     ///   - wallClock: the wall clock now, in NTP format.
+    /// - Throws: `SenderError.invalidConfiguration` for an SSRC used twice; what the stages refuse.
     init(
-        configuration: SenderConfiguration, identity: StreamIdentity, payloadLimit: RTPPayloadLimit,
-        now: MonotonicTime, wallClock: NTPTimestamp
+        configuration: SenderConfiguration, identity: StreamIdentity, additionalStreams: [StreamIdentity] = [],
+        payloadLimit: RTPPayloadLimit, now: MonotonicTime, wallClock: NTPTimestamp
     ) throws {
         self.configuration = configuration
         self.ssrc = identity.ssrc
         let ssrc = identity.ssrc
-        packetizer = try H264Packetizer(
-            ssrc: ssrc, payloadType: configuration.payloadType, firstSequenceNumber: identity.firstSequenceNumber,
-            mode: configuration.packetizationMode, mtu: payloadLimit.mtu, ipVersion: payloadLimit.ipVersion,
-            srtpTrailerSize: payloadLimit.srtpTrailerSize, headerExtension: configuration.headerExtension)
-        timestampOffset = identity.timestampOffset
-        self.router = FeedbackRouter(ssrc: ssrc)
+        // Feedback is routed by SSRC, so no two streams may share one (one stream keeps what its configuration allows).
+        var used: Set<SSRC> = []
+        for stream in [identity] + additionalStreams where !additionalStreams.isEmpty {
+            for streamSSRC in [stream.ssrc] + (stream.rtxSSRC.map { [$0] } ?? []) where !used.insert(streamSSRC).inserted {
+                throw SenderError.invalidConfiguration("SSRC \(streamSSRC.rawValue) is used twice")
+            }
+        }
+        streams = try ([identity] + additionalStreams).map {
+            try OutgoingStream(identity: $0, configuration: configuration, payloadLimit: payloadLimit)
+        }
+        self.router = FeedbackRouter(ssrc: ssrc, additional: additionalStreams.map(\.ssrc))
         let enc = configuration.encoder
         bitrate = try BitrateController(
             operatorBitrate: enc.targetBitrate, minimumBitrate: configuration.minimumBitrate,
             maximumBitrate: Int(Double(enc.level.maxBitrate(for: enc.profile)) / EncoderConfiguration.defaultMaxBitrateRatio))
-        // The history holds plans and frames, not packet bytes: its memory does not grow with the MTU.
-        history = try PacketHistory()
-        responder = NACKResponder(mediaSSRC: ssrc, targetBitrate: enc.targetBitrate)
-        if configuration.nack {
-            retransmitList.reserveCapacity(512)
-            if let rtx = configuration.rtx, let rtxSSRC = identity.rtxSSRC {
-                rtxStream = RTXStream(
-                    ssrc: rtxSSRC, payloadType: rtx.payloadType, firstSequenceNumber: identity.rtxFirstSequenceNumber)
-            }
-        }
+        if configuration.nack { retransmitList.reserveCapacity(512) }
         if let factor = configuration.pacingFactor {
             // Every packet leaves within half a second of being queued (the pacer speeds up to drain a longer queue), so
             // it is still in the history (kept at least 1 s) when its turn comes.
@@ -225,8 +227,13 @@ final class SenderSession {
 
     // MARK: Inputs
 
-    /// One output of the encoder.
-    func handle(encoded output: EncoderOutput, now: MonotonicTime) {
+    /// One output of the encoder of stream `stream`.
+    /// - Parameters:
+    ///   - output: what the encoder produced.
+    ///   - stream: the index of the stream it feeds, in `streams` (the first by default). An index the session does
+    ///     not have drops a frame as a failure (counted, an event, a keyframe asked for).
+    ///   - now: the time now.
+    func handle(encoded output: EncoderOutput, stream: Int = 0, now: MonotonicTime) {
         advance(to: now)
         guard !finished else { return }
         switch output {
@@ -236,7 +243,8 @@ final class SenderSession {
             if let qp = statistics.averageQP { stats.qpSum += qp }
             if frame.isKeyframe { stats.keyFramesEncoded += 1 }
             do {
-                try send(frame, captureTime: captureTime)
+                guard streams.indices.contains(stream) else { throw SenderError.invalidConfiguration("no stream \(stream)") }
+                try send(frame, captureTime: captureTime, stream: stream)
             } catch {
                 stats.frameFailures += 1
                 events.append(.sender(.frameDropped(.failure("\(error)"))))
@@ -246,7 +254,7 @@ final class SenderSession {
             if frame.isKeyframe {
                 if pacer != nil {
                     // Measured when the pacer lets the IDR's first packet go.
-                    keyframeRequestPending = requestedAt
+                    streams[stream].keyframeRequestPending = requestedAt
                     releasePaced()
                 } else {
                     // From the request's arrival to the IDR's packets queued for the socket (first first).
@@ -279,7 +287,7 @@ final class SenderSession {
         advance(to: now)
         guard !finished else { return }
         let arrival = wallClock(at: now)
-        for feedback in router.route(packets) {
+        for (stream, feedback) in router.routeToStreams(packets) {
             switch feedback {
             case .pictureLoss:
                 stats.pliCount += 1
@@ -297,12 +305,9 @@ final class SenderSession {
                 applyBitrate(reason: .temporaryMaximumBitrate, acknowledging: entry)
             case .negativeAcknowledgement(let nack):
                 stats.nackCount += 1
-                answer(nack)
+                answer(nack, stream: stream)
             case .receptionReport(let block):
-                link.update(with: block, arrival: arrival)
-                if let rtt = link.roundTripTime {
-                    history.roundTripTime = rtt
-                    responder.updateRoundTripTime(rtt)
+                if let rtt = streams[stream].update(with: block, arrival: arrival) {
                     bandwidth?.setRoundTripTime(rtt)
                 }
                 if bandwidth != nil {
@@ -341,7 +346,11 @@ final class SenderSession {
         if error == nil {
             applied = AppliedRates(target: purpose.target, media: purpose.media, ceiling: purpose.ceiling)
             pacer?.setTargetBitrate(purpose.target)
-            responder.setTargetBitrate(purpose.target)
+            var index = 0
+            while index < streams.count {
+                streams[index].responder.setTargetBitrate(purpose.target)
+                index += 1
+            }
             stats.targetBitrate = purpose.target
             stats.mediaTargetBitrate = purpose.media
             stats.maxBitrate = purpose.ceiling
@@ -416,11 +425,12 @@ final class SenderSession {
                     continue
                 }
                 guard packet.kind == .media else { continue }
-                pending.append(.media(packet.sequenceNumber, keyframeStart: false))
+                pending.append(.media(stream: packet.stream, packet.sequenceNumber, keyframeStart: false))
             }
             self.pacer = pacer
         }
-        queueRTCP([.goodbye(Goodbye(sources: [ssrc], reason: error == nil ? "stream ended" : "stream failed"))])
+        queueRTCP([.goodbye(Goodbye(
+            sources: streams.map(\.ssrc), reason: error == nil ? "stream ended" : "stream failed"))])
     }
 
     private func advance(to time: MonotonicTime) {
@@ -457,10 +467,10 @@ final class SenderSession {
         pendingHead += 1
         do {
             switch next {
-            case .media(let sequenceNumber, let keyframeStart):
-                if let (packet, frame) = history.packet(sequenceNumber, now: now) {
+            case .media(let stream, let sequenceNumber, let keyframeStart):
+                if let (packet, frame) = streams[stream].history.packet(sequenceNumber, now: now) {
                     try rtp(packet.size) { buffer in
-                        let size = try packetizer.write(packet, of: frame, into: buffer)
+                        let size = try streams[stream].packetizer.write(packet, of: frame, into: buffer)
                         stampTransportSequence(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size]), probeCluster: 0)
                         return size
                     }
@@ -468,11 +478,11 @@ final class SenderSession {
                     stats.pacerPacketsDropped += 1  // gone from the history: never silent
                 }
                 if keyframeStart {
-                    keyframeSent(requestedAt: keyframeRequestPending)
-                    keyframeRequestPending = nil
+                    keyframeSent(requestedAt: streams[stream].keyframeRequestPending)
+                    streams[stream].keyframeRequestPending = nil
                 }
-            case .resend(let sequenceNumber, let cluster):
-                try resend(sequenceNumber, probeCluster: cluster, rtp)
+            case .resend(let stream, let sequenceNumber, let cluster):
+                try resend(sequenceNumber, of: stream, probeCluster: cluster, rtp)
             case .rtcp(let compound):
                 try rtcp(compound)
             }
@@ -509,13 +519,11 @@ final class SenderSession {
         events.append(.sender(.keyframeSent(latency: latency)))
     }
 
-    /// Plans one access unit's packets into the history (plans and the frame, no bytes); they wait for
-    /// `pollTransmit`, in the pacer's queue or straight in line.
-    private func send(_ frame: EncodedFrame, captureTime: MonotonicTime) throws {
-        let rtpClock = self.rtpClock ?? RTPClock(offset: timestampOffset, origin: captureTime)
-        self.rtpClock = rtpClock
-        let timestamp = rtpClock.timestamp(at: captureTime)
-        let headerSize = packetizer.limit.rtpHeaderSize
+    /// Plans one access unit's packets into stream `stream`'s history (plans and the frame, no bytes); they wait
+    /// for `pollTransmit`, in the pacer's queue or straight in line.
+    private func send(_ frame: EncodedFrame, captureTime: MonotonicTime, stream: Int) throws {
+        let timestamp = streams[stream].timestamp(at: captureTime)
+        let headerSize = streams[stream].packetizer.limit.rtpHeaderSize
         var packets = 0
         var payloadBytes = 0
         configuration.frameObserver?(frame, timestamp)
@@ -524,14 +532,13 @@ final class SenderSession {
         var first = true
         do {
             // Only planned here: each packet is written from the frame when it leaves (`pollTransmit`).
-            try packetizer.plan(frame, timestamp: timestamp) { packet in
-                history.store(packet, of: frame, now: now)
+            try streams[stream].plan(frame, timestamp: timestamp, now: now) { packet in
                 if pacer != nil {
                     pace(PacedPacket(
-                        sequenceNumber: packet.sequenceNumber, size: packet.size, kind: .media,
+                        stream: stream, sequenceNumber: packet.sequenceNumber, size: packet.size, kind: .media,
                         isKeyframeStart: first && frame.isKeyframe))
                 } else {
-                    pending.append(.media(packet.sequenceNumber, keyframeStart: false))
+                    pending.append(.media(stream: stream, packet.sequenceNumber, keyframeStart: false))
                 }
                 first = false
                 packets += 1
@@ -541,15 +548,15 @@ final class SenderSession {
             pending.removeSubrange(queuedBefore...)  // nothing of a failed frame leaves
             throw error
         }
-        stats.framesSent += 1
-        stats.packetsSent += packets
-        stats.bytesSent += payloadBytes
-        stats.headerBytesSent += packets * headerSize
+        streams[stream].counters.framesSent += 1
+        streams[stream].counters.packetsSent += packets
+        streams[stream].counters.bytesSent += payloadBytes
+        streams[stream].counters.headerBytesSent += packets * headerSize
         // A first Sender Report right away instead of one report interval later: the receiver's reports (and the
         // ones sent with each NACK) then carry LSR/DLSR from the start, so the RTT, and with it the resend guard, is
         // known within the first RTT. Before it the guard assumes 100 ms and refused the repeats of a receiver whose
         // own RTT was already measured (a 230-250 ms freeze in the first second at 5 % loss).
-        if stats.framesSent == 1 { queueRTCP([]) }
+        if streams[stream].counters.framesSent == 1 { queueRTCP([]) }
     }
 
     // MARK: Rates
@@ -598,8 +605,9 @@ final class SenderSession {
     /// Moves the encoder when the target or the retransmissions' share of it changed: at once when forced or by 3 %
     /// or more, else at most every 500 ms.
     private func applyTargetIfChanged(force: Bool) {
+        let sent = totals()
         retransmissionShare.record(
-            media: stats.bytesSent + stats.headerBytesSent, retransmitted: stats.retransmittedBytesSent, now: now)
+            media: sent.bytesSent + sent.headerBytesSent, retransmitted: sent.retransmittedBytesSent, now: now)
         let target = bitrate.effectiveTarget
         let media = mediaTarget(for: target)
         guard target != applied.target || media != applied.media else { return }
@@ -618,19 +626,20 @@ final class SenderSession {
         max(retransmissionShare.mediaBitrate(of: target), min(target, configuration.minimumBitrate))
     }
 
-    /// Queues a probe cluster when the `ProbeController` says one is due: the most recent media packets again (on
-    /// the RTX stream when there is one), ahead of new media through the pacer, each recorded with the cluster so
-    /// that the feedback measures the rate they got through at.
+    /// Queues a probe cluster when the `ProbeController` says one is due: the first stream's most recent media
+    /// packets again (on its RTX stream when there is one), ahead of new media through the pacer, each recorded with
+    /// the cluster so that the feedback measures the rate they got through at.
     private func probeIfDue() {
         guard let estimate = bandwidth?.targetBitrate, bandwidth?.delayBased != nil, pacer != nil else { return }
         guard let probe = probes.probe(now: now, estimate: estimate, ceiling: estimateCeiling) else { return }
         bandwidth?.startProbe(cluster: probe.cluster, bitrate: probe.bitrate)
         probeCluster = probe.cluster
-        let newest = packetizer.nextSequenceNumber - 1
+        let stream = 0
+        let newest = streams[stream].packetizer.nextSequenceNumber - 1
         for back in stride(from: ProbeController.clusterPackets - 1, through: 0, by: -1) {
             let sequenceNumber = newest - back
-            guard let size = history.size(of: sequenceNumber, now: now) else { continue }
-            pace(PacedPacket(sequenceNumber: sequenceNumber, size: size, kind: .probe))
+            guard let size = streams[stream].history.size(of: sequenceNumber, now: now) else { continue }
+            pace(PacedPacket(stream: stream, sequenceNumber: sequenceNumber, size: size, kind: .probe))
         }
         releasePaced()
     }
@@ -645,52 +654,53 @@ final class SenderSession {
 
     // MARK: Retransmissions and pacing
 
-    /// Answers a NACK: the responder picks what to resend (once per RTT, within its budget); the packets go ahead of
-    /// new media.
-    private func answer(_ nack: GenericNACK) {
+    /// Answers a NACK for stream `stream`: its responder picks what to resend from its history (once per RTT, within
+    /// its budget); the packets go ahead of new media.
+    private func answer(_ nack: GenericNACK, stream: Int) {
         guard configuration.nack else { return }
-        retransmitList.removeAll(keepingCapacity: true)
-        responder.respond(to: nack, now: now, history: &history, retransmit: &retransmitList)
+        streams[stream].respond(to: nack, now: now, retransmit: &retransmitList)
         guard !retransmitList.isEmpty else { return }
         if pacer != nil {
             for sequenceNumber in retransmitList {
-                let size = history.size(of: sequenceNumber, now: now) ?? 0
-                pace(PacedPacket(sequenceNumber: sequenceNumber, size: size, kind: .retransmission))
+                let size = streams[stream].history.size(of: sequenceNumber, now: now) ?? 0
+                pace(PacedPacket(stream: stream, sequenceNumber: sequenceNumber, size: size, kind: .retransmission))
             }
             releasePaced()
         } else {
-            for sequenceNumber in retransmitList { pending.append(.resend(sequenceNumber, probeCluster: 0)) }
+            for sequenceNumber in retransmitList {
+                pending.append(.resend(stream: stream, sequenceNumber, probeCluster: 0))
+            }
         }
     }
 
-    /// Hands one packet of the history to `rtp` again, written from its frame: on the RTX stream (RFC 4588, a new
-    /// sequence number, the original one first in the payload) or as the original packet.
+    /// Hands one packet of stream `stream`'s history to `rtp` again, written from its frame: on the stream's RTX
+    /// stream (RFC 4588, a new sequence number, the original one first in the payload) or as the original packet.
     private func resend(
-        _ sequenceNumber: SequenceNumber, probeCluster: Int,
+        _ sequenceNumber: SequenceNumber, of stream: Int, probeCluster: Int,
         _ rtp: (_ size: Int, _ write: (UnsafeMutableRawBufferPointer) throws -> Int) throws -> Void
     ) throws {
-        guard let (packet, frame) = history.packet(sequenceNumber, now: now) else { return }
-        if let rtx = rtxStream {
+        guard let (packet, frame) = streams[stream].history.packet(sequenceNumber, now: now) else { return }
+        if let rtx = streams[stream].rtx {
             try rtp(packet.size + RTXPacket.originalSequenceNumberSize) { buffer in
-                let size = try packetizer.writeRetransmission(
+                let size = try streams[stream].packetizer.writeRetransmission(
                     packet, of: frame, ssrc: rtx.ssrc, payloadType: rtx.payloadType,
                     sequenceNumber: rtx.nextSequenceNumber, into: buffer)
-                rtxStream?.advance()
+                streams[stream].rtx?.advance()
                 stampTransportSequence(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size]), probeCluster: probeCluster)
                 return size
             }
         } else {
             try rtp(packet.size) { buffer in
-                let size = try packetizer.write(packet, of: frame, into: buffer)
+                let size = try streams[stream].packetizer.write(packet, of: frame, into: buffer)
                 stampTransportSequence(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size]), probeCluster: probeCluster)
                 return size
             }
         }
         if probeCluster != 0 {
-            stats.probePacketsSent += 1
+            streams[stream].counters.probePacketsSent += 1
         } else {
-            stats.retransmittedPacketsSent += 1
-            stats.retransmittedBytesSent += packet.size
+            streams[stream].counters.retransmittedPacketsSent += 1
+            streams[stream].counters.retransmittedBytesSent += packet.size
         }
     }
 
@@ -706,11 +716,11 @@ final class SenderSession {
         while let packet = pacer?.dequeue(now: now) {
             switch packet.kind {
             case .retransmission:
-                pending.append(.resend(packet.sequenceNumber, probeCluster: 0))
+                pending.append(.resend(stream: packet.stream, packet.sequenceNumber, probeCluster: 0))
             case .probe:
-                pending.append(.resend(packet.sequenceNumber, probeCluster: probeCluster))
+                pending.append(.resend(stream: packet.stream, packet.sequenceNumber, probeCluster: probeCluster))
             case .media:
-                pending.append(.media(packet.sequenceNumber, keyframeStart: packet.isKeyframeStart))
+                pending.append(.media(stream: packet.stream, packet.sequenceNumber, keyframeStart: packet.isKeyframeStart))
             }
         }
     }
@@ -723,21 +733,36 @@ final class SenderSession {
         return makeSnapshot()
     }
 
+    /// The statistics now: the session's, every stream's send counters and NACK figures added up, and the first
+    /// stream's link (its SSRC is the statistics' `ssrc`).
     private func makeSnapshot() -> SenderStats {
         var snapshot = stats
         snapshot.timestamp = (now - startTime).inSeconds
         snapshot.rembBitrate = bitrate.rembLimit
         snapshot.tmmbrBitrate = bitrate.tmmbrLimit
+        let link = streams[0].link
         snapshot.roundTripTime = link.roundTripTime?.inSeconds
         snapshot.fractionLost = link.fractionLost
         snapshot.packetsLost = link.packetsLost
+        let sent = totals()
+        snapshot.framesSent = sent.framesSent
+        snapshot.packetsSent = sent.packetsSent
+        snapshot.bytesSent = sent.bytesSent
+        snapshot.headerBytesSent = sent.headerBytesSent
+        snapshot.retransmittedPacketsSent = sent.retransmittedPacketsSent
+        snapshot.retransmittedBytesSent = sent.retransmittedBytesSent
+        snapshot.probePacketsSent = sent.probePacketsSent
         if configuration.nack {
-            let r = responder.statistics
-            snapshot.nackRequestsIgnored = r.ignoredNotInHistory + r.ignoredTooSoon + r.ignoredOverBudget
-            snapshot.nackIgnoredNotInHistory = r.ignoredNotInHistory
-            snapshot.nackIgnoredTooSoon = r.ignoredTooSoon
-            snapshot.nackIgnoredOverBudget = r.ignoredOverBudget
-            snapshot.retransmittedExtraCopies = r.extraCopies
+            var index = 0
+            while index < streams.count {
+                let r = streams[index].responder.statistics
+                snapshot.nackRequestsIgnored += r.ignoredNotInHistory + r.ignoredTooSoon + r.ignoredOverBudget
+                snapshot.nackIgnoredNotInHistory += r.ignoredNotInHistory
+                snapshot.nackIgnoredTooSoon += r.ignoredTooSoon
+                snapshot.nackIgnoredOverBudget += r.ignoredOverBudget
+                snapshot.retransmittedExtraCopies += r.extraCopies
+                index += 1
+            }
         }
         if let pacer {
             snapshot.pacerQueueDelay = pacer.queueDelay(now: now).inSeconds
@@ -745,14 +770,33 @@ final class SenderSession {
         return snapshot
     }
 
+    /// Every stream's send counters added up.
+    private func totals() -> OutgoingStream.Counters {
+        var sum = OutgoingStream.Counters()
+        var index = 0
+        while index < streams.count {  // indexed: an unoptimized build allocates an iterator box for `for in`
+            let counters = streams[index].counters
+            sum.framesSent += counters.framesSent
+            sum.packetsSent += counters.packetsSent
+            sum.bytesSent += counters.bytesSent
+            sum.headerBytesSent += counters.headerBytesSent
+            sum.retransmittedPacketsSent += counters.retransmittedPacketsSent
+            sum.retransmittedBytesSent += counters.retransmittedBytesSent
+            sum.probePacketsSent += counters.probePacketsSent
+            index += 1
+        }
+        return sum
+    }
+
     /// Once per report interval: rates over the interval, the Sender Report, `.report`.
     private func report() {
         let elapsed = (now - lastReport.time).inSeconds
+        let bytesSent = totals().bytesSent
         if elapsed > 0 {
             stats.framesPerSecond = Double(stats.framesEncoded - lastReport.frames) / elapsed
-            stats.actualBitrate = Int(Double((stats.bytesSent - lastReport.bytes) * 8) / elapsed)
+            stats.actualBitrate = Int(Double((bytesSent - lastReport.bytes) * 8) / elapsed)
         }
-        lastReport = (now, stats.framesEncoded, stats.bytesSent)
+        lastReport = (now, stats.framesEncoded, bytesSent)
         // The retransmissions' share reaches the encoder here too: without congestion control (or a peer's reports)
         // nothing else looks at the target between changes.
         if configuration.nack { applyTargetIfChanged(force: false) }
@@ -760,22 +804,27 @@ final class SenderSession {
         events.append(.report(makeSnapshot()))
     }
 
-    /// The Sender Report for now: NTP and RTP timestamps of the same instant (RFC 3550 section 6.4.1).
-    private func makeSenderReport() -> RTCPPacket? {
-        guard let rtpClock else { return nil }  // nothing sent yet: no RTP time to map
-        return .senderReport(SenderReport(
-            ssrc: ssrc, ntpTimestamp: wallClock(at: now), rtpTimestamp: rtpClock.timestamp(at: now),
-            packetCount: UInt32(truncatingIfNeeded: stats.packetsSent),
-            octetCount: UInt32(truncatingIfNeeded: stats.bytesSent)))
-    }
-
-    /// Queues a compound packet: SR (or an empty RR before the first frame) and SDES first, as RFC 3550 section 6.1
-    /// requires, then `packets`.
+    /// Queues a compound packet, as RFC 3550 section 6.1 requires: a Sender Report for every stream that has sent
+    /// (an empty RR from the first stream's SSRC before any has), then SDES with a CNAME chunk per stream, then
+    /// `packets`.
     private func queueRTCP(_ packets: [RTCPPacket]) {
-        let report = makeSenderReport() ?? .receiverReport(ReceiverReport(ssrc: ssrc, reportBlocks: []))
-        let compound = [report, .sourceDescription(SourceDescription(chunks: [
-            SourceDescriptionChunk(ssrc: ssrc, items: [.cname(configuration.cname)]),
-        ]))] + packets
+        var compound: [RTCPPacket] = []
+        compound.reserveCapacity(streams.count + 1 + packets.count)
+        var chunks: [SourceDescriptionChunk] = []
+        chunks.reserveCapacity(streams.count)
+        let items: [SourceDescriptionItem] = [.cname(configuration.cname)]
+        let ntpNow = wallClock(at: now)
+        var index = 0
+        while index < streams.count {
+            if let report = streams[index].senderReport(now: now, wallClock: ntpNow) {
+                compound.append(.senderReport(report))
+            }
+            chunks.append(SourceDescriptionChunk(ssrc: streams[index].ssrc, items: items))
+            index += 1
+        }
+        if compound.isEmpty { compound.append(.receiverReport(ReceiverReport(ssrc: ssrc, reportBlocks: []))) }
+        compound.append(.sourceDescription(SourceDescription(chunks: chunks)))
+        compound.append(contentsOf: packets)
         pending.append(.rtcp(compound))
     }
 }

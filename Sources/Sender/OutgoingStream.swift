@@ -1,0 +1,143 @@
+import Codec
+import H264
+import MediaTime
+import RTP
+
+/// One outgoing RTP stream of a `SenderSession` and its retransmission stream: everything that belongs to one media
+/// SSRC. The session holds an ordered list of them (`SenderSession.streams`, the first always present) and keeps what
+/// the transport shares: the pacer, the congestion controller and bitrate controller, the transport-wide sequence
+/// numbers, the report timer and the routing of feedback to the stream whose SSRC it names.
+///
+/// A session has one stream today. A second one (a simulcast layer, issue 23: one encoder per layer, each layer its
+/// own SSRC and RTX SSRC, one transport) is added by passing its `StreamIdentity` in the session's
+/// `additionalStreams`; its encoder's outputs then go to `SenderSession.handle(encoded:stream:now:)` with its index.
+/// Each stream has its own sequence numbers, history and NACK budget (at the session's whole target: sharing the
+/// target between layers is the layer allocation's job), and its own Sender Reports; the encoder commands and the
+/// encoder's statistics are still the session's (one encoder), and probes repeat the first stream's packets.
+///
+/// Not `Sendable`: its session owns it.
+struct OutgoingStream {
+    /// What one stream has sent: the counts its Sender Reports carry and the session's statistics add up.
+    struct Counters {
+        /// Frames whose packets were planned (`framesSent`).
+        var framesSent = 0
+        /// Media packets planned (`packetsSent`).
+        var packetsSent = 0
+        /// RTP payload bytes of those packets (`bytesSent`).
+        var bytesSent = 0
+        /// RTP header bytes of those packets (`headerBytesSent`).
+        var headerBytesSent = 0
+        /// Packets resent in answer to NACKs, on the RTX stream when there is one.
+        var retransmittedPacketsSent = 0
+        /// Bytes of the packets resent.
+        var retransmittedBytesSent = 0
+        /// Probe padding packets sent (recent media packets again).
+        var probePacketsSent = 0
+    }
+
+    /// The media SSRC.
+    let ssrc: SSRC
+    /// The sequence numbers; plans each packet and writes it from its frame, as media or RTX.
+    var packetizer: H264Packetizer
+    /// Sent packets (plans and their frames, no bytes): what the pacer releases, what a NACK resends and a probe
+    /// repeats. Also the staging for unpaced packets between `SenderSession.handle(encoded:)` and `pollTransmit`.
+    var history: PacketHistory
+    /// Picks what to resend of this stream; consulted only with NACK on.
+    var responder: NACKResponder
+    /// The retransmission stream (RFC 4588), when negotiated: its own SSRC, payload type and sequence numbers.
+    var rtx: RTXStream?
+    /// The random timestamp offset (the first frame's RTP timestamp).
+    let timestampOffset: UInt32
+    /// Capture time -> RTP time, from the first frame on; nil before it.
+    private(set) var rtpClock: RTPClock?
+    /// RTT and loss from the reception reports about this stream.
+    var link = LinkQuality()
+    /// A keyframe request waiting for this stream's IDR's first packet to leave (its arrival time).
+    var keyframeRequestPending: MonotonicTime?
+    /// What this stream has sent.
+    var counters = Counters()
+
+    /// Creates a stream.
+    /// - Parameters:
+    ///   - identity: its SSRCs, first sequence numbers and timestamp offset.
+    ///   - configuration: the sender's configuration (payload type, packetization mode, header extension, RTX, NACK).
+    ///   - payloadLimit: the MTU, IP version and SRTP trailer the packets must fit.
+    /// - Throws: what `H264Packetizer` and `PacketHistory` refuse.
+    init(identity: StreamIdentity, configuration: SenderConfiguration, payloadLimit: RTPPayloadLimit) throws {
+        ssrc = identity.ssrc
+        packetizer = try H264Packetizer(
+            ssrc: identity.ssrc, payloadType: configuration.payloadType,
+            firstSequenceNumber: identity.firstSequenceNumber, mode: configuration.packetizationMode,
+            mtu: payloadLimit.mtu, ipVersion: payloadLimit.ipVersion, srtpTrailerSize: payloadLimit.srtpTrailerSize,
+            headerExtension: configuration.headerExtension)
+        timestampOffset = identity.timestampOffset
+        // The history holds plans and frames, not packet bytes: its memory does not grow with the MTU.
+        history = try PacketHistory()
+        responder = NACKResponder(mediaSSRC: identity.ssrc, targetBitrate: configuration.encoder.targetBitrate)
+        if configuration.nack, let rtx = configuration.rtx, let rtxSSRC = identity.rtxSSRC {
+            self.rtx = RTXStream(
+                ssrc: rtxSSRC, payloadType: rtx.payloadType, firstSequenceNumber: identity.rtxFirstSequenceNumber)
+        }
+    }
+
+    /// The RTP timestamp of a frame captured at `captureTime`; the first frame starts the clock.
+    /// - Parameter captureTime: the frame's capture time.
+    mutating func timestamp(at captureTime: MonotonicTime) -> RTPTimestamp {
+        let clock = rtpClock ?? RTPClock(offset: timestampOffset, origin: captureTime)
+        rtpClock = clock
+        return clock.timestamp(at: captureTime)
+    }
+
+    /// Plans one access unit's packets and stores each in the history (plan and frame, no bytes).
+    /// - Parameters:
+    ///   - frame: the encoded frame.
+    ///   - timestamp: its RTP timestamp.
+    ///   - now: the time the packets count as sent from.
+    ///   - stored: receives each packet's plan once it is in the history.
+    /// - Throws: what the packetizer refuses (packets planned before stay in the history, unsent).
+    mutating func plan(
+        _ frame: EncodedFrame, timestamp: RTPTimestamp, now: MonotonicTime, stored: (H264PacketPlan) -> Void
+    ) throws {
+        try packetizer.plan(frame, timestamp: timestamp) { packet in
+            history.store(packet, of: frame, now: now)
+            stored(packet)
+        }
+    }
+
+    /// Picks what to resend for `nack` (once per RTT, within the budget) and marks it in the history.
+    /// - Parameters:
+    ///   - nack: a NACK naming this stream's SSRC.
+    ///   - now: the current time.
+    ///   - retransmit: receives the sequence numbers to resend (emptied first; its capacity is kept).
+    mutating func respond(to nack: GenericNACK, now: MonotonicTime, retransmit: inout [SequenceNumber]) {
+        retransmit.removeAll(keepingCapacity: true)
+        responder.respond(to: nack, now: now, history: &history, retransmit: &retransmit)
+    }
+
+    /// Reads a reception report block about this stream; its RTT, once known, sets the history's retention and the
+    /// responder's resend guard.
+    /// - Parameters:
+    ///   - block: the block.
+    ///   - arrival: when its RTCP packet arrived (wall clock, NTP format).
+    /// - Returns: the latest RTT, if one is known.
+    mutating func update(with block: ReportBlock, arrival: NTPTimestamp) -> Duration? {
+        link.update(with: block, arrival: arrival)
+        guard let rtt = link.roundTripTime else { return nil }
+        history.roundTripTime = rtt
+        responder.updateRoundTripTime(rtt)
+        return rtt
+    }
+
+    /// This stream's Sender Report at `now` (RFC 3550 section 6.4.1: NTP and RTP time of the same instant), or nil
+    /// before its first frame (no RTP time to map yet).
+    /// - Parameters:
+    ///   - now: the monotonic time now.
+    ///   - wallClock: the wall clock at `now`, in NTP format.
+    func senderReport(now: MonotonicTime, wallClock: NTPTimestamp) -> SenderReport? {
+        guard let rtpClock else { return nil }
+        return SenderReport(
+            ssrc: ssrc, ntpTimestamp: wallClock, rtpTimestamp: rtpClock.timestamp(at: now),
+            packetCount: UInt32(truncatingIfNeeded: counters.packetsSent),
+            octetCount: UInt32(truncatingIfNeeded: counters.bytesSent))
+    }
+}
