@@ -23,6 +23,10 @@ let package = Package(
         .library(name: "WebRTC", targets: ["WebRTC"]),
         .library(name: "WHEP", targets: ["WHEP"]),
         .library(name: "WHIP", targets: ["WHIP"]),
+        .library(name: "TURN", targets: ["TURN"]),
+        .library(name: "HTTPRequester", targets: ["HTTPRequester"]),
+        // The whole public API in one import (`import RTCH264`); the DocC catalog lives here.
+        .library(name: "RTCH264", targets: ["RTCH264"]),
         .executable(name: "rtc-h264", targets: ["rtc-h264"]),
     ],
     dependencies: [
@@ -30,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // `swift package generate-documentation` (the DocC catalog in Sources/RTCH264); a build-time plugin only.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: C wrappers (the only places C is visible)
@@ -149,6 +155,12 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
 
+        // MARK: The umbrella: every public module re-exported, and the DocC catalog.
+        .target(name: "RTCH264", dependencies: [
+            "MediaTime", "H264", "RTP", "SRTP", "Video", "Codec", "SDP", "Transport", "CongestionControl", "Sender",
+            "Receiver", "HTTPRequester", "Control", "STUN", "TURN", "DTLS", "WebRTC", "WHEP", "WHIP",
+        ]),
+
         // MARK: Tool
         .executableTarget(
             name: "rtc-h264",
@@ -164,6 +176,8 @@ let package = Package(
         // cooperative pool (the rtc-h264 binary, curl), raw TCP and UDP sockets, polling, `ms`, the Guide's examples
         // checked against Docs/Guide.md. Also the test-only TLS certificates and keys (Tests/TestSupport/TLS, read by path).
         .target(name: "TestSupport", dependencies: ["MediaTime"], path: "Tests/TestSupport", exclude: ["TLS"]),
+        // `import RTCH264` alone reaches the API: a sender to a receiver, a WHEP server, the control endpoint.
+        .testTarget(name: "RTCH264Tests", dependencies: ["RTCH264"]),
         .testTarget(name: "H264Tests", dependencies: ["H264", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "H264", "MediaTime"]),
         .testTarget(name: "SRTPTests", dependencies: ["SRTP"]),

@@ -1,0 +1,52 @@
+import Foundation
+import RTCH264
+import Testing
+
+/// `import RTCH264` alone is enough to embed every part: no other module of the package is imported here.
+@Suite struct UmbrellaImportTests {
+    @Test func aSenderStreamsToAReceiverAndTheControlEndpointAnswersThroughOneImport() async throws {
+        let key = SRTPMasterKey.random(for: .default)
+        var receiverConfiguration = ReceiverConfiguration(listenHost: "127.0.0.1", listenPort: 0)
+        receiverConfiguration.security = .init(remoteKey: key)
+        let receiver = try await H264Receiver(configuration: receiverConfiguration)
+        async let received = receiver.run()
+
+        var configuration = SenderConfiguration(
+            peerHost: "127.0.0.1", peerPort: receiver.localPort,
+            encoder: EncoderConfiguration(width: 160, height: 96, frameRate: 30, targetBitrate: 200_000))
+        configuration.security = .init(key: key)
+        let sender = try await H264Sender(configuration: configuration)
+        let control = try await ControlServer(host: "127.0.0.1", port: 0, token: nil, sender: sender)
+        let frame = I420Frame(width: 160, height: 96)
+        for index in 0..<20 {
+            try sender.send(.i420(frame), captureTime: ContinuousClock.now)
+            if index == 10 {
+                let reply = try await ControlClient.send(.setBitrate(150_000), host: "127.0.0.1", port: control.localPort)
+                #expect(reply.status == 200)
+            }
+            try await Task.sleep(for: .milliseconds(33))
+        }
+        await control.close()
+        let sent = try await sender.finish()
+        let decoded = try await received
+        #expect(sent.framesSent >= 1)
+        #expect(sent.targetBitrate == 150_000)
+        #expect(decoded.framesDecoded == sent.framesSent)
+    }
+
+    @Test func theWebRTCFrontEndsAreReachableThroughOneImport() async throws {
+        let server = try await WHEPServer(
+            configuration: SenderConfiguration(
+                peerHost: "127.0.0.1", peerPort: 9,
+                encoder: EncoderConfiguration(width: 160, height: 96, frameRate: 30, targetBitrate: 200_000)),
+            options: WHEPServer.Options(host: "127.0.0.1", port: 0))
+        #expect(server.localPort > 0)
+        #expect(server.viewerCount == 0)
+        await server.finish()
+        // The ICE servers a WHIP endpoint hands out, and the TURN client's credential, from the same import.
+        let stun = try ICEServer(uri: "stun:stun.example.org:3478")
+        #expect(stun.port == 3478)
+        let credential = LongTermCredential(username: "user", password: "secret")
+        #expect(!String(describing: credential).contains("secret"))
+    }
+}
