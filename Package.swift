@@ -177,7 +177,7 @@ let package = Package(
         // checked against Docs/Guide.md. Also the test-only TLS certificates and keys (Tests/TestSupport/TLS, read by path).
         .target(name: "TestSupport", dependencies: ["MediaTime"], path: "Tests/TestSupport", exclude: ["TLS"]),
         // `import RTCH264` alone reaches the API: a sender to a receiver, a WHEP server, the control endpoint.
-        .testTarget(name: "RTCH264Tests", dependencies: ["RTCH264"]),
+        .testTarget(name: "RTCH264Tests", dependencies: ["RTCH264", "TestSupport"]),
         .testTarget(name: "H264Tests", dependencies: ["H264", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "H264", "MediaTime"]),
         .testTarget(name: "SRTPTests", dependencies: ["SRTP"]),

@@ -23,6 +23,8 @@ RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Intero
 RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Interop/whip-janus.sh
 # The user-space UDP relay the network benchmarks use (Tests/Tools/ImpairmentRelay).
 python3 Tests/Tools/ImpairmentRelay/test_impairment_relay.py
+# The DocC documentation builds with no warning, and every public symbol has a documentation comment (Tests/Docs).
+bash Tests/Docs/run.sh
 # libFuzzer on every input parser, 20 s each, regressions replayed first (Tests/Fuzz/README.md).
 bash Tests/Fuzz/run.sh 20
 # Interop: our binaries against ffmpeg, GStreamer, tshark, and Janus + Chromium (Interop/README.md); the Janus

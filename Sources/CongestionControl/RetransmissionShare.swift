@@ -28,12 +28,14 @@ public struct RetransmissionShare: Sendable {
     private static let capacity = 12
     private var samples: [Sample] = []
 
+    /// Creates an empty share: no samples, so the retransmissions' share reads 0 until the first interval has passed.
     public init() { samples.reserveCapacity(Self.capacity) }
 
     /// Records the counters at `now` (kept only when `sampleInterval` has passed since the last kept sample).
     /// - Parameters:
     ///   - media: media bytes sent so far.
     ///   - retransmitted: retransmitted bytes sent so far.
+    ///   - now: when the counts were read (one sample per interval is kept).
     public mutating func record(media: Int, retransmitted: Int, now: MonotonicTime) {
         if let last = samples.last, now - last.time < Self.sampleInterval { return }
         if samples.count == Self.capacity { samples.removeFirst() }

@@ -1,6 +1,35 @@
 import Foundation
 import RTCH264
 import Testing
+import TestSupport
+
+/// The DocC catalog's "Getting started" example (Sources/RTCH264/RTCH264.docc/GettingStarted.md), compiled and run by
+/// `theGettingStartedExampleRunsAndItsTextIsInTheArticle`: the text between the markers stands in the article.
+func gettingStarted() async throws -> (sent: SenderStats, decoded: ReceiverStats) {
+    // guide:begin
+    let key = SRTPMasterKey.random(for: .default)
+    var receiving = ReceiverConfiguration(listenHost: "127.0.0.1", listenPort: 0)
+    receiving.security = .init(remoteKey: key)
+    let receiver = try await H264Receiver(configuration: receiving)
+    async let received = receiver.run()
+
+    var sending = SenderConfiguration(
+        peerHost: "127.0.0.1", peerPort: receiver.localPort,
+        encoder: EncoderConfiguration(width: 640, height: 360, frameRate: 30, targetBitrate: 800_000))
+    sending.security = .init(key: key)
+    let sender = try await H264Sender(configuration: sending)
+
+    let frame = I420Frame(width: 640, height: 360)
+    for _ in 0..<90 {
+        try sender.send(.i420(frame), captureTime: .now)
+        try await Task.sleep(for: .milliseconds(33))
+    }
+    let sent = try await sender.finish()       // RTCP BYE, sockets closed
+    let decoded = try await received           // ends on the BYE
+    print("\(sent.framesSent) frames sent, \(decoded.framesDecoded) decoded")
+    // guide:end
+    return (sent, decoded)
+}
 
 /// `import RTCH264` alone is enough to embed every part: no other module of the package is imported here.
 @Suite struct UmbrellaImportTests {
@@ -32,6 +61,17 @@ import Testing
         #expect(sent.framesSent >= 1)
         #expect(sent.targetBitrate == 150_000)
         #expect(decoded.framesDecoded == sent.framesSent)
+    }
+
+    @Test func theGettingStartedExampleRunsAndItsTextIsInTheArticle() async throws {
+        let (sent, decoded) = try await gettingStarted()
+        #expect(sent.framesSent >= 30)
+        #expect(decoded.framesDecoded == sent.framesSent)
+        let example = try GuideExample.text(inTestFile: #filePath)
+        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/RTCH264/RTCH264.docc/GettingStarted.md")
+        let text = try String(contentsOf: article, encoding: .utf8)
+        #expect(text.contains(example), "GettingStarted.md must contain the example of UmbrellaImportTests verbatim")
     }
 
     @Test func theWebRTCFrontEndsAreReachableThroughOneImport() async throws {
