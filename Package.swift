@@ -34,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         // `swift package generate-documentation` (the DocC catalog in Sources/RTCH264); a build-time plugin only.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -105,6 +106,7 @@ let package = Package(
         ]),
         .target(name: "Sender", dependencies: [
             "H264", "MediaTime", "RTP", "SRTP", "Video", "Codec", "SDP", "Transport", "CongestionControl",
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
@@ -116,6 +118,7 @@ let package = Package(
         // The HTTP/1.1 connection handling the control endpoint and WHEP share (bounded bodies, routing, replies).
         // HTTPS (swift-nio-ssl, its own BoringSSL) when a certificate and key are given.
         .target(name: "HTTPEndpoint", dependencies: [
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -136,6 +139,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // The WHIP client (RFC 9725): its HTTP/1.1 exchanges (HTTPRequester) and the publisher over the sender.
         .target(name: "WHIP", dependencies: [
@@ -149,6 +153,7 @@ let package = Package(
         // a `ControlTarget` (Control) so that one control endpoint serves it and the sender alike.
         .target(name: "WHEP", dependencies: [
             "HTTPEndpoint", "Control", "Codec", "DTLS", "H264", "MediaTime", "RTP", "SRTP", "STUN", "Sender", "Transport", "Video", "WebRTC", "WebRTCTransport",
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -168,6 +173,7 @@ let package = Package(
                 "H264", "MediaTime", "RTP", "SRTP", "Video", "Codec", "SDP", "Sender", "Receiver", "Control", "WHEP", "WHIP",
                 "HTTPEndpoint",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 

@@ -14,6 +14,19 @@ public enum ControlCommand: Sendable, Equatable {
     case stats
     /// Asks for the statistics as Prometheus metrics (`GET /metrics`).
     case metrics
+
+    /// The command's name, as `rtc-h264 control` spells it (`bitrate`, `framerate`, `degradation-preference`,
+    /// `keyframe`, `stats`, `metrics`).
+    public var name: String {
+        switch self {
+        case .setBitrate: "bitrate"
+        case .setFrameRate: "framerate"
+        case .setDegradationPreference: "degradation-preference"
+        case .requestKeyframe: "keyframe"
+        case .stats: "stats"
+        case .metrics: "metrics"
+        }
+    }
 }
 
 /// The answer to a `ControlCommand`: an HTTP status and a body, JSON but for `/metrics`.

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Codec
 import HTTPEndpoint
+import Logging
 import Sender
 import NIOCore
 import NIOHTTP1
@@ -60,12 +61,17 @@ public final class ControlServer: Sendable {
     ///   - token: the bearer token every request must carry, or nil (loopback only).
     ///   - target: what the commands go to (a sender, a WHEP server).
     ///   - tls: serve HTTPS with this certificate and key, or nil for plain HTTP.
+    ///   - logger: where the endpoint logs (swift-log): commands that change the stream at `info`, reads at
+    ///     `debug`, refused requests at `notice` (method, path, status and client address; never a header or the
+    ///     token). Nil logs to `Logger(label: "rtc-h264.control")`, the process's logging system.
     /// - Throws: `ControlServerError.tokenRequired` for a non-loopback address without a token; `TLSServerError` for
     ///   a certificate or key that cannot be used; bind errors.
     public convenience init(
-        host: String, port: Int, token: String?, target: some ControlTarget, tls: TLSServerConfiguration? = nil
+        host: String, port: Int, token: String?, target: some ControlTarget, tls: TLSServerConfiguration? = nil,
+        logger: Logger? = nil
     ) async throws {
-        try await self.init(host: host, port: port, token: token, target: target, limits: Self.limits, tls: tls)
+        try await self.init(
+            host: host, port: port, token: token, target: target, limits: Self.limits, tls: tls, logger: logger)
     }
 
     /// Starts a server with limits of its own (tests: a short request timeout, a small per-address limit).
@@ -76,12 +82,14 @@ public final class ControlServer: Sendable {
     ///   - target: what the commands go to (a sender, a WHEP server).
     ///   - limits: connections, request timeout, head and body sizes.
     ///   - tls: serve HTTPS with this certificate and key, or nil for plain HTTP.
+    ///   - logger: where the endpoint logs; nil: `Logger(label: "rtc-h264.control")`.
     /// - Throws: `ControlServerError.tokenRequired` for a non-loopback address without a token; `TLSServerError` for
     ///   a certificate or key that cannot be used; bind errors.
     package init(
         host: String, port: Int, token: String?, target: some ControlTarget, limits: HTTPEndpointLimits,
-        tls: TLSServerConfiguration? = nil
+        tls: TLSServerConfiguration? = nil, logger: Logger? = nil
     ) async throws {
+        let logger = logger ?? Logger(label: "rtc-h264.control")
         if let token, token.isEmpty || token.utf8.count > 1024 { throw ControlServerError.invalidToken }
         if let refused = LoopbackRule.hostNeedingToken(hasToken: token != nil, host: host) {
             throw ControlServerError.tokenRequired(refused)
@@ -92,12 +100,36 @@ public final class ControlServer: Sendable {
         channel = try await HTTPEndpointListener.bind(
             host: host, port: port, limits: limits, tls: context, errorReply: { Self.httpReply(.error($0, $1)) },
             route: { request in Self.route(request, token: token) },
-            respond: { command in Self.httpReply(await Self.apply(command, to: target, metrics: metrics)) })
+            respond: { command in
+                let reply = await Self.apply(command, to: target, metrics: metrics)
+                Self.log(command, reply, to: logger)
+                return Self.httpReply(reply)
+            }, logger: logger)
         // The rule again on the address actually bound: a name that passed as loopback may resolve elsewhere.
         if let refused = LoopbackRule.hostNeedingToken(hasToken: token != nil, host: host, bound: channel.localAddress) {
             try? await channel.close()
             throw ControlServerError.tokenRequired(refused)
         }
+        logger.info("control endpoint listening", metadata: [
+            "address": "\(channel.localAddress?.ipAddress ?? host):\(channel.localAddress?.port ?? port)", "https": "\(isHTTPS)",
+            "token": "\(token == nil ? "none" : "required")",
+        ])
+    }
+
+    /// Logs a command carried out: a change at `info` (`notice` when the target refused it), a read at `debug`.
+    static func log(_ command: ControlCommand, _ reply: ControlReply, to logger: Logger) {
+        let change: Bool
+        var metadata: Logger.Metadata = ["status": "\(reply.status)"]
+        switch command {
+        case .setBitrate(let bps): (change, metadata["bitrate_bps"]) = (true, "\(bps)")
+        case .setFrameRate(let fps): (change, metadata["fps"]) = (true, "\(fps)")
+        case .setDegradationPreference(let preference): (change, metadata["preference"]) = (true, "\(preference.rawValue)")
+        case .requestKeyframe: change = true
+        case .stats, .metrics: change = false
+        }
+        let level: Logger.Level = !change ? .debug : reply.status >= 400 ? .notice : .info
+        if reply.status >= 400 { metadata["error"] = "\(reply.body.prefix(200))" }
+        logger.log(level: level, "control command \(command.name)", metadata: metadata)
     }
 
     /// Starts a server over a sender (`init(host:port:token:target:)` with the sender as the target).

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -37,7 +38,8 @@ package enum HTTPEndpointListener {
         extraHeaders: [(name: String, value: String)] = [],
         errorReply: @escaping @Sendable (Int, String) -> HTTPEndpointReply,
         route: @escaping @Sendable (HTTPEndpointRequest) -> Result<Routed, HTTPEndpointError>,
-        respond: @escaping @Sendable (Routed) async -> HTTPEndpointReply
+        respond: @escaping @Sendable (Routed) async -> HTTPEndpointReply,
+        logger: Logger = Logger(label: "rtc-h264.http")
     ) async throws -> Channel {
         let limiter = HTTPConnectionLimiter(
             maximumConnections: min(limits.maximumConnections, descriptorBudget()),
@@ -58,6 +60,7 @@ package enum HTTPEndpointListener {
                     let address = channel.remoteAddress?.ipAddress ?? "unknown"
                     if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
                     if let refusal = limiter.admit(address) {
+                        logger.notice("connection refused", metadata: ["remote": "\(address)", "reason": "\(refusal.message)"])
                         var reply = errorReply(503, refusal.message)
                         reply.headers += refusalHeaders
                         try pipeline.addHandler(HTTPRefusalHandler(bytes: reply.wireBytes()))
@@ -71,7 +74,7 @@ package enum HTTPEndpointListener {
                         HTTPResponseHeadersHandler(), position: .after(try pipeline.handler(type: HTTPResponseEncoder.self)))
                     try pipeline.addHandler(HTTPExchangeHandler<Routed>(
                         maximumBodySize: limits.maximumBodySize, extraHeaders: extraHeaders, errorReply: errorReply,
-                        route: route, respond: respond))
+                        route: route, respond: respond, logger: logger, remote: address))
                 }
             }
             .bind(host: host, port: port).get()

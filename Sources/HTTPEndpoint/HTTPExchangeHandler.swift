@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import NIOHTTP1
 
@@ -16,6 +17,8 @@ package final class HTTPExchangeHandler<Routed: Sendable>: ChannelInboundHandler
     private let respond: @Sendable (Routed) async -> HTTPEndpointReply
     private let extraHeaders: [(name: String, value: String)]
     private let errorReply: @Sendable (Int, String) -> HTTPEndpointReply
+    private let logger: Logger
+    private let remote: String
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
     private var tooLarge = false
@@ -27,12 +30,18 @@ package final class HTTPExchangeHandler<Routed: Sendable>: ChannelInboundHandler
     ///   - errorReply: words an error reply of the handler's own (a missing `Host`) in the endpoint's format.
     ///   - route: checks a request (token, method, path, body) and turns it into what it asks for. On the loop.
     ///   - respond: acts on a routed request, off the loop.
+    ///   - logger: where each reply is logged: a refusal (4xx, 5xx) at `notice`, others at `debug`; the method, the
+    ///     path without its query, the status and the client's address, never a header (tokens) or a body.
+    ///   - remote: the client's address, for the log.
     package init(
         maximumBodySize: Int, extraHeaders: [(name: String, value: String)] = [],
         errorReply: @escaping @Sendable (Int, String) -> HTTPEndpointReply,
         route: @escaping (HTTPEndpointRequest) -> Result<Routed, HTTPEndpointError>,
-        respond: @escaping @Sendable (Routed) async -> HTTPEndpointReply
+        respond: @escaping @Sendable (Routed) async -> HTTPEndpointReply,
+        logger: Logger = Logger(label: "rtc-h264.http"), remote: String = "unknown"
     ) {
+        self.logger = logger
+        self.remote = remote
         self.maximumBodySize = maximumBodySize
         self.extraHeaders = extraHeaders
         self.errorReply = errorReply
@@ -105,7 +114,24 @@ package final class HTTPExchangeHandler<Routed: Sendable>: ChannelInboundHandler
         return nil
     }
 
+    /// The path as logged: no query or fragment, and only its first segment (`/whep/...`: a session id lets its
+    /// holder end that session, so it stays out of logs).
+    static func loggedPath(_ uri: String) -> String {
+        let path = uri.prefix { $0 != "?" && $0 != "#" }
+        let segments = path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard segments.count > 1 else { return String(path.prefix(64)) }
+        let first = segments[1].split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        return "/" + first[0].prefix(64) + (first.count > 1 ? "/..." : "")
+    }
+
     private func write(context: ChannelHandlerContext, head: HTTPRequestHead, reply: HTTPEndpointReply) {
+        let level: Logger.Level = reply.status >= 400 ? .notice : .debug
+        if logger.logLevel <= level {
+            let path = Self.loggedPath(head.uri)
+            logger.log(level: level, reply.status >= 400 ? "request refused" : "request answered", metadata: [
+                "method": "\(head.method.rawValue)", "path": "\(path)", "status": "\(reply.status)", "remote": "\(remote)",
+            ])
+        }
         var headers = HTTPHeaders()
         for (name, value) in reply.headers { headers.add(name: name, value: value) }
         for (name, value) in extraHeaders { headers.add(name: name, value: value) }

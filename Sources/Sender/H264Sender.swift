@@ -1,5 +1,6 @@
 import Codec
 import H264
+import Logging
 import MediaTime
 import NIOCore
 import NIOPosix
@@ -55,16 +56,20 @@ public final class H264Sender: Sendable {
 
     /// Validates the configuration, binds the socket(s), creates the encoder and its thread, and starts the report
     /// timer. The sender is live when this returns: push frames with `send`.
-    /// - Parameter configuration: what to send and where.
+    /// - Parameters:
+    ///   - configuration: what to send and where.
+    ///   - logger: where the sender logs (swift-log): its start and end at `info`, resolution switches at `info`,
+    ///     failures at `warning` and `error`, rate decisions and keyframe requests at `debug`; the stream's SSRC in
+    ///     the metadata, never a key. Nil logs to `Logger(label: "rtc-h264.sender")`, the process's logging system.
     /// - Throws: `SenderError` for an invalid configuration or address; encoder, SRTP and socket errors (nothing is
     ///   left open then).
-    public convenience init(configuration: SenderConfiguration) async throws {
+    public convenience init(configuration: SenderConfiguration, logger: Logger? = nil) async throws {
         let origin = ContinuousClock.now
         try await self.init(
             configuration: configuration, clock: .system(origin: origin), origin: origin, ioLoop: nil,
             makeEncoder: { [preference = configuration.degradationPreference] in
                 try AdaptiveH264Encoder(configuration: $0, preference: preference)
-            })
+            }, logger: logger)
     }
 
     /// Creates a sender with injected clocks and loop (tests).
@@ -77,11 +82,13 @@ public final class H264Sender: Sendable {
     ///   - prepared: a transport bound already (WebRTC: its peer and keys come later from ICE and DTLS); the sender
     ///     then ignores the configuration's addresses and security, runs on the transport's loop, and closes it on
     ///     `finish()`. Packets leave room for the largest SRTP trailer.
+    ///   - logger: where the sender logs; nil: `Logger(label: "rtc-h264.sender")`.
     package init(
         configuration: SenderConfiguration, clock: MediaClock, origin: ContinuousClock.Instant, ioLoop: EventLoop?,
         makeEncoder: @escaping @Sendable (EncoderConfiguration) throws -> any FrameEncoder,
-        transport prepared: NIOLoopBound<UDPTransport>? = nil
+        transport prepared: NIOLoopBound<UDPTransport>? = nil, logger: Logger? = nil
     ) async throws {
+        let logger = logger ?? Logger(label: "rtc-h264.sender")
         try configuration.validate()
         var rng = SystemRandomNumberGenerator()
         let identity = StreamIdentity.draw(for: configuration, using: &rng)
@@ -143,7 +150,7 @@ public final class H264Sender: Sendable {
                 let core = try SenderSessionDriver(
                     configuration: coreConfiguration, identity: identity, payloadLimit: payloadLimit,
                     transport: transport.value, clock: clock, encoder: LocalEncoderControl(encoder: encoder),
-                    ownEncoder: encoder, events: eventsContinuation, reports: reportsContinuation)
+                    ownEncoder: encoder, events: eventsContinuation, reports: reportsContinuation, logger: logger)
                 coreBox.value = core
                 core.start()
                 return NIOLoopBound(core, eventLoop: ioLoop)
@@ -162,6 +169,14 @@ public final class H264Sender: Sendable {
         self.eventsContinuation = eventsContinuation
         self.reports = reports
         self.localPort = try await ioLoop.submit { transport.value.localPort }.get()
+        let encoding = configuration.encoder
+        logger.info("sender started", metadata: [
+            "ssrc": "\(ssrc.rawValue)", "local_port": "\(localPort)",
+            "peer": "\(prepared == nil ? "\(configuration.peerHost):\(configuration.peerPort)" : "the prepared transport's")",
+            "size": "\(encoding.width)x\(encoding.height)", "fps": "\(encoding.frameRate)",
+            "target_bps": "\(encoding.targetBitrate)", "profile_level_id": "\(encoding.profileLevelID)",
+            "srtp": "\(configuration.security.map { "\($0.suite)" } ?? "off")",
+        ])
     }
 
     deinit {

@@ -1,5 +1,6 @@
 import Codec
 import H264
+import Logging
 import MediaTime
 import NIOCore
 import RTP
@@ -32,6 +33,8 @@ final class SenderSessionDriver {
     private let events: AsyncStream<SenderEvent>.Continuation
     private let reports: AsyncStream<SenderStats>.Continuation
     private let session: SenderSession
+    /// Where the session's events and its end are logged (the stream's SSRC in the metadata).
+    private let logger: Logger
     private var timer: Scheduled<Void>?
     private var timerDeadline: MonotonicTime?
     /// The application's bitrate requests in flight, by the session's request id.
@@ -49,8 +52,11 @@ final class SenderSessionDriver {
         configuration: SenderConfiguration, identity: StreamIdentity, payloadLimit: RTPPayloadLimit,
         transport: UDPTransport, clock: MediaClock, encoder: any EncoderControl,
         ownEncoder: EncoderComponent?, events: AsyncStream<SenderEvent>.Continuation,
-        reports: AsyncStream<SenderStats>.Continuation
+        reports: AsyncStream<SenderStats>.Continuation, logger: Logger
     ) throws {
+        var logger = logger
+        logger[metadataKey: "ssrc"] = "\(identity.ssrc.rawValue)"
+        self.logger = logger
         self.configuration = configuration
         self.ssrc = identity.ssrc
         self.eventLoop = transport.eventLoop
@@ -145,6 +151,7 @@ final class SenderSessionDriver {
         while let event = session.pollEvent() {
             switch event {
             case .sender(let event):
+                logger.log(level: event.logLevel, event.logMessage, metadata: event.logMetadata)
                 events.yield(event)
             case .report(let statistics):
                 reports.yield(withDriverCounters(statistics))
@@ -223,6 +230,14 @@ final class SenderSessionDriver {
         timer?.cancel()
         timer = nil
         let final = snapshot()
+        if let failure = session.failure {
+            logger.error("stream failed", metadata: ["error": "\(failure)", "frames_sent": "\(final.framesSent)"])
+        } else {
+            logger.info("stream ended", metadata: [
+                "frames_sent": "\(final.framesSent)", "packets_sent": "\(final.packetsSent)",
+                "retransmitted_packets_sent": "\(final.retransmittedPacketsSent)",
+            ])
+        }
         if closingTransport { transport.close() }
         transport.onRTCP = nil
         for (_, promise) in operatorRequests { promise.fail(SenderError.finished) }

@@ -1,3 +1,4 @@
+import Logging
 import MediaTime
 import NIOCore
 import RTP
@@ -24,15 +25,17 @@ package final class SharedEncoderSession: Sendable {
     ///   - encoder: how the session reaches the shared encoder.
     ///   - events: the session's events.
     ///   - reports: the session's statistics, once per report interval.
+    ///   - logger: where the session logs its events and its end.
     /// - Throws: packetizer or controller errors for a configuration that cannot work.
     package init(
         configuration: SenderConfiguration, identity: StreamIdentity, payloadLimit: RTPPayloadLimit,
         transport: UDPTransport, clock: MediaClock, encoder: any EncoderControl,
-        events: AsyncStream<SenderEvent>.Continuation, reports: AsyncStream<SenderStats>.Continuation
+        events: AsyncStream<SenderEvent>.Continuation, reports: AsyncStream<SenderStats>.Continuation, logger: Logger
     ) throws {
         let driver = try SenderSessionDriver(
             configuration: configuration, identity: identity, payloadLimit: payloadLimit, transport: transport,
-            clock: clock, encoder: encoder, ownEncoder: nil, events: events, reports: reports)
+            clock: clock, encoder: encoder, ownEncoder: nil, events: events, reports: reports,
+            logger: logger)
         driver.start()
         eventLoop = transport.eventLoop
         self.driver = NIOLoopBound(driver, eventLoop: transport.eventLoop)

@@ -1,5 +1,6 @@
 import Codec
 import H264
+import Logging
 import MediaTime
 import NIOCore
 import RTP
@@ -322,11 +323,13 @@ package final class FanOutEncoder: Sendable {
     ///     the viewer's delay-based estimate then runs on its transport-cc feedback.
     ///   - events: the viewer's events.
     ///   - reports: the viewer's statistics, once per report interval.
+    ///   - logger: where the viewer's stream logs (its events and its end).
     /// - Returns: the viewer.
     /// - Throws: `SenderError.finished`, packetizer or controller errors for a configuration that cannot work.
     package func attach(
         transport: UDPTransport, payloadType: PayloadType, rtxPayloadType: PayloadType?, ssrc: SSRC, rtxSSRC: SSRC?,
-        transportWideCCExtensionID: UInt8? = nil, events: AsyncStream<SenderEvent>.Continuation, reports: AsyncStream<SenderStats>.Continuation
+        transportWideCCExtensionID: UInt8? = nil, events: AsyncStream<SenderEvent>.Continuation, reports: AsyncStream<SenderStats>.Continuation,
+        logger: Logger = Logger(label: "rtc-h264.whep")
     ) throws -> FanOutViewer {
         guard !finished.load(ordering: .acquiring) else { throw SenderError.finished }
         if let failure { throw failure }
@@ -350,7 +353,7 @@ package final class FanOutEncoder: Sendable {
         // No encoder of its own: finishing the viewer leaves the shared one running.
         let session = try SharedEncoderSession(
             configuration: configuration, identity: identity, payloadLimit: limit, transport: transport, clock: clock,
-            encoder: control, events: events, reports: reports)
+            encoder: control, events: events, reports: reports, logger: logger)
         // A viewer joining after the operator changed the bitrate starts from the operator's value, not the
         // configured one (its wish is capped by the arbiter either way).
         let operatorTarget = registry.state.withLock { $0.arbiter.operatorRates.target }

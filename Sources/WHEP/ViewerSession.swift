@@ -1,4 +1,5 @@
 import DTLS
+import Logging
 import MediaTime
 import NIOCore
 import RTP
@@ -32,9 +33,14 @@ final class ViewerSession {
     private(set) var ended = false
     private let reports: AsyncStream<SenderStats>.Continuation
     private let senderEvents: AsyncStream<SenderEvent>.Continuation
+    /// The server's logger with this viewer's id in the metadata.
+    private let logger: Logger
 
     init(id: String, transport: UDPTransport, negotiated: NegotiatedVideo, ssrc: SSRC, rtxSSRC: SSRC?,
-         encoder: FanOutEncoder, table: ViewerTable, events: AsyncStream<WHEPEvent>.Continuation) {
+         encoder: FanOutEncoder, table: ViewerTable, events: AsyncStream<WHEPEvent>.Continuation, logger: Logger) {
+        var logger = logger
+        logger[metadataKey: "viewer"] = "\(Self.logID(id))"
+        self.logger = logger
         self.id = id
         self.transport = transport
         self.negotiated = negotiated
@@ -47,6 +53,10 @@ final class ViewerSession {
         reports = AsyncStream.makeStream(of: SenderStats.self, bufferingPolicy: .bufferingNewest(1)).continuation
         senderEvents = AsyncStream.makeStream(of: SenderEvent.self, bufferingPolicy: .bufferingNewest(1)).continuation
     }
+
+    /// The part of a viewer's id that its log lines carry: the first 8 of 32 hex digits, enough to tell viewers
+    /// apart; the whole id lets its holder `DELETE` the viewer, so it stays out of logs.
+    static func logID(_ id: String) -> Substring { id.prefix(8) }
 
     /// Starts ICE and DTLS over the socket and the connect timer.
     func start(peer: PeerTransport, connectTimeout: Duration) {
@@ -78,12 +88,14 @@ final class ViewerSession {
                     transportWideCCExtensionID: negotiated.transportCCExtensionID.flatMap { id in
                         (1...14).contains(id) ? UInt8(id) : nil  // one-byte header extension ids
                     },
-                    events: senderEvents, reports: reports)
+                    events: senderEvents, reports: reports, logger: logger)
+                logger.info("viewer joined", metadata: ["remote": "\(remote)"])
                 events.yield(.viewerJoined(id: id, remote: "\(remote)"))
             } catch {
                 end(.securityFailed("\(error)"))
             }
         case .pathChanged(let remote):
+            logger.info("viewer path changed", metadata: ["remote": "\(remote)"])
             self.remote = remote
         case .closed(let reason):
             end(Self.leaveReason(reason))
@@ -115,7 +127,20 @@ final class ViewerSession {
         reports.finish()
         senderEvents.finish()
         table.remove(id)
+        logger.log(level: Self.logLevel(reason), "viewer left", metadata: [
+            "reason": "\(reason)", "remote": "\(remote.map { "\($0)" } ?? "-")",
+        ])
         events.yield(.viewerLeft(id: id, reason: reason))
+    }
+
+    /// How a departure is logged: the ordinary ones at `info`, a viewer that never connected at `notice`, failures
+    /// at `warning`.
+    static func logLevel(_ reason: WHEPViewerLeaveReason) -> Logger.Level {
+        switch reason {
+        case .deleted, .closedByViewer, .serverFinished, .consentExpired: .info
+        case .connectTimeout, .iceFailed: .notice
+        case .dtlsFailed, .securityFailed, .streamFailed: .warning
+        }
     }
 
     /// The viewer's statistics now.

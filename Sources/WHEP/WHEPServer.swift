@@ -1,6 +1,7 @@
 public import Codec
 public import Control
 import DTLS
+public import Logging
 import H264
 import HTTPEndpoint
 import NIOCore
@@ -126,6 +127,7 @@ public final class WHEPServer: Sendable {
     private let context: DTLSContext
     private let advertisedIP: IPAddress
     private let eventsContinuation: AsyncStream<WHEPEvent>.Continuation
+    private let logger: Logger
 
     /// The HTTP port the server listens on.
     public var localPort: Int { channel.localAddress?.port ?? 0 }
@@ -142,9 +144,15 @@ public final class WHEPServer: Sendable {
     ///   - configuration: the stream: encoder settings, MTU, NACK, RTX, pacing, congestion control, CNAME (peer and
     ///     SRTP key fields are unused: every viewer has its own address and DTLS-derived keys).
     ///   - options: where and how to serve.
+    ///   - logger: where the server logs (swift-log): listening and finishing, viewers joining and leaving (with the
+    ///     first 8 hex digits of their id, never the whole id, a token or a key) at `info`, refused requests and
+    ///     offers at `notice`, DTLS and stream failures at `warning`, each viewer's rate decisions at `debug`. Nil
+    ///     logs to `Logger(label: "rtc-h264.whep")`, the process's logging system.
     /// - Throws: `WHEPServerError` for bad options, `TLSServerError` for a certificate or key that cannot be used,
     ///   `SenderError` for a bad configuration, DTLS, encoder and bind errors (nothing is left running then).
-    public init(configuration: SenderConfiguration, options: Options) async throws {
+    public init(configuration: SenderConfiguration, options: Options, logger: Logger? = nil) async throws {
+        let logger = logger ?? Logger(label: "rtc-h264.whep")
+        self.logger = logger
         if let token = options.token {
             guard !token.isEmpty, token.utf8.count <= 1024, token.unicodeScalars.allSatisfy({ (0x21...0x7e).contains($0.value) })
             else { throw WHEPServerError.invalidToken }
@@ -219,12 +227,16 @@ public final class WHEPServer: Sendable {
                         return WHEPReply.error(503, "the server is starting").http
                     }
                     return await server.respond(to: request).http
-                })
+                }, logger: logger)
         } catch {
             await encoder.finish()
             throw error
         }
         box.server.withLock { $0 = self }
+        logger.info("WHEP server listening", metadata: [
+            "url": "\(url)", "max_viewers": "\(options.maximumViewers)", "advertised": "\(advertised)",
+            "token": "\(options.token == nil ? "none" : "required")",
+        ])
     }
 
     /// The headers every reply carries: CORS for players on other origins, and no caching.
@@ -364,6 +376,7 @@ public final class WHEPServer: Sendable {
         try? await channel.close()
         await encoder.finish()
         eventsContinuation.finish()
+        logger.info("WHEP server finished", metadata: ["frames_encoded": "\(framesEncoded)"])
     }
 
     // MARK: Requests
@@ -392,6 +405,7 @@ public final class WHEPServer: Sendable {
     /// A viewer's offer: reserve a slot, open its socket, answer, start ICE and DTLS.
     private func answer(_ text: String) async -> WHEPReply {
         guard table.reserve() else {
+            logger.notice("offer refused: viewer limit reached", metadata: ["viewers": "\(table.limit)"])
             var reply = WHEPReply.error(503, "viewer limit reached: \(table.limit) viewers are watching; try again later")
             reply.headers.append(("Retry-After", "5"))
             return reply
@@ -401,6 +415,7 @@ public final class WHEPServer: Sendable {
             offer = try JSEPSessionDescription(parsing: text)
         } catch {
             table.release()
+            logger.notice("offer refused: bad SDP", metadata: ["error": "\("\(error)".prefix(200))"])
             return .error(400, "bad offer: \(error)")
         }
         let loop = MultiThreadedEventLoopGroup.singleton.next()
@@ -412,11 +427,12 @@ public final class WHEPServer: Sendable {
             transport = try await UDPTransport.bind(configuration: transportConfiguration, eventLoop: loop)
         } catch {
             table.release()
+            logger.warning("cannot open a UDP socket for a viewer", metadata: ["error": "\(error)"])
             return .error(503, "cannot open a UDP socket for the viewer: \(error)")
         }
         let setup = Setup(
             encoder: encoder, table: table, context: context, advertisedIP: advertisedIP, events: eventsContinuation,
-            connectTimeout: options.connectTimeout, consentTimeout: options.consentTimeout)
+            connectTimeout: options.connectTimeout, consentTimeout: options.consentTimeout, logger: logger)
         // The offer is read and answered here, off the event loops (other viewers' media runs on them); only the
         // session's start runs on its loop.
         let port = (try? await loop.submit { transport.value.localPort }.get()) ?? 0
@@ -426,6 +442,9 @@ public final class WHEPServer: Sendable {
         case .failure(let error):
             loop.execute { transport.value.close() }
             table.release()
+            logger.notice("offer refused", metadata: [
+                "status": "\(error.reply.status)", "reason": "\(error.reply.body.prefix(200))",
+            ])
             return error.reply
         }
         let reply = try? await loop.submit { setup.start(negotiation, transport: transport.value) }.get()
@@ -456,6 +475,7 @@ public final class WHEPServer: Sendable {
         let events: AsyncStream<WHEPEvent>.Continuation
         let connectTimeout: Duration
         let consentTimeout: Duration
+        let logger: Logger
 
         /// Draws the viewer's id, SSRCs and ICE credentials and answers its offer. Pure but for randomness: runs off
         /// the event loops.
@@ -512,7 +532,7 @@ public final class WHEPServer: Sendable {
             }
             let session = ViewerSession(
                 id: id, transport: transport, negotiated: negotiated, ssrc: ssrc, rtxSSRC: rtxSSRC, encoder: encoder,
-                table: table, events: events)
+                table: table, events: events, logger: logger)
             guard table.install(id, ViewerTable.Handle(loop: transport.eventLoop,
                                                        session: NIOLoopBound(session, eventLoop: transport.eventLoop)))
             else {
@@ -520,6 +540,7 @@ public final class WHEPServer: Sendable {
                 return .error(503, "the server is finishing")
             }
             session.start(peer: peer, connectTimeout: connectTimeout)
+            logger.debug("offer answered", metadata: ["viewer": "\(ViewerSession.logID(id))"])
             return WHEPReply(status: 201, headers: [
                 ("Content-Type", "application/sdp"),
                 ("Location", "\(WHEPRequest.endpointPath)/\(id)"),

@@ -29,6 +29,8 @@ struct ControlCLI: AsyncParsableCommand {
     @Argument(help: "bitrate RATE | framerate FPS | degradation-preference maintain-framerate|maintain-resolution|balanced | keyframe | stats | metrics")
     var words: [String]
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
         let command = try Self.parse(words)
         var token: String?
@@ -64,3 +66,5 @@ struct ControlCLI: AsyncParsableCommand {
         }
     }
 }
+
+extension ControlCLI: LoggingCommand {}

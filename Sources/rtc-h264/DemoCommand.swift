@@ -36,6 +36,8 @@ struct DemoCommand: AsyncParsableCommand {
         guard duration >= 8 else { throw ValidationError("--duration must be at least 8 s (PLI at 3 s, bitrate change at 6 s)") }
     }
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
         let suite = SRTPSuite.default
         let key = SRTPMasterKey.random(for: suite)
@@ -247,3 +249,5 @@ struct DemoReport {
         return lines.joined(separator: "\n")
     }
 }
+
+extension DemoCommand: LoggingCommand {}

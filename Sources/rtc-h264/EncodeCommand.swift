@@ -99,6 +99,8 @@ struct EncodeCommand: ParsableCommand {
         return result
     }
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() throws {
         let source: EncodeSource
         if let input {
@@ -183,3 +185,5 @@ struct EncodeFailure: Error, CustomStringConvertible {
 extension FileHandle: @retroactive TextOutputStream {
     public func write(_ string: String) { write(Data(string.utf8)) }
 }
+
+extension EncodeCommand: LoggingCommand {}

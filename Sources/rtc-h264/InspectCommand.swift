@@ -20,6 +20,8 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Print one JSON document instead of text.")
     var json = false
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() throws {
         let bytes = try readInput()
         let report: InspectReport
@@ -53,3 +55,5 @@ struct InspectCommand: ParsableCommand {
         return [UInt8](data)
     }
 }
+
+extension InspectCommand: LoggingCommand {}

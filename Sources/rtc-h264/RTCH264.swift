@@ -24,6 +24,8 @@ struct RTCH264: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()
+            // Before anything logs: the library's loggers take the handler installed here.
+            (command as? LoggingCommand)?.logging.bootstrap()
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

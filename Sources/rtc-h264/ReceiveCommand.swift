@@ -99,6 +99,8 @@ struct ReceiveCommand: AsyncParsableCommand {
         guard (0...65534).contains(listen.port) else { throw ValidationError("--listen needs a port between 0 and 65534") }
     }
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
         var configuration = ReceiverConfiguration(listenHost: listen.host, listenPort: listen.port)
         configuration.frameLimit = frames
@@ -199,3 +201,5 @@ struct ReceiveCommand: AsyncParsableCommand {
         return size
     }
 }
+
+extension ReceiveCommand: LoggingCommand {}

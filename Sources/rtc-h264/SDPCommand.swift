@@ -22,6 +22,8 @@ struct SDPCommand: ParsableCommand {
         _ = try stream.requiredPeer
     }
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() throws {
         var width: Int?
         var height: Int?
@@ -36,3 +38,5 @@ struct SDPCommand: ParsableCommand {
         print(description.serialize(), terminator: "")
     }
 }
+
+extension SDPCommand: LoggingCommand {}

@@ -106,6 +106,8 @@ struct SendCommand: AsyncParsableCommand {
         }
     }
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
         let (source, isPattern) = try self.source.open(patternSize: stream.encoding.patternSize)
         let token = try control.readToken()
@@ -205,3 +207,5 @@ struct SendCommand: AsyncParsableCommand {
         try BearerTokenOption.read(token, file: tokenFile, fileOption: "--token-file")
     }
 }
+
+extension SendCommand: LoggingCommand {}

@@ -120,6 +120,8 @@ struct ServeCommand: AsyncParsableCommand {
         return configuration
     }
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
         let (source, isPattern) = try self.source.open(patternSize: encoding.patternSize)
         var configuration = try streamConfiguration(
@@ -226,3 +228,5 @@ struct ServeCommand: AsyncParsableCommand {
         try BearerTokenOption.read(token, file: tokenFile, fileOption: "--token-file")
     }
 }
+
+extension ServeCommand: LoggingCommand {}
