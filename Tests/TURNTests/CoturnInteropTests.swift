@@ -151,13 +151,16 @@ import TURN
         let serverAddress = TransportAddress(ipString: "127.0.0.1", port: UInt16(server.port))!
         let peer = try RawUDPSocket()
         let peerAddress = TransportAddress(ipString: "127.0.0.1", port: UInt16(peer.port))!
-        // coturn needs a moment before it answers; a TCP connect fails until it listens.
-        var link: Link?
-        for _ in 0..<100 where link == nil {
-            link = try? Link(transport, serverPort: server.port)
-            if link == nil { try await Task.sleep(for: .milliseconds(50)) }
+        // coturn needs a moment before it answers (seconds on a loaded machine: it creates its SQLite database
+        // first); a TCP connect fails until it listens, and its UDP listener opens with its TCP one. Wait for it over
+        // TCP whatever the transport: a UDP Allocate sent before would be retransmitted only 15.5 s and 31.5 s later.
+        var listening = false
+        for _ in 0..<400 where !listening {
+            listening = (try? RawConnection(port: server.port)) != nil
+            if !listening { try await Task.sleep(for: .milliseconds(50)) }
         }
-        guard let link else { throw Failure("turnserver did not accept a \(transport) connection within 5 s") }
+        guard listening else { throw Failure("turnserver did not accept a TCP connection within 20 s") }
+        let link = try Link(transport, serverPort: server.port)
         // The RFC's timers (39.5 s) and a 30 s wait for each step: the suite shares two cores with hundreds of tests,
         // and this test's task may not run for seconds; on a quiet machine each step takes milliseconds.
         var client = TURNClient(configuration: TURNClientConfiguration(
