@@ -1,4 +1,5 @@
 import ArgumentParser
+import ServiceLifecycle
 import Dispatch
 import Foundation
 import H264
@@ -18,7 +19,7 @@ struct SendCommand: AsyncParsableCommand {
             packet history, and the loss in receiver reports drives congestion control. Packets are paced at 2.5x the \
             target; the resolution follows the bitrate (--degradation-preference). Prints one progress line per \
             second on stderr. Stops at the end of a file input, after --frames or --duration, or on SIGINT/SIGTERM \
-            (sending an RTCP BYE).
+            (sending an RTCP BYE); a second signal ends it at once.
             Example: rtc-h264 send --to 127.0.0.1:5004 --sdp stream.sdp --control 127.0.0.1:8090
             With --whip URL it publishes to a WHIP endpoint (RFC 9725: an SFU such as Janus or MediaMTX) instead of \
             --to: it POSTs a sendonly offer (full ICE, DTLS-SRTP) with the --token as a bearer token, sends over the \
@@ -171,11 +172,16 @@ struct SendCommand: AsyncParsableCommand {
         let pump = FramePump(
             source: source, sender: sender, pacing: asFastAsPossible ? .asFastAsPossible : .realTime,
             frameLimit: self.source.frames, durationLimit: self.source.duration.map { .seconds($0) })
-        let signals = SignalTrap { pump.stop() }
-        defer { signals.cancel() }
+        // The control endpoint, then the frame source: the end of the source, its failure or SIGINT/SIGTERM shut
+        // them down in reverse order; the sender (or the WHIP publisher) finishes after them, below.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        if let controlServer { services.append(.init(service: controlServer)) }
+        services.append(.init(
+            service: FramePumpService(pump: pump) { _ in }, successTerminationBehavior: .gracefullyShutdownGroup,
+            failureTerminationBehavior: .gracefullyShutdownGroup))
         var sourceError: Error?
         do {
-            _ = try await pump.run()
+            try await CommandServices.run(services)
         } catch {
             sourceError = error
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ServiceLifecycle
 import Codec
 import Control
 import Dispatch
@@ -23,7 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
             --control). A joining viewer starts at an IDR. At most --max-viewers at once (then 503). Binding \
             beyond loopback requires --token (the page takes it as http://HOST:PORT/#token=...). After --frames/--duration or the end of a file the server \
             keeps its viewers (no new frames) until SIGINT/SIGTERM, which ends every viewer (RTCP BYE, DTLS \
-            close_notify) and exits. Prints viewers joining and leaving and one progress line per second on stderr.
+            close_notify) and exits; a second signal ends it at once. Prints viewers joining and leaving and one progress line per second on stderr.
             --control HOST:PORT starts the control endpoint (as for send; loopback unless --control-token or \
             --control-token-file): `rtc-h264 control bitrate RATE` sets the operator's bitrate, a ceiling the \
             viewers' estimates cannot raise the encoder above; keyframe asks for an IDR for every viewer (409 when \
@@ -166,44 +167,42 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         let started = ContinuousClock.now
-        let reportTask = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
-                let line = await Self.report(server: server, since: started)
-                if let statsFile { statsFile.write(Array(line.json.utf8)) }
-                log(line.progress)
+        // A line a second; the last, with every viewer's final statistics, when the group shuts down (before the
+        // server ends the viewers).
+        let reporter = PeriodicService(interval: .seconds(1)) {
+            let line = await Self.report(server: server, since: started)
+            if let statsFile { statsFile.write(Array(line.json.utf8)) }
+            log(line.progress)
+        } final: {
+            let line = await Self.report(server: server, since: started)
+            if let statsFile {
+                statsFile.write(Array(line.json.utf8))
+                statsFile.close()
             }
         }
         let pump = FramePump(
             source: source, target: server.encoder, pacing: .realTime, frameLimit: self.source.frames,
             durationLimit: self.source.duration.map { .seconds($0) })
-        let stop = StopSignal()
-        let signals = SignalTrap {
-            pump.stop()
-            stop.fire()
-        }
-        defer { signals.cancel() }
-        let pushed: Int
+        // The server, the statistics, its control endpoint, then the frame source: SIGINT/SIGTERM stop them in
+        // reverse order. The source ending on its own keeps the viewers served; the source failing shuts all down.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: server), .init(service: reporter)]
+        if let controlServer { services.append(.init(service: controlServer)) }
+        services.append(.init(
+            service: FramePumpService(pump: pump) { pushed in
+                log("source done after \(pushed) frames; serving the viewers until SIGINT/SIGTERM")
+            },
+            successTerminationBehavior: .ignore, failureTerminationBehavior: .gracefullyShutdownGroup))
+        var sourceError: (any Error)?
         do {
-            pushed = try await pump.run()
+            try await CommandServices.run(services)
         } catch {
-            reportTask.cancel()
-            await controlServer?.close()
-            await server.finish()
-            throw error
+            sourceError = error
         }
-        if !stop.fired { log("source done after \(pushed) frames; serving the viewers until SIGINT/SIGTERM") }
-        await stop.wait()
-        reportTask.cancel()
-        let final = await Self.report(server: server, since: started)
-        if let statsFile {
-            statsFile.write(Array(final.json.utf8))
-            statsFile.close()
-        }
-        await controlServer?.close()
+        await controlServer?.close()  // the group closed both already (or a cancellation cut it short): idempotent
         await server.finish()
         annexB?.close()
         await eventTask.value
+        if let sourceError { throw sourceError }
         log("served \(server.framesEncoded) frames")
     }
 
