@@ -36,6 +36,10 @@ public enum RTCPError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Serializing: one packet larger than its 16-bit length field can describe (65536 words, RFC 3550
     /// section 6.4.1).
     case packetTooLarge(size: Int)
+    /// An XR report block whose header or body runs past the packet.
+    case extendedReportBlockOverrun(offset: Int)
+    /// An XR block of a known type whose length is not that type's (RRTR: 8 bytes; DLRR: a multiple of 12).
+    case extendedReportBlockLength(blockType: UInt8, length: Int)
 
     /// A readable explanation (offsets from the start of the compound packet).
     public var description: String {
@@ -61,6 +65,8 @@ public enum RTCPError: Error, Hashable, Sendable, CustomStringConvertible {
                 ? "RTCP: a CNAME must be 1...255 bytes (RFC 3550 section 6.5), not \(l)"
                 : "RTCP: SDES item type \(t) of \(l) bytes (types 1...255, at most 255 bytes; RFC 3550 section 6.5)"
         case .packetTooLarge(let size): return "RTCP: a packet of \(size) bytes is over the 262144 its length field allows"
+        case .extendedReportBlockOverrun(let o): return "RTCP: XR report block at offset \(o) runs past the packet"
+        case .extendedReportBlockLength(let t, let l): return "RTCP: XR block type \(t) cannot be \(l) bytes long"
         }
     }
 }

@@ -62,6 +62,8 @@ extension RTCPPacket {
             return .sourceDescription(try SourceDescription(reader: r, body: body, count: count))
         case RTCPPacketType.goodbye:
             return .goodbye(try Goodbye(reader: r, body: body, count: count))
+        case RTCPPacketType.extendedReport:
+            return .extendedReport(try ExtendedReport(reader: r, body: body))
         case RTCPPacketType.transportFeedback, RTCPPacketType.payloadFeedback:
             guard body.count >= feedbackFixedSize else {
                 throw .packetTooShort(packetType: packetType, needed: feedbackFixedSize, available: body.count)

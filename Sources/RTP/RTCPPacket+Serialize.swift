@@ -10,6 +10,7 @@ extension RTCPPacket {
         case .goodbye(let p): try p.validate()
         case .remb(let p): try p.validate()
         case .transportFeedback(let p): try p.validate()
+        case .extendedReport(let p): try p.validate()
         case .unknown(let p): try p.validate()
         case .nack, .tmmbr, .tmmbn, .pli, .fir: break
         }
@@ -28,6 +29,7 @@ extension RTCPPacket {
         case .fir(let p): p.write(to: &w)
         case .remb(let p): p.write(to: &w)
         case .transportFeedback(let p): p.write(to: &w)
+        case .extendedReport(let p): p.write(to: &w)
         case .unknown(let p): p.write(to: &w)
         }
     }

@@ -22,6 +22,8 @@ public enum RTCPPacket: Hashable, Sendable {
     case remb(ReceiverEstimatedMaximumBitrate)
     /// Transport-wide congestion control feedback, PT 205 FMT 15 (draft-holmer-rmcat-transport-wide-cc-extensions-01).
     case transportFeedback(TransportFeedback)
+    /// An extended report (RFC 3611): RRTR and DLRR blocks for a receiver's round-trip time.
+    case extendedReport(ExtendedReport)
     /// Any other packet, skipped by its length and kept raw.
     case unknown(UnknownRTCPPacket)
 
@@ -38,6 +40,7 @@ public enum RTCPPacket: Hashable, Sendable {
         case .fir(let p): return p.serializedSize
         case .remb(let p): return p.serializedSize
         case .transportFeedback(let p): return p.serializedSize
+        case .extendedReport(let p): return p.serializedSize
         case .unknown(let p): return p.serializedSize
         }
     }

@@ -14,6 +14,8 @@ public enum RTCPPacketType {
     public static let transportFeedback: UInt8 = 205
     /// Payload-specific feedback, PSFB (RFC 4585 section 6.1).
     public static let payloadFeedback: UInt8 = 206
+    /// Extended report, XR (RFC 3611 section 2).
+    public static let extendedReport: UInt8 = 207
 
     /// RTPFB FMT 1: generic NACK (RFC 4585 section 6.2.1).
     public static let genericNACKFormat: UInt8 = 1

@@ -187,6 +187,11 @@ final class ReceiverSession {
                 stats.senderReportsReceived += 1
                 lastSenderReportMiddle = sr.ntpTimestamp.middle32
                 lastSenderReportArrival = now
+            case .extendedReport(let xr) where senderSSRC == nil || xr.ssrc == senderSSRC:
+                for block in xr.blocks {
+                    guard case .delaySinceLastReceiverReport(let answers) = block else { continue }
+                    for answer in answers where answer.ssrc == ssrc { receivedDLRR(answer) }
+                }
             case .goodbye(let bye) where bye.sources.contains { $0 == senderSSRC }:
                 stats.byeReceived = true
                 if configuration.stopOnBye { finish(now: now) }
@@ -383,6 +388,26 @@ final class ReceiverSession {
         transportFeedbackMessages = messages
     }
 
+    /// Our clock in NTP format for RRTR (RFC 3611 section 4.4): monotonic time since an arbitrary origin is enough,
+    /// since only we compare it with itself (the sender echoes its middle 32 bits).
+    private func referenceTime(at time: MonotonicTime) -> NTPTimestamp {
+        let nanoseconds = UInt64(max(0, time.nanoseconds))
+        let seconds = nanoseconds / 1_000_000_000
+        let fraction = (nanoseconds % 1_000_000_000) << 32 / 1_000_000_000
+        return NTPTimestamp(seconds: UInt32(truncatingIfNeeded: seconds), fraction: UInt32(truncatingIfNeeded: fraction))
+    }
+
+    /// The sender's answer to one of our RRTRs: RTT = now - LRR - DLRR, in 1/65536 s (RFC 3611 section 4.5).
+    private func receivedDLRR(_ answer: ExtendedReport.DelaySinceLastReceiverReport) {
+        guard answer.lastReceiverReport != 0 else { return }
+        let arrived = referenceTime(at: now).middle32
+        let units = arrived &- answer.lastReceiverReport &- answer.delaySinceLastReceiverReport
+        guard units < 5 * 65_536 else { return }  // a wrapped (negative) or absurd answer
+        let sample = Duration.nanoseconds(Int64(units) * 1_000_000_000 / 65_536)
+        stats.extendedReportRoundTripTime = sample.inSeconds
+        measuredRoundTrip(sample)
+    }
+
     /// One NACK -> retransmission sample: the NACK repeats are spaced by the smoothed figure (RFC 6298, gain 1/8),
     /// not by a 100 ms guess.
     private func measuredRoundTrip(_ sample: Duration) {
@@ -490,6 +515,8 @@ final class ReceiverSession {
                 SourceDescriptionChunk(ssrc: ssrc, items: [.cname(configuration.cname)]),
             ])),
         ]
+        // Our reference time, so that the sender's DLRR answer gives us the RTT without waiting for a NACK.
+        packets.append(.extendedReport(ExtendedReport(ssrc: ssrc, blocks: [.receiverReferenceTime(referenceTime(at: now))])))
         if pli, let senderSSRC {
             packets.append(.pli(PictureLossIndication(senderSSRC: ssrc, mediaSSRC: senderSSRC)))
             lastPLI = now

@@ -46,8 +46,12 @@ public struct ReceiverStats: Codable, Sendable, Equatable {
     public var packetsNACKed: Int = 0
     /// Retransmitted packets received (RTX or a repeated sequence number that filled a gap).
     public var retransmittedPacketsReceived: Int = 0
-    /// The NACK -> retransmission time, smoothed, in seconds (what NACK repeats are spaced by), once measured.
+    /// The round-trip time, smoothed, in seconds (what NACK repeats are spaced by), once measured: from RTCP XR
+    /// (our RRTR, the sender's DLRR) and from NACK -> retransmission.
     public var roundTripTime: Double?
+    /// The latest round-trip time from RTCP XR (RFC 3611: our Receiver Reference Time, the sender's DLRR), in
+    /// seconds; nil while the sender answers none (it does not read XR).
+    public var extendedReportRoundTripTime: Double?
     /// Packets given up after the jitter buffer's wait.
     public var packetsGivenUp: Int = 0
     /// `freezeCount`: intervals between decoded frames longer than max(3 x the average, the average + 150 ms).

@@ -1,3 +1,4 @@
+import MediaTime
 import RTP
 
 /// What the peer's RTCP asks of the sender, one case per feedback stage; "our SSRC" is the media SSRC of the stream
@@ -18,6 +19,9 @@ public enum Feedback: Sendable, Equatable {
     /// Transport-wide feedback (draft-holmer-rmcat-transport-wide-cc-extensions-01 section 3.1). It covers every
     /// packet of the transport, whatever media SSRC it names (libwebrtc names its first one).
     case transportFeedback(TransportFeedback)
+    /// A receiver's Receiver Reference Time (RFC 3611 section 4.4): answered with a DLRR block in our next report,
+    /// from which that receiver computes its round-trip time.
+    case receiverReferenceTime(from: SSRC, time: NTPTimestamp)
 }
 
 /// The inbound feedback router: turns the peer's parsed RTCP into `Feedback` for our SSRCs, each with the index of the
@@ -103,6 +107,12 @@ public struct FeedbackRouter: Sendable {
                 }
             case .transportFeedback(let feedback):
                 out.append((0, .transportFeedback(feedback)))
+            case .extendedReport(let report):
+                for block in report.blocks {
+                    if case .receiverReferenceTime(let time) = block {
+                        out.append((0, .receiverReferenceTime(from: report.ssrc, time: time)))
+                    }
+                }
             default:
                 break
             }

@@ -130,6 +130,11 @@ final class SenderSession {
     private var applied: AppliedRates
     /// What the session counts; the streams' send counters, NACK and link figures are added in `makeSnapshot`.
     private var stats = SenderStats()
+    /// The latest RRTR of each receiver (RFC 3611), answered in the next report's DLRR block and then forgotten: its
+    /// middle 32 bits and when it arrived. A few receivers at most (a peer inventing SSRCs cannot grow it).
+    private var receiverReferenceTimes: [(ssrc: SSRC, middle: UInt32, arrival: MonotonicTime)] = []
+    /// Receivers whose RRTR is remembered at once.
+    static let maximumReferenceTimes = 4
     private let startTime: MonotonicTime
     /// The wall clock at `startTime`: Sender Reports and report arrivals are stamped from it.
     private let wallClockAtStart: NTPTimestamp
@@ -320,6 +325,10 @@ final class SenderSession {
                 bandwidth?.update(with: feedback, now: now)
                 applyEstimate(force: false)
                 probeIfDue()
+            case .receiverReferenceTime(let receiver, let time):
+                receiverReferenceTimes.removeAll { $0.ssrc == receiver }
+                if receiverReferenceTimes.count >= Self.maximumReferenceTimes { receiverReferenceTimes.removeFirst() }
+                receiverReferenceTimes.append((receiver, time.middle32, now))
             }
         }
     }
@@ -824,6 +833,17 @@ final class SenderSession {
         }
         if compound.isEmpty { compound.append(.receiverReport(ReceiverReport(ssrc: ssrc, reportBlocks: []))) }
         compound.append(.sourceDescription(SourceDescription(chunks: chunks)))
+        if !receiverReferenceTimes.isEmpty {
+            // RFC 3611 section 4.5: LRR, and the delay since that RRTR arrived in 1/65536 s.
+            let answers = receiverReferenceTimes.map { entry in
+                let microseconds = max(0, (now - entry.arrival).saturatingNanoseconds / 1_000)
+                return ExtendedReport.DelaySinceLastReceiverReport(
+                    ssrc: entry.ssrc, lastReceiverReport: entry.middle,
+                    delaySinceLastReceiverReport: UInt32(clamping: microseconds * 65_536 / 1_000_000))
+            }
+            receiverReferenceTimes.removeAll(keepingCapacity: true)
+            compound.append(.extendedReport(ExtendedReport(ssrc: ssrc, blocks: [.delaySinceLastReceiverReport(answers)])))
+        }
         compound.append(contentsOf: packets)
         pending.append(.rtcp(compound))
     }
