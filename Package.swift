@@ -88,7 +88,7 @@ let package = Package(
         // MARK: The component: one UDP flow (SwiftNIO underneath, never in a public API), the sender's stages, the
         // receiver, and the HTTP control endpoint (its own module, so embedding the sender links no HTTP).
         .target(name: "Transport", dependencies: [
-            "RTP", "SRTP",
+            "RTP", "SRTP", "TURN",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
