@@ -76,7 +76,8 @@ let package = Package(
         // A TURN client (RFC 8656), sans-IO: allocation, refreshes, permissions, channels, ChannelData framing.
         .target(name: "TURN", dependencies: ["STUN", "MediaTime"]),
         // ICE (lite and controlling), JSEP SDP for one H.264 video m-line, the RFC 7983 demultiplexer: sans-IO.
-        .target(name: "WebRTC", dependencies: ["STUN", "DTLS", "RTP", "H264", "MediaTime"]),
+        // Its ICEGatherer runs the TURN and STUN clients of a full agent's servers.
+        .target(name: "WebRTC", dependencies: ["STUN", "TURN", "DTLS", "RTP", "H264", "MediaTime"]),
 
         // MARK: Owners of C handles
         .target(name: "SRTP", dependencies: ["CSRTP"]),

@@ -327,6 +327,7 @@ public final class WHIPPublisher: Sendable {
         case .dtlsTimeout: "the DTLS handshake timed out"
         case .closedByPeer: "the endpoint closed DTLS (close_notify)"
         case .closedLocally: "closed locally"
+        case .relayFailed(let reason): "the TURN relay of the selected pair failed: \(reason)"
         }
     }
 }
