@@ -134,7 +134,7 @@ let package = Package(
         ]),
         // The WHIP client (RFC 9725): its HTTP/1.1 exchanges (HTTPRequester) and the publisher over the sender.
         .target(name: "WHIP", dependencies: [
-            "WebRTC", "WebRTCTransport", "Transport", "DTLS", "STUN", "RTP", "H264", "Codec", "Sender", "HTTPRequester",
+            "WebRTC", "WebRTCTransport", "Transport", "DTLS", "STUN", "TURN", "RTP", "H264", "Codec", "Sender", "HTTPRequester",
             "MediaTime",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
