@@ -17,7 +17,7 @@ import Transport
     /// Waits up to 5 s for a datagram on `socket`.
     static func datagram(_ socket: RawUDPSocket) async throws -> [UInt8]? {
         var received: [UInt8]?
-        _ = try await Poll.until(seconds: 5) {
+        _ = await Poll.until(seconds: 5) {
             received = socket.receive()?.bytes
             return received != nil
         }
@@ -49,7 +49,7 @@ import Transport
 
         // Back to a direct peer: packets as they are.
         try await a.onLoop { $0.setPeer(serverAddress) }
-        #expect(try await a.send(packet) == 1)
+        #expect(try await a.send(LoopbackTransport.rtpPacket(sequenceNumber: 8, payload: Array(repeating: 0xA5, count: 101))) == 1)
         #expect(try await Self.datagram(server)?.count == protectedLength)
         await a.close()
     }
@@ -79,7 +79,7 @@ import Transport
         #expect(try await b.rtcp() == [[report]])
 
         try await a.onLoop { $0.setPeer(bAddress, channel: 0x4002) }  // the interceptor's bad range
-        #expect(try await a.send(packet) == 1)
+        #expect(try await a.send(LoopbackTransport.rtpPacket(sequenceNumber: 9)) == 1)
         #expect(try await b.waitForCounters { $0.malformedPackets == 1 })
         #expect(try await b.counters().srtpUnprotectFailures == 0)
         await a.close()
