@@ -19,6 +19,9 @@ RTC_H264_REQUIRE_MALLOC_COUNT=1 LD_PRELOAD="$PWD/.build/malloc_count.so" swift t
 bash Tests/WebRTCTests/Interop/run-in-namespace.sh
 # WHIP: `rtc-h264 send --whip` publishes to an aiortc WHIP endpoint; decoded frames MD5-compared with our bitstream.
 RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Interop/whip-aiortc.sh
+# WHIP through Debian's coturn with direct UDP blocked at a router namespace: the relayed pair selected on both sides,
+# frames MD5-compared; the TURN server given with --ice-server, then learned from the endpoint's Link header.
+RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Interop/whip-turn.sh
 # WHIP to Janus's VideoRoom through Debian's simple-whip-server, watched by an aiortc subscriber (frames MD5-compared).
 RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Interop/whip-janus.sh
 # The user-space UDP relay the network benchmarks use (Tests/Tools/ImpairmentRelay).
