@@ -5,12 +5,14 @@
 #
 #   publisher 10.83.1.2 --- 10.83.1.1 [router: coturn listens here, relays from 10.83.2.1] 10.83.2.1 --- 10.83.2.2 endpoint
 #
-#   1. --ice-server turn:10.83.1.1 with --ice-username and --ice-credential-file: the relayed candidate is in the
+#   1. --ice-server turn:10.83.1.1 with --ice-username and --ice-credential-file (and stun:10.83.1.1, whose answer is
+#      the host address: no srflx candidate, RFC 8445 section 5.1.3): the relayed candidate is in the
 #      offer (typ relay, raddr/rport), ICE selects it (`send` prints "relay via turn:..."; the endpoint's nominated
 #      remote candidate is the relay's 10.83.2.1), 150 frames decoded bit-exact (MD5 against a decode of our own
 #      bitstream), the direct checks dropped at the router; the credential never printed.
 #   2. no --ice-server: the TURN server comes from the endpoint's `Link` header (RFC 9725 section 4.6), its relayed
 #      candidate checked without being offered (the endpoint learns it as peer-reflexive); frames as in 1.
+#   Both runs: coturn logs one channel bound and the allocation released (Refresh, lifetime 0) at the end.
 #   3. a wrong credential: `send` names the TURN server's refusal, and ICE (the direct pair blocked) fails.
 #
 # Usage: Tests/WebRTCTests/Interop/whip-turn.sh   (as root; after `swift build`; RTC_H264 = the binary)
@@ -70,9 +72,10 @@ printf '%s\n' "wrong-$PASSWORD" >"$WORK/wrong.password"
 chmod 600 "$WORK/turn.password" "$WORK/wrong.password"
 ip netns exec "$RTR" turnserver -n --listening-ip=10.83.1.1 --listening-port=3478 --relay-ip=10.83.2.1 \
     --min-port=50000 --max-port=50099 --lt-cred-mech --user="$USER_NAME:$PASSWORD" --realm=rtc-h264.test \
-    --no-tls --no-dtls --no-cli --no-tcp-relay --log-file=stdout --simple-log \
+    --no-tls --no-dtls --no-cli --no-tcp-relay --log-file=stdout --simple-log --verbose \
     --userdb="$WORK/turndb.sqlite" --pidfile="$WORK/turn.pid" >"$WORK/turnserver.log" 2>&1 &
 TURN_PID=$!
+disown "$TURN_PID"  # killed at the end: no job notice
 
 # start_server PORT REPORT [args...]: the endpoint, waited for until it listens.
 start_server() {
@@ -112,7 +115,7 @@ EOF
 
 # 1. The TURN server given with --ice-server: the relayed candidate offered and selected.
 start_server 8301 "$WORK/report-configured.json"
-ip netns exec "$PUB" "$RTC" send --whip http://10.83.2.2:8301/whip --ice-server turn:10.83.1.1 \
+ip netns exec "$PUB" "$RTC" send --whip http://10.83.2.2:8301/whip --ice-server stun:10.83.1.1 --ice-server turn:10.83.1.1 \
     --ice-username "$USER_NAME" --ice-credential-file "$WORK/turn.password" --frames 150 --size 320x240 --fps 30 \
     --save-annexb "$WORK/sent-configured.h264" 2>"$WORK/send-configured.err" \
     || { echo "FAIL: send through TURN exited $?: $(tail -c 800 "$WORK/send-configured.err")" >&2; exit 1; }
@@ -122,11 +125,18 @@ SERVER_PID=""
 import json, sys
 lines = json.load(open(sys.argv[1]))["offer_candidate_lines"]
 relay = [line for line in lines if " typ relay " in line]
+if any(" typ srflx " in line for line in lines):
+    print("FAIL: a server-reflexive candidate equal to the host address was offered: %s" % lines, file=sys.stderr)
+    sys.exit(1)
 if len(relay) != 1 or " 10.83.2.1 " not in relay[0] or "raddr 10.83.1.2" not in relay[0]:
     print("FAIL: the offer's candidates hold no relayed 10.83.2.1 with raddr 10.83.1.2: %s" % lines, file=sys.stderr)
     sys.exit(1)
 EOF
 check_relayed "--ice-server" "$WORK/report-configured.json" "$WORK/send-configured.err" "$WORK/sent-configured.h264"
+if grep -q "ICE server not used" "$WORK/send-configured.err"; then
+    echo "FAIL: an ICE server gave no candidate: $(grep 'ICE server not used' "$WORK/send-configured.err")" >&2
+    exit 1
+fi
 [ "$(dropped_udp)" -gt 0 ] || { echo "FAIL: no direct UDP datagram reached the router's filter: nothing proves the direct pair was tried" >&2; exit 1; }
 echo "whip-turn: $(dropped_udp) direct UDP datagrams dropped at the router"
 
@@ -139,6 +149,14 @@ ip netns exec "$PUB" "$RTC" send --whip http://10.83.2.2:8302/whip --frames 150 
 wait "$SERVER_PID" || true
 SERVER_PID=""
 check_relayed "Link header" "$WORK/report-link.json" "$WORK/send-link.err" "$WORK/sent-link.h264"
+# coturn's own account (--verbose): each run bound one channel, carried the stream, and was released at the end
+# (a Refresh with lifetime 0, sent before the socket closed).
+sleep 1
+for what in "CHANNEL_BIND processed, success" "refreshed, realm=<rtc-h264.test>, username=<$USER_NAME>, lifetime=0"; do
+    [ "$(grep -c "$what" "$WORK/turnserver.log")" = 2 ] \
+        || { echo "FAIL: coturn logged '$what' $(grep -c "$what" "$WORK/turnserver.log") times, not once per run" >&2; exit 1; }
+done
+echo "whip-turn: coturn relayed (client side, then peer side): $(grep -o 'usage: .*' "$WORK/turnserver.log" | sed 's/realm=<[^>]*>, username=<[^>]*>, //' | tr '\n' ';')"
 
 # 3. A wrong credential: the refusal named, no relayed candidate, and ICE fails (the direct pair is blocked).
 start_server 8303 "$WORK/report-wrong.json"
