@@ -84,7 +84,8 @@ let package = Package(
         // A TURN client (RFC 8656), sans-IO: allocation, refreshes, permissions, channels, ChannelData framing.
         .target(name: "TURN", dependencies: ["STUN", "MediaTime"]),
         // ICE (lite and controlling), JSEP SDP for one H.264 video m-line, the RFC 7983 demultiplexer: sans-IO.
-        .target(name: "WebRTC", dependencies: ["STUN", "DTLS", "RTP", "H264", "MediaTime"]),
+        // Its ICEGatherer runs the TURN and STUN clients of a full agent's servers.
+        .target(name: "WebRTC", dependencies: ["STUN", "TURN", "DTLS", "RTP", "H264", "MediaTime"]),
 
         // MARK: Owners of C handles
         .target(name: "SRTP", dependencies: ["CSRTP"]),
@@ -96,7 +97,7 @@ let package = Package(
         // MARK: The component: one UDP flow (SwiftNIO underneath, never in a public API), the sender's stages, the
         // receiver, and the HTTP control endpoint (its own module, so embedding the sender links no HTTP).
         .target(name: "Transport", dependencies: [
-            "RTP", "SRTP",
+            "RTP", "SRTP", "TURN",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
@@ -146,7 +147,7 @@ let package = Package(
         ]),
         // The WHIP client (RFC 9725): its HTTP/1.1 exchanges (HTTPRequester) and the publisher over the sender.
         .target(name: "WHIP", dependencies: [
-            "WebRTC", "WebRTCTransport", "Transport", "DTLS", "STUN", "RTP", "H264", "Codec", "Sender", "HTTPRequester",
+            "WebRTC", "WebRTCTransport", "Transport", "DTLS", "STUN", "TURN", "RTP", "H264", "Codec", "Sender", "HTTPRequester",
             "MediaTime",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

@@ -30,7 +30,8 @@ TEST_PACKAGES=(
     iproute2 curl python3   # Interop janus-chromium: network namespaces, HTTP probes, the relay/driver scripts
     iptables          # WebRTC interop (serve --whep): loss and a blackout inside the test's network namespace (no netem here)
     prometheus        # promtool: GET /metrics is checked by Prometheus's own parser (Tests/ControlTests)
-    coturn            # TURN: the TURN client's tests run Debian's turnserver on loopback (Tests/TURNTests)
+    coturn            # TURN: the TURN client's tests run Debian's turnserver on loopback (Tests/TURNTests), and
+                      # `send --whip` relays through it in Tests/WebRTCTests/Interop/whip-turn.sh
     openssl           # the test CAs the HTTPS tests and the WHIP interop scripts make (openssl req/x509)
 )
 PACKAGES=("${BUILD_PACKAGES[@]}")

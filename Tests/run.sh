@@ -7,7 +7,7 @@ bash Tests/install-deps.sh
 swift build --build-tests
 # The WebRTC interop tests run in their own network namespace below, not here. The command-line suites run here too:
 # they wait for their processes through TestSupport's ChildProcess, which holds no thread of Swift's cooperative pool.
-swift test --skip-build --skip "ChromiumInteropTests|AiortcInteropTests|SteadyStateAllocationTests"
+swift test --skip-build --skip "ChromiumInteropTests|AiortcInteropTests|SteadyStateAllocationTests|ChannelDataAllocationTests"
 # The send and receive paths allocate nothing per packet: counted process-wide by a preloaded malloc counter (the
 # Swift toolchain's clang builds it), so these run alone. Not in the run above: SwiftPM 6.3 starts one process per test
 # only for XCTest (`--parallel`/`--num-workers`; SwiftTestCommand.swift: "Run Swift Testing (parallel or not, it has a
@@ -15,10 +15,15 @@ swift test --skip-build --skip "ChromiumInteropTests|AiortcInteropTests|SteadySt
 # up to twice as many test cases at once as there are cores (one process seen during the run): others would be counted.
 clang -O2 -shared -fPIC -o .build/malloc_count.so Tests/Benchmarks/C/malloc_count.c
 RTC_H264_REQUIRE_MALLOC_COUNT=1 LD_PRELOAD="$PWD/.build/malloc_count.so" swift test --skip-build --filter "SteadyStateAllocationTests"
+# The ChannelData framing of media over a TURN relay (UDPTransport, no SRTP): alone too, for the same reason.
+RTC_H264_REQUIRE_MALLOC_COUNT=1 LD_PRELOAD="$PWD/.build/malloc_count.so" swift test --skip-build --filter "ChannelDataAllocationTests"
 # WebRTC pieces (STUN, ICE, DTLS-SRTP, JSEP) against headless Chromium and aiortc (Tests/WebRTCTests/Interop).
 bash Tests/WebRTCTests/Interop/run-in-namespace.sh
 # WHIP: `rtc-h264 send --whip` publishes to an aiortc WHIP endpoint; decoded frames MD5-compared with our bitstream.
 RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Interop/whip-aiortc.sh
+# WHIP through Debian's coturn with direct UDP blocked at a router namespace: the relayed pair selected on both sides,
+# frames MD5-compared; the TURN server given with --ice-server, then learned from the endpoint's Link header.
+RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Interop/whip-turn.sh
 # WHIP to Janus's VideoRoom through Debian's simple-whip-server, watched by an aiortc subscriber (frames MD5-compared).
 RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Interop/whip-janus.sh
 # The user-space UDP relay the network benchmarks use (Tests/Tools/ImpairmentRelay).

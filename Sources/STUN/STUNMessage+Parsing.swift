@@ -94,6 +94,34 @@ extension STUNMessage {
         }
     }
 
+    /// Where the value of the first attribute of `type` lies in a message, as offsets from its first byte: how a
+    /// receive path reads a TURN Data indication's DATA (RFC 8656 section 11.4) in place instead of copying it out.
+    /// Walks the attribute headers only; parse the message with `init(parsing:)` first to know it is well formed.
+    /// - Parameters:
+    ///   - type: The attribute type.
+    ///   - message: One whole STUN message.
+    /// - Returns: The value's range (without padding), or nil when the message holds no such attribute or is cut.
+    public static func valueRange(of type: STUNAttributeType, in message: some Collection<UInt8>) -> Range<Int>? {
+        var offset = headerLength
+        let total = message.count
+        var index = message.index(message.startIndex, offsetBy: min(offset, total))
+        while total - offset >= attributeHeaderLength {
+            var header: UInt32 = 0  // type (16 bits), length (16 bits)
+            for _ in 0..<attributeHeaderLength {
+                header = header << 8 | UInt32(message[index])
+                message.formIndex(after: &index)
+            }
+            let valueLength = Int(header & 0xFFFF)
+            let valueStart = offset + attributeHeaderLength
+            guard total - valueStart >= valueLength else { return nil }
+            if UInt16(header >> 16) == type.rawValue { return valueStart..<(valueStart + valueLength) }
+            let paddedLength = min((valueLength + 3) & ~3, total - valueStart)
+            offset = valueStart + paddedLength
+            message.formIndex(&index, offsetBy: paddedLength)
+        }
+        return nil
+    }
+
     /// Decodes one attribute value.
     static func decodeAttribute(
         _ type: STUNAttributeType, _ value: [UInt8], transactionID: STUNTransactionID

@@ -522,26 +522,84 @@ public struct TURNClient: Sendable {
     // MARK: Data from peers
 
     private mutating func handleIndication(_ message: STUNMessage) {
-        guard message.type.method == STUNMessageType.dataMethod, case .allocated = state,
-              case .xorPeerAddress(let peer) = message.attribute(.xorPeerAddress),
-              case .data(let payload) = message.attribute(.data),
-              permissions[peer.ip] != nil
-        else {
+        guard let peer = permittedSender(of: message), case .data(let payload) = message.attribute(.data) else {
             counters.messagesIgnored += 1
             return
         }
         events.append(.data(from: peer, payload: payload))
     }
 
+    /// The peer a Data indication comes from, when it is one from a permitted peer on a live allocation.
+    private func permittedSender(of message: STUNMessage) -> TransportAddress? {
+        guard message.type.method == STUNMessageType.dataMethod, case .allocated = state,
+              case .xorPeerAddress(let peer) = message.attribute(.xorPeerAddress), permissions[peer.ip] != nil
+        else { return nil }
+        return peer
+    }
+
     private mutating func handleChannelData(_ bytes: some Collection<UInt8>) {
+        guard let (peer, range) = channelDataSender(bytes) else { return }
+        events.append(.data(from: peer, payload: Array(bytes[range])))
+    }
+
+    /// The peer of a ChannelData message on a bound channel, and where its data lies; counts what it refuses.
+    private mutating func channelDataSender<Bytes: Collection<UInt8>>(
+        _ bytes: Bytes
+    ) -> (peer: TransportAddress, data: Range<Bytes.Index>)? {
         guard let (channel, range) = try? ChannelData.parse(bytes) else {
             counters.malformed += 1
-            return
+            return nil
         }
         guard case .allocated = state, let peer = peersByChannel[channel] else {
             counters.messagesIgnored += 1
-            return
+            return nil
         }
-        events.append(.data(from: peer, payload: Array(bytes[range])))
+        return (peer, range)
+    }
+
+    // MARK: Data in place
+
+    /// Takes one message from the server as `handle(_:now:)` does, except that data from a peer (ChannelData on a
+    /// bound channel, a Data indication from a permitted peer) is returned instead of reported as `.data`: where it
+    /// lies in `bytes`, so that a receive path reads it in place (SRTP unprotected in the socket's own buffer).
+    /// - Parameters:
+    ///   - bytes: The message.
+    ///   - now: The current time.
+    /// - Returns: The peer and the data's range as offsets from the first byte of `bytes`; nil for anything else.
+    public mutating func receive(_ bytes: some Collection<UInt8>, now: MonotonicTime) -> (peer: TransportAddress, data: Range<Int>)? {
+        guard let first = bytes.first else {
+            counters.malformed += 1
+            return nil
+        }
+        if ChannelData.startsChannelData(first) {
+            guard let (peer, range) = channelDataSender(bytes) else { return nil }
+            let start = ChannelData.headerSize
+            return (peer, start..<(start + bytes.distance(from: range.lowerBound, to: range.upperBound)))
+        }
+        guard let message = try? STUNMessage(parsing: bytes) else {
+            counters.malformed += 1
+            return nil
+        }
+        switch message.type.messageClass {
+        case .indication:
+            guard let peer = permittedSender(of: message), let range = STUNMessage.valueRange(of: .data, in: bytes) else {
+                counters.messagesIgnored += 1
+                return nil
+            }
+            return (peer, range)
+        case .successResponse, .errorResponse:
+            handleResponse(message, now: now)
+        case .request:
+            counters.messagesIgnored += 1
+        }
+        return nil
+    }
+
+    /// The peer a confirmed channel is bound to.
+    /// - Parameter channel: The channel number.
+    /// - Returns: The peer, or nil when the channel is not bound (or not confirmed yet).
+    public func peer(onChannel channel: UInt16) -> TransportAddress? {
+        guard let peer = peersByChannel[channel], bindings[peer]?.confirmed == true else { return nil }
+        return peer
     }
 }

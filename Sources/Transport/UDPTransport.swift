@@ -1,11 +1,15 @@
 import NIOCore
 import RTP
 import SRTP
+import TURN
 
 /// One UDP flow to a peer, shared by the sender and the receiver: the socket(s), SRTP/SRTCP in both directions,
 /// RTP/RTCP demultiplexing (RFC 5761 section 4), the peer filter and the counters.
 ///
 /// Confined to its event loop: every method is called there, and the callbacks run there.
+///
+/// Over a TURN relay (WebRTC, `setPeer(_:channel:)`) each outgoing packet is ChannelData: its 4-byte header goes in
+/// room kept in front of the packet, and incoming packets are read inside ChannelData (`.relayedMedia`).
 ///
 /// Outgoing RTP is batched per frame (or per pacer burst): `queueRTP(maximumSize:write:)` has each packet written
 /// straight into one wire buffer and protects it there in place, `flush` hands the batch to the socket as slices sharing that storage (one
@@ -30,6 +34,9 @@ package final class UDPTransport {
         case consumed
         /// RTP or RTCP the interceptor vouched for: unprotect and handle it, the peer filter is skipped.
         case media
+        /// RTP or RTCP the interceptor vouched for, carried in a TURN message (ChannelData or a Data indication,
+        /// RFC 8656): these bytes of the datagram are the packet, unprotected and handled in place.
+        case relayedMedia(Range<Int>)
         /// Refused (the interceptor counts why).
         case drop
         /// Refused, and from an address other than the peer's or not authenticated as it: counted in
@@ -53,6 +60,12 @@ package final class UDPTransport {
     /// A copy of an SRTCP datagram, kept so that it can still be read as plain RTCP when authentication fails.
     private var scratch: [UInt8]
     private var closed = false
+    /// The TURN channel media goes out on (each packet framed as ChannelData, RFC 8656 section 12.4), or nil.
+    private var channel: UInt16?
+
+    /// Called once on the loop when `close()` starts, while the sockets can still send (a WebRTC link releases its
+    /// TURN allocations there).
+    package var willClose: (() -> Void)?
 
     /// The smallest datagram that can be RTP or RTCP: an empty Receiver Report (RFC 3550 section 6.4.2, 8 bytes).
     static let minimumPacketSize = 8
@@ -173,9 +186,14 @@ package final class UDPTransport {
     }
 
     /// Sends media and reports to `address` from now on (ICE selected or changed the pair).
-    package func setPeer(_ address: SocketAddress) {
+    /// - Parameters:
+    ///   - address: the peer, or the TURN server that relays to it.
+    ///   - channel: the TURN channel bound to the peer when `address` is the server: every packet then goes as
+    ///     ChannelData, its 4-byte header written in the room kept in front of it; nil sends packets as they are.
+    package func setPeer(_ address: SocketAddress, channel: UInt16? = nil) {
         eventLoop.preconditionInEventLoop()
         peer = address
+        self.channel = channel
     }
 
     /// Sends one datagram as it is (STUN, DTLS): never protected, never batched with media.
@@ -215,11 +233,17 @@ package final class UDPTransport {
         if packetEnds.isEmpty { wire.clear() }
         let srtp = srtpOut
         let trailer = rtpTrailer
-        try wire.writeWithUnsafeMutableBytes(minimumWritableBytes: maximumSize + trailer) { raw in
-            let length = try write(UnsafeMutableRawBufferPointer(rebasing: raw[0..<maximumSize]))
+        let channel = self.channel
+        let headroom = channel == nil ? 0 : ChannelData.headerSize
+        try wire.writeWithUnsafeMutableBytes(minimumWritableBytes: headroom + maximumSize + trailer) { raw in
+            let packet = UnsafeMutableRawBufferPointer(rebasing: raw[headroom...])
+            var length = try write(UnsafeMutableRawBufferPointer(rebasing: packet[0..<maximumSize]))
             guard length >= 0, length <= maximumSize else { throw TransportError.invalidPacketLength(length) }
-            guard let srtp else { return length }
-            return try srtp.protectRTP(UnsafeMutableRawBufferPointer(rebasing: raw[0..<(length + trailer)]), length: length)
+            if let srtp {
+                length = try srtp.protectRTP(UnsafeMutableRawBufferPointer(rebasing: packet[0..<(length + trailer)]), length: length)
+            }
+            if let channel { try ChannelData.writeHeader(channel: channel, payloadCount: length, into: raw) }
+            return headroom + length
         }
         packetEnds.append(wire.writerIndex)
     }
@@ -274,15 +298,19 @@ package final class UDPTransport {
             counters.heldBeforeSecured += 1
             return
         }
-        let size = RTCPPacket.serializedSize(of: packets) + rtcpTrailer
+        let channel = self.channel
+        let headroom = channel == nil ? 0 : ChannelData.headerSize
+        let size = headroom + RTCPPacket.serializedSize(of: packets) + rtcpTrailer
         let socket = rtcpSocket ?? rtpSocket
         var out = socket.channel.allocator.buffer(capacity: size)
         let srtp = srtpOut
         let trailer = rtcpTrailer
         try out.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { raw in
-            var length = try RTCPPacket.serialize(packets, into: raw, reservedTrailer: trailer)
-            if let srtp { length = try srtp.protectRTCP(raw, length: length) }
-            return length
+            let packet = UnsafeMutableRawBufferPointer(rebasing: raw[headroom...])
+            var length = try RTCPPacket.serialize(packets, into: packet, reservedTrailer: trailer)
+            if let srtp { length = try srtp.protectRTCP(packet, length: length) }
+            if let channel { try ChannelData.writeHeader(channel: channel, payloadCount: length, into: raw) }
+            return headroom + length
         }
         socket.write(out, to: destination)
         socket.flush()
@@ -292,6 +320,10 @@ package final class UDPTransport {
     /// Closes the sockets; idempotent.
     package func close() {
         guard !closed else { return }
+        if let willClose {
+            self.willClose = nil
+            willClose()
+        }
         closed = true
         rtpSocket.closeNow()
         rtcpSocket?.closeNow()
@@ -315,6 +347,14 @@ package final class UDPTransport {
                 counters.packetsFromStrangers += 1
                 return
             case .media: break
+            case .relayedMedia(let range):
+                // The packet inside the TURN framing: the buffer narrowed to it, nothing copied.
+                guard range.lowerBound >= 0, range.upperBound <= buffer.readableBytes else {
+                    counters.malformedPackets += 1
+                    return
+                }
+                buffer.moveWriterIndex(to: buffer.readerIndex + range.upperBound)
+                buffer.moveReaderIndex(forwardBy: range.lowerBound)
             }
         } else if let peer, address.ipAddress != peer.ipAddress {
             // By IP only: peers often send RTCP from another port than their RTP port.

@@ -112,6 +112,7 @@ final class ViewerSession {
         case .dtlsTimeout: .dtlsFailed("handshake timeout")
         case .closedByPeer: .closedByViewer
         case .closedLocally: .deleted
+        case .relayFailed: .iceFailed  // a WHEP server gathers no relayed candidates
         }
     }
 

@@ -23,6 +23,16 @@ public struct WHIPConfiguration: Sendable, CustomStringConvertible, CustomDebugS
     public var maximumResponseSize = 256 * 1024
     /// How long ICE and DTLS may take to connect after the answer.
     public var connectTimeout: Duration = .seconds(20)
+    /// STUN and TURN servers to gather server-reflexive and relayed candidates from before the offer (the `urls` of
+    /// an `RTCIceServer`; `--ice-server`): `stun:` and `turn:` over UDP, TURN with its username and credential. Their
+    /// candidates go into the offer; gathering from each takes at most `gatheringTimeout`.
+    public var iceServers: [ICEServer] = []
+    /// How long gathering from one ICE server may take before the offer goes without its candidates.
+    public var gatheringTimeout: Duration = .seconds(5)
+    /// Whether the TURN servers the endpoint offers in its 201's `Link` headers (RFC 9725 section 4.6) are used too:
+    /// known only with the answer, their relayed candidates are not in the offer; the endpoint learns them as
+    /// peer-reflexive when our checks arrive from them.
+    public var usesEndpointICEServers = true
 
     /// The most characters of a reply body quoted in an error.
     public static let excerptLength = 200
@@ -41,7 +51,8 @@ public struct WHIPConfiguration: Sendable, CustomStringConvertible, CustomDebugS
     /// The URL and whether a token is set; never the token itself.
     public var description: String {
         "WHIPConfiguration(url: \(url), token: \(token == nil ? "none" : "<redacted>"), caFile: \(caFile ?? "none"), maximumRedirects: "
-            + "\(maximumRedirects), requestTimeout: \(requestTimeout), connectTimeout: \(connectTimeout))"
+            + "\(maximumRedirects), requestTimeout: \(requestTimeout), connectTimeout: \(connectTimeout), iceServers: "
+            + "[\(iceServers.map(\.description).joined(separator: ", "))])"
     }
 
     /// As `description`: the token is redacted in debug output too.
@@ -50,7 +61,8 @@ public struct WHIPConfiguration: Sendable, CustomStringConvertible, CustomDebugS
     /// Checks the values before anything is sent.
     /// - Throws: `WHIPError.invalidURL`/`.unsupportedScheme` for the URL, `.tokenRequiresHTTPS` for a token with an
     ///   `http://` URL to a host that is not loopback, `.invalidURL` for a token that cannot be a header value or
-    ///   bounds out of range. (The CA file is read by `WHIPClient.init`.)
+    ///   bounds out of range, `.iceServer` for an ICE server that cannot be used. (The CA file is read by
+    ///   `WHIPClient.init`; ICE server host names are resolved by the publisher.)
     public func validate() throws(WHIPError) {
         let endpoint: HTTPURL
         do {
@@ -73,6 +85,12 @@ public struct WHIPConfiguration: Sendable, CustomStringConvertible, CustomDebugS
         }
         guard connectTimeout > .zero, connectTimeout <= .seconds(600) else {
             throw .invalidURL("the connect timeout must be more than 0 and at most 600 s")
+        }
+        for server in iceServers {
+            if let reason = server.unusableReason() { throw .iceServer(uri: server.uri, reason: reason) }
+        }
+        guard gatheringTimeout > .zero, gatheringTimeout <= .seconds(60) else {
+            throw .invalidURL("the ICE gathering timeout must be more than 0 and at most 60 s")
         }
         guard (1024...(16 << 20)).contains(maximumResponseSize) else {
             throw .invalidURL("the maximum response size must be 1 KiB-16 MiB")

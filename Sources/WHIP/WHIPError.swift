@@ -39,6 +39,9 @@ public enum WHIPError: Error, Hashable, Sendable, CustomStringConvertible {
     case responseTooLarge(limit: Int)
     /// ICE or DTLS ended the session (consent expired, no working pair, handshake failure or timeout).
     case transportClosed(String)
+    /// A configured STUN or TURN server (`WHIPConfiguration.iceServers`, `--ice-server`) cannot be used: an
+    /// unsupported kind, a missing credential, a host name that does not resolve. Never holds a credential.
+    case iceServer(uri: String, reason: String)
 
     /// The error in words; peer-supplied text in it is an excerpt (`PeerText`: bounded, controls escaped).
     public var description: String {
@@ -76,6 +79,7 @@ public enum WHIPError: Error, Hashable, Sendable, CustomStringConvertible {
         case .badAnswer(let reason): "the WHIP endpoint's answer is unusable: \(PeerText.excerpt(reason, limit: 3 * PeerText.maximumExcerptLength))"
         case .responseTooLarge(let limit): "the WHIP endpoint's reply exceeds \(limit) bytes"
         case .transportClosed(let reason): "the WebRTC transport to the WHIP endpoint closed: \(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
+        case .iceServer(let uri, let reason): "ICE server \(PeerText.excerpt(uri)): \(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
         }
     }
 }

@@ -33,14 +33,32 @@ import WebRTCTransport
 /// every other up interface's IPv4 address (loopback only when the endpoint is on loopback), at most eight; ICE pairs
 /// each datagram by the address it arrived on. The configuration's peer address, local address, SRTP settings and
 /// `rtcpMux` are not used: ICE, DTLS and BUNDLE decide them.
+///
+/// ICE servers (`WHIPConfiguration.iceServers`): before the offer, the same socket asks each STUN server for its
+/// server-reflexive address and allocates a relayed address on each TURN server (UDP, long-term credential), for at
+/// most `gatheringTimeout`; the offer carries those `srflx` and `relay` candidates. The TURN servers of the endpoint's
+/// `Link` headers are allocated on after the answer, their relayed candidates checked without being offered (the
+/// endpoint learns them as peer-reflexive). ICE checks every pair, relayed ones through their server; when a
+/// relayed pair is selected a channel is bound to the peer and the media goes as ChannelData. The allocations are
+/// refreshed while the stream runs and released when it ends.
 public final class WHIPPublisher: Sendable {
     /// The sender: push frames, read `events` and `reports`, `setBitrate`, `requestKeyframe`.
     public let sender: H264Sender
     /// The WHIP session (resource URL, answer).
     public let session: WHIPSession
-    /// The STUN and TURN servers the endpoint offered (`session.iceServers`, from the 201's `Link` headers); not
-    /// used yet.
+    /// The STUN and TURN servers the endpoint offered (`session.iceServers`, from the 201's `Link` headers); its TURN
+    /// servers over UDP are used (see `iceServerProblems` for the others).
     public var iceServers: [ICEServer] { session.iceServers }
+    /// The type of the selected pair's local candidate: `.host`, or `.relay` (through `relayServer`).
+    public let localCandidateType: ICECandidate.Kind
+    /// The TURN server the selected pair runs through (its URI), or nil for a direct pair.
+    public let relayServer: String?
+    /// The server-reflexive and relayed candidates gathered: those of the offer, then those gathered after the
+    /// answer (`typ address:port`).
+    public let gatheredCandidates: [String]
+    /// Why ICE servers gave no candidate or were not used: unsupported, unresolvable, refused, no answer. Never holds
+    /// a credential.
+    public let iceServerProblems: [String]
     /// The local end of the pair ICE selected (`IP:port`).
     public let localAddress: String
     /// All our host candidates (`IP:port`): one per IPv4 interface address, loopback only for a loopback endpoint.
@@ -102,9 +120,29 @@ public final class WHIPPublisher: Sendable {
         let hostIPs = Self.hostCandidateIPs(routeIP: routeIP, includeLoopback: client.endpoint.isLoopback)
         let locals = hostIPs.compactMap { TransportAddress(ipString: $0, port: port) }
         let local = locals[0]  // the routed one
-        let candidates = locals.enumerated().map { index, address in
+        let hostCandidates = locals.enumerated().map { index, address in
             ICECandidate.host(address, foundation: String(index + 1),
                               localPreference: ICECandidate.defaultLocalPreference - UInt32(index))
+        }
+
+        // The configured STUN and TURN servers (host names resolved once): their candidates go into the offer.
+        var gatherer = ICEGatherer(base: local, hostAddresses: Set(locals), timeout: whip.gatheringTimeout)
+        do {
+            var servers: [ICEGatherer.Server] = []
+            for server in whip.iceServers { servers.append(try await server.gathererServer()) }
+            let now = WebRTCLink.monotonicNow()
+            for server in servers { gatherer.add(server, now: now) }
+            if !servers.isEmpty { gatherer = try await CandidateGathering.run(gatherer, on: transport) }
+        } catch {
+            try? await loop.submit { transport.value.close() }.get()
+            throw error
+        }
+        let offerGatherer = gatherer
+        let candidates = hostCandidates + gatherer.candidates
+        // ICE pairs from host and relayed candidates; a server-reflexive one is checked from its base (RFC 8445
+        // section 6.1.2.4), which is a host candidate.
+        let agentCandidates = candidates.filter { $0.kind != .srflx }.compactMap { candidate in
+            candidate.transportAddress.map { ICEFullAgent.LocalCandidate(address: $0, priority: candidate.priority) }
         }
 
         // The offer.
@@ -148,6 +186,22 @@ public final class WHIPPublisher: Sendable {
         configuration.transportWideCCExtensionID = negotiated.transportCCExtensionID.flatMap { id in
             (1...14).contains(id) ? UInt8(id) : nil  // one-byte header extension ids
         }
+        // The endpoint's TURN servers (Link headers): allocated on from now on, next to ICE's first checks.
+        var problems = offerGatherer.failures
+        var lateServers: [ICEGatherer.Server] = []
+        if whip.usesEndpointICEServers {
+            for server in session.iceServers {
+                guard !whip.iceServers.contains(where: { $0.uri == server.uri && $0.username == server.username }) else {
+                    continue
+                }
+                do {
+                    lateServers.append(try await server.gathererServer(afterOffer: true))
+                } catch {
+                    problems.append("the endpoint's \(error)")
+                }
+            }
+        }
+        let endpointServers = lateServers
         if !negotiated.feedback.contains("nack") {
             configuration.nack = false
             configuration.rtx = nil
@@ -170,15 +224,14 @@ public final class WHIPPublisher: Sendable {
             link = try await loop.submit {
                 let now = WebRTCLink.monotonicNow()
                 var agent = ICEFullAgent(
-                    local: credentials, remote: negotiated.remoteCredentials,
-                    localCandidates: candidates.compactMap { candidate in
-                        candidate.transportAddress.map { .init(address: $0, priority: candidate.priority) }
-                    }, now: now)
+                    local: credentials, remote: negotiated.remoteCredentials, localCandidates: agentCandidates, now: now)
                 for remote in usable { agent.addRemoteCandidate(remote) }
                 let dtls = try DTLSEndpoint(
                     context: try DTLSContext(certificate: certificate), role: negotiated.dtlsRole,
                     remoteFingerprint: negotiated.remoteFingerprint)
-                let peer = PeerTransport(agent: .full(agent), dtls: dtls)
+                var gatherer = offerGatherer
+                for server in endpointServers { gatherer.add(server, now: now) }
+                let peer = PeerTransport(agent: .full(agent), dtls: dtls, gatherer: gatherer)
                 let link = WebRTCLink(
                     transport: transport.value, peer: peer, allowRepeatTransmission: allowRepeat, local: local
                 ) { event in
@@ -209,12 +262,26 @@ public final class WHIPPublisher: Sendable {
             timeout.cancel()
         } catch {
             timeout.cancel()
-            try? await loop.submit { link.value.close() }.get()
-            throw await abandon(error)
+            // Why servers gave no candidate is part of why nothing connected (a refused TURN credential, say).
+            let failures = (try? await loop.submit { () -> [String] in
+                let failures = link.value.peer.gatherer?.failures ?? []
+                link.value.close()
+                return failures
+            }.get()) ?? []
+            var failure = error
+            if case WHIPError.transportClosed(let reason) = error, !failures.isEmpty {
+                failure = WHIPError.transportClosed(reason + "; ICE servers that gave no candidate: " + failures.joined(separator: "; "))
+            }
+            throw await abandon(failure)
         }
         let connectDuration = ContinuousClock.now - answeredAt
-        let (suite, selectedLocal) = try await loop.submit {
-            (link.value.peer.keys?.suite.sdpName ?? "?", link.value.peer.path?.local)
+        let (suite, selectedLocal, relay, gathered, lateProblems) = try await loop.submit {
+            let peer = link.value.peer
+            let selected = peer.path?.local
+            let relay = selected.flatMap { peer.gatherer?.server(relaying: $0)?.name }
+            let gathered = (peer.gatherer?.candidates ?? []).map { "\($0.kind.rawValue) \($0.address):\($0.port)" }
+            return (peer.keys?.suite.sdpName ?? "?", selected, relay, gathered,
+                    Array((peer.gatherer?.failures ?? []).dropFirst(offerGatherer.failures.count)))
         }.get()
 
         // The sender, over the secured transport.
@@ -241,6 +308,10 @@ public final class WHIPPublisher: Sendable {
         self.link = link
         self.localAddress = (selectedLocal ?? local).description
         self.localCandidates = locals.map(\.description)
+        self.localCandidateType = relay == nil ? .host : .relay
+        self.relayServer = relay
+        self.gatheredCandidates = gathered
+        self.iceServerProblems = problems + lateProblems
         self.remoteAddress = remote.description
         self.suite = suite
         self.connectDuration = connectDuration
@@ -327,6 +398,7 @@ public final class WHIPPublisher: Sendable {
         case .dtlsTimeout: "the DTLS handshake timed out"
         case .closedByPeer: "the endpoint closed DTLS (close_notify)"
         case .closedLocally: "closed locally"
+        case .relayFailed(let reason): "the TURN relay of the selected pair failed: \(reason)"
         }
     }
 }

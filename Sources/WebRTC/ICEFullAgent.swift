@@ -110,7 +110,7 @@ public struct ICEFullAgent: Sendable {
 
     /// Remote addresses that sent us an authenticated check (a peer filter for DTLS before our own checks succeed).
     var authenticatedRemotes: Set<TransportAddress> = []
-    let localCandidates: [LocalCandidate]
+    private(set) var localCandidates: [LocalCandidate]
     let createdAt: MonotonicTime
     var random: SplitMix64
     var transactions: [Transaction] = []
@@ -168,6 +168,20 @@ public struct ICEFullAgent: Sendable {
               let address = candidate.transportAddress
         else { return }
         addPairs(remote: address, priority: candidate.priority)
+    }
+
+    /// Adds a local candidate after the start (a relayed candidate whose TURN allocation finished later): pairs it
+    /// with every remote candidate of its family known so far. Ignored once a pair is selected or the agent closed.
+    /// - Parameters:
+    ///   - candidate: The candidate (the address the agent sends from and receives on).
+    public mutating func addLocalCandidate(_ candidate: LocalCandidate) {
+        guard !isClosed, selected == nil, !localCandidates.contains(where: { $0.address == candidate.address }) else { return }
+        localCandidates.append(candidate)
+        var remotes: [TransportAddress: UInt32] = [:]
+        for pair in pairs where remotes[pair.remote] == nil { remotes[pair.remote] = pair.remotePriority }
+        for (remote, priority) in remotes.sorted(by: { $0.value > $1.value }) {
+            addPairs(remote: remote, priority: priority, onlyLocal: candidate.address)
+        }
     }
 
     /// Whether an address proved it holds the peer's credentials: a check to it succeeded, or it sent us an

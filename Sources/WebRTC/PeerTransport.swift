@@ -12,7 +12,11 @@ public import STUN
 /// - SRTP and SRTCP from the selected address are handed back as `.media` for the caller to unprotect with the keys
 ///   of `.connected`; from anywhere else they are dropped.
 /// - `.closed` reports consent expiry (RFC 7675), ICE failure, a DTLS failure (fingerprint mismatch included), the
-///   peer's close_notify, or the handshake timeout.
+///   peer's close_notify, the handshake timeout, or the loss of the TURN relay the selected pair runs through.
+/// - With an `ICEGatherer` (a full agent's STUN and TURN servers): datagrams from its servers go to it first; what a
+///   peer sends through a relay is handled as a datagram from that peer to the relayed candidate, and what ICE and
+///   DTLS send from a relayed candidate is wrapped for its server. A relayed selected pair gets a TURN channel, and
+///   `.connected` waits for it: media then goes to `mediaRoute` (the server, as ChannelData on that channel).
 ///
 /// ```swift
 /// let transport = PeerTransport(agent: .lite(agent), dtls: endpoint)
@@ -38,6 +42,9 @@ public final class PeerTransport {
         case consumed
         /// SRTP (`.rtp`) or SRTCP (`.rtcp`) from the selected address: unprotect it with the negotiated keys.
         case media(DatagramKind)
+        /// SRTP or SRTCP from the selected peer through its TURN relay: the packet is these bytes of the datagram
+        /// (inside ChannelData or a Data indication); unprotect them in place.
+        case relayedMedia(DatagramKind, Range<Int>)
         /// Dropped: not from an address ICE authenticated, not yet connected, or not a WebRTC datagram.
         case dropped
     }
@@ -56,6 +63,25 @@ public final class PeerTransport {
         case closedByPeer
         /// `close()` was called.
         case closedLocally
+        /// The TURN relay of the selected pair failed: its allocation was lost, or its channel was refused.
+        case relayFailed(String)
+    }
+
+    /// Where media goes on the selected path.
+    public struct MediaRoute: Hashable, Sendable {
+        /// The peer, or the TURN server that relays to it.
+        public var destination: TransportAddress
+        /// The TURN channel bound to the peer, when `destination` is the server: each packet goes as ChannelData.
+        public var channel: UInt16?
+
+        /// Creates a route.
+        /// - Parameters:
+        ///   - destination: The peer, or its relay's server.
+        ///   - channel: The channel bound to the peer on that server, or nil.
+        public init(destination: TransportAddress, channel: UInt16?) {
+            self.destination = destination
+            self.channel = channel
+        }
     }
 
     /// What the transport reports.
@@ -112,6 +138,8 @@ public final class PeerTransport {
     public private(set) var path: (local: TransportAddress?, remote: TransportAddress)?
     /// The SRTP keys, once connected.
     public private(set) var keys: DTLSSRTPKeys?
+    /// The STUN and TURN servers' clients and the relayed candidates, when the agent has any.
+    public private(set) var gatherer: ICEGatherer?
 
     let handshakeTimeout: Duration
     var handshakeDeadline: MonotonicTime?
@@ -120,19 +148,40 @@ public final class PeerTransport {
     var transmits: [Transmit] = []
     var events: [Event] = []
     var reportedConnected = false
+    /// The selected pair changed to a relayed one whose channel is not bound yet: `.pathChanged` waits for it.
+    var pathChangePending = false
+    /// The time of the latest input (a TURN release from `close()` is stamped with it).
+    var lastNow = MonotonicTime.zero
 
     /// Creates a transport.
     /// - Parameters:
     ///   - agent: The ICE agent.
     ///   - dtls: The DTLS endpoint, not started yet (its role comes from `a=setup`).
     ///   - handshakeTimeout: How long DTLS may take after ICE selected a pair.
-    public init(agent: Agent, dtls: DTLSEndpoint, handshakeTimeout: Duration = PeerTransport.defaultHandshakeTimeout) {
+    ///   - gatherer: A full agent's STUN and TURN clients (gathering may still be going on: relayed candidates that
+    ///     come later are added to the agent); its relayed candidates must be among the agent's local candidates or
+    ///     come later.
+    public init(
+        agent: Agent, dtls: DTLSEndpoint, handshakeTimeout: Duration = PeerTransport.defaultHandshakeTimeout,
+        gatherer: ICEGatherer? = nil
+    ) {
         switch agent {
         case .lite(let agent): lite = agent
         case .full(let agent): full = agent
         }
         self.dtls = dtls
         self.handshakeTimeout = handshakeTimeout
+        self.gatherer = gatherer
+    }
+
+    /// Where media goes on the selected path: nil before a pair is selected, and while a relayed pair's channel is
+    /// not bound yet.
+    public var mediaRoute: MediaRoute? {
+        guard let path else { return nil }
+        guard let local = path.local, let gatherer, gatherer.isRelayed(local) else {
+            return MediaRoute(destination: path.remote, channel: nil)
+        }
+        return gatherer.route(from: local, to: path.remote).map { MediaRoute(destination: $0.server, channel: $0.channel) }
     }
 
     /// Handles one received datagram.
@@ -147,6 +196,31 @@ public final class PeerTransport {
         now: MonotonicTime
     ) -> Input {
         guard !isClosed else { return .dropped }
+        lastNow = now
+        if gatherer != nil {
+            switch gatherer!.handle(datagram, from: source, now: now) {
+            case .notFromServer:
+                break
+            case .consumed:
+                afterGatherer(now: now)
+                return .consumed
+            case .relayed(let peer, let relayed, let range):
+                let start = datagram.index(datagram.startIndex, offsetBy: range.lowerBound)
+                let inner = datagram[start..<datagram.index(start, offsetBy: range.count)]
+                switch handlePeerDatagram(inner, from: peer, to: relayed, now: now) {
+                case .media(let kind): return .relayedMedia(kind, range)
+                case let other: return other
+                }
+            }
+        }
+        return handlePeerDatagram(datagram, from: source, to: local, now: now)
+    }
+
+    /// A datagram from a peer, directly or unwrapped from its relay.
+    func handlePeerDatagram(
+        _ datagram: some Collection<UInt8>, from source: TransportAddress, to local: TransportAddress?,
+        now: MonotonicTime
+    ) -> Input {
         let kind = DatagramKind(classifying: datagram)
         switch kind {
         case .stun:
@@ -201,7 +275,8 @@ public final class PeerTransport {
     public func pollTimeout(now: MonotonicTime) -> MonotonicTime? {
         guard !isClosed else { return nil }
         let ice = lite?.pollTimeout() ?? full?.pollTimeout()
-        return [ice, dtls.pollTimeout(now: now), reportedConnected ? nil : handshakeDeadline].compactMap { $0 }.min()
+        return [ice, dtls.pollTimeout(now: now), reportedConnected ? nil : handshakeDeadline, gatherer?.pollTimeout()]
+            .compactMap { $0 }.min()
     }
 
     /// Runs the ICE and DTLS timers due at `now`.
@@ -209,6 +284,12 @@ public final class PeerTransport {
     ///   - now: The current time.
     public func handleTimeout(now: MonotonicTime) {
         guard !isClosed else { return }
+        lastNow = now
+        if gatherer != nil {
+            gatherer!.handleTimeout(now: now)
+            afterGatherer(now: now)
+            guard !isClosed else { return }
+        }
         lite?.handleTimeout(now: now)
         full?.handleTimeout(now: now)
         afterICE(now: now)
@@ -224,12 +305,20 @@ public final class PeerTransport {
         }
     }
 
-    /// Sends close_notify and closes.
+    /// Sends close_notify, releases the TURN allocations, and closes.
     public func close() {
         guard !isClosed else { return }
         dtls.close()
         afterDTLS()
         close(.closedLocally)
+    }
+
+    /// Releases the TURN allocations (a Refresh with LIFETIME 0 to each server) and stops gathering; nothing else
+    /// changes. For an owner that ends the session without close_notify (WHIP ends it with an HTTP DELETE).
+    public func releaseRelays() {
+        guard gatherer != nil else { return }
+        gatherer!.close(now: lastNow)
+        moveGathererTransmits()
     }
 
     // MARK: - Wiring
@@ -246,7 +335,7 @@ public final class PeerTransport {
         }
         while let event = lite?.pollEvent() { iceEvents.append(event) }
         while let transmit = full?.pollTransmit() {
-            transmits.append(Transmit(source: transmit.source, destination: transmit.destination, bytes: transmit.bytes))
+            emit(transmit.bytes, from: transmit.source, to: transmit.destination)
         }
         while let event = full?.pollEvent() { iceEvents.append(event) }
         for event in iceEvents {
@@ -262,7 +351,18 @@ public final class PeerTransport {
     func select(local: TransportAddress?, remote: TransportAddress, now: MonotonicTime) {
         let changed = path != nil
         path = (local, remote)
-        if reportedConnected, changed { events.append(.pathChanged(local: local, remote: remote)) }
+        if let local, gatherer?.isRelayed(local) == true {
+            // Media on a relayed pair goes as ChannelData: bind the channel now (it is refreshed from here on).
+            gatherer!.bindChannel(from: local, to: remote, now: now)
+            afterGatherer(now: now)
+        }
+        if reportedConnected, changed {
+            if mediaRoute != nil {
+                events.append(.pathChanged(local: local, remote: remote))
+            } else {
+                pathChangePending = true
+            }
+        }
         if dtls.state == .new {
             handshakeDeadline = now + handshakeTimeout
             do {
@@ -280,7 +380,7 @@ public final class PeerTransport {
         let destination = path ?? dtlsPeer
         while let datagram = dtls.pollTransmit() {
             guard let destination else { continue }  // nowhere to send yet: OpenSSL retransmits later
-            transmits.append(Transmit(source: destination.local, destination: destination.remote, bytes: datagram))
+            emit(datagram, from: destination.local, to: destination.remote)
         }
         while let event = dtls.pollEvent() {
             switch event {
@@ -292,7 +392,7 @@ public final class PeerTransport {
     }
 
     func reportIfConnected() {
-        guard !reportedConnected, !isClosed, let keys, let path else { return }
+        guard !reportedConnected, !isClosed, let keys, let path, mediaRoute != nil else { return }
         reportedConnected = true
         events.append(.connected(local: path.local, remote: path.remote, keys: keys))
     }
@@ -306,6 +406,55 @@ public final class PeerTransport {
     func close(_ reason: CloseReason) {
         guard !isClosed else { return }
         isClosed = true
+        releaseRelays()
         events.append(.closed(reason))
+    }
+
+    // MARK: Relays
+
+    /// Queues a datagram of ICE or DTLS: as it is, or wrapped for the TURN server when it leaves a relayed candidate.
+    func emit(_ bytes: [UInt8], from source: TransportAddress?, to destination: TransportAddress) {
+        guard let source, gatherer?.isRelayed(source) == true else {
+            transmits.append(Transmit(source: source, destination: destination, bytes: bytes))
+            return
+        }
+        gatherer!.send(bytes, from: source, to: destination, now: lastNow)
+        moveGathererTransmits()
+    }
+
+    func moveGathererTransmits() {
+        guard let base = gatherer?.base else { return }
+        while let transmit = gatherer?.pollTransmit() {
+            transmits.append(Transmit(source: base, destination: transmit.destination, bytes: transmit.bytes))
+        }
+    }
+
+    /// Moves the gatherer's transmits out and reacts to its events: a relayed candidate gathered late joins the
+    /// agent; a bound channel lets a relayed pair carry media; a lost relay under the selected pair closes.
+    func afterGatherer(now: MonotonicTime) {
+        moveGathererTransmits()
+        while let event = gatherer?.pollEvent() {
+            guard !isClosed else { return }
+            switch event {
+            case .candidate(let candidate):
+                guard candidate.kind == .relay, let address = candidate.transportAddress else { continue }
+                full?.addLocalCandidate(.init(address: address, priority: candidate.priority))
+            case .channelBound(let relayed, let peer):
+                guard let path, path.local == relayed, path.remote == peer else { continue }
+                if pathChangePending {
+                    pathChangePending = false
+                    events.append(.pathChanged(local: relayed, remote: peer))
+                }
+                reportIfConnected()
+            case .peerFailed(let relayed, let peer, let reason):
+                if let path, path.local == relayed, path.remote == peer, mediaRoute == nil {
+                    close(.relayFailed(reason))
+                }
+            case .relayLost(let relayed, let reason):
+                if path?.local == relayed { close(.relayFailed(reason)) }
+            case .serverFailed:
+                continue  // kept in `gatherer.failures`
+            }
+        }
     }
 }

@@ -13,10 +13,14 @@ import WebRTC
 /// socket -> UDPTransport.interceptor -> PeerTransport.handleDatagram -> STUN / DTLS consumed here
 ///                                                                     -> SRTP / SRTCP from the selected pair: media
 /// PeerTransport transmits -> UDPTransport.sendDatagram (never protected)
-/// .connected(keys)        -> UDPTransport.secure(with:) + setPeer: media starts flowing
-/// .pathChanged            -> UDPTransport.setPeer
+/// .connected(keys)        -> UDPTransport.secure(with:) + setPeer(mediaRoute): media starts flowing
+/// .pathChanged            -> UDPTransport.setPeer(mediaRoute)
 /// .closed(reason)         -> the owner's callback (tear the sender down)
+/// UDPTransport.close      -> PeerTransport.releaseRelays first (TURN allocations released while the socket lives)
 /// ```
+/// On a relayed pair (a TURN candidate of the peer's `ICEGatherer`) the media route is the TURN server with the
+/// channel bound to the peer: the transport frames each SRTP packet as ChannelData in place, and reads the peer's
+/// SRTCP from inside ChannelData (`.relayedMedia`).
 /// The transport must be bound with `holdMediaUntilSecured` so that nothing leaves in the clear before the keys
 /// exist. Confined to the transport's loop, like the transport: create, start and close it there.
 package final class WebRTCLink {
@@ -84,6 +88,7 @@ package final class WebRTCLink {
         transport.interceptor = { [weak self] bytes, source in
             self?.received(bytes, from: source) ?? .drop
         }
+        transport.willClose = { [weak self] in self?.releaseRelays() }
         peer.handleTimeout(now: now())
         pump()
     }
@@ -96,6 +101,15 @@ package final class WebRTCLink {
         peer.close()
         pump()
         finish()
+    }
+
+    /// Releases the peer's TURN allocations while the socket can still send (no close_notify).
+    private func releaseRelays() {
+        guard !closed else { return }
+        peer.releaseRelays()
+        while let transmit = peer.pollTransmit() {
+            transport.sendDatagram(transmit.bytes, to: SocketAddress(transmit.destination))
+        }
     }
 
     // MARK: Wiring
@@ -112,6 +126,7 @@ package final class WebRTCLink {
         switch verdict {
         case .consumed: return .consumed
         case .media: return closed ? .drop : .media
+        case .relayedMedia(_, let range): return closed ? .drop : .relayedMedia(range)
         // Refused and not from the selected peer (or before there is one): a stranger's, as the plain sender counts.
         case .dropped: return address == remote ? .drop : .stranger
         }
@@ -138,12 +153,10 @@ package final class WebRTCLink {
                     onEvent(.securityFailed("\(error)"))
                     return
                 }
-                transport.setPeer(SocketAddress(remote))
-                self.remote = remote
+                setRoute(remote: remote)
                 onEvent(.connected(remote: remote))
             case .pathChanged(_, let remote):
-                transport.setPeer(SocketAddress(remote))
-                self.remote = remote
+                setRoute(remote: remote)
                 onEvent(.pathChanged(remote: remote))
             case .closed(let reason):
                 finish()
@@ -152,6 +165,13 @@ package final class WebRTCLink {
             }
         }
         armTimer()
+    }
+
+    /// Media to the selected peer: straight to it, or to its relay's server on the bound channel.
+    private func setRoute(remote: TransportAddress) {
+        let route = peer.mediaRoute ?? PeerTransport.MediaRoute(destination: remote, channel: nil)
+        transport.setPeer(SocketAddress(route.destination), channel: route.channel)
+        self.remote = remote
     }
 
     private func armTimer() {
@@ -185,6 +205,7 @@ package final class WebRTCLink {
         timer = nil
         timerDeadline = nil
         transport.interceptor = { _, _ in .drop }
+        transport.willClose = nil
     }
 }
 

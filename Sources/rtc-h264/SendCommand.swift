@@ -28,6 +28,12 @@ struct SendCommand: AsyncParsableCommand {
             over http:// only to a loopback host. --to, the SRTP key options, --no-srtp, --accept-plain-rtcp, \
             --no-rtcp-mux, --local-port and --sdp do not apply. --tls-cert PEM --tls-key PEM serve --control over HTTPS.
             Example: rtc-h264 send --whip https://sfu.example/whip/endpoint/abc --token-file whip.token
+            Behind a NAT or a firewall, --ice-server stun:HOST adds a server-reflexive candidate and --ice-server \
+            turn:HOST with --ice-username and --ice-credential-file a relayed one (TURN over UDP, RFC 8656): media then \
+            reaches the endpoint through the TURN server when nothing more direct works. The TURN servers the endpoint \
+            offers in its Link headers (RFC 9725 section 4.6) are used too.
+            Example: rtc-h264 send --whip https://sfu.example/whip/abc --ice-server turn:turn.example.net \
+            --ice-username robot --ice-credential-file turn.password
             """
     )
 
@@ -42,6 +48,8 @@ struct SendCommand: AsyncParsableCommand {
     @OptionGroup var control: ControlEndpointOptions
 
     @OptionGroup var tls: TLSServerOptions
+
+    @OptionGroup var ice: ICEServerOptions
 
     @Option(help: "Publish to this WHIP endpoint (https://HOST[:PORT]/PATH or http://..., RFC 9725) instead of --to.")
     var whip: String?
@@ -74,6 +82,7 @@ struct SendCommand: AsyncParsableCommand {
         guard (0...65534).contains(localPort) else { throw ValidationError("--local-port must be 0-65534") }
         if token != nil && tokenFile != nil { throw ValidationError("give --token or --token-file, not both") }
         if tls.tlsCert != nil && control.control == nil { throw ValidationError("--tls-cert and --tls-key need --control") }
+        try ice.check(whip: whip != nil)
         if let whip {
             var conflicting: [String] = []
             if stream.peer != nil { conflicting.append("--to") }
@@ -130,17 +139,23 @@ struct SendCommand: AsyncParsableCommand {
             var whipConfiguration = WHIPConfiguration(url: whip, token: try readWHIPToken())
             whipConfiguration.caFile = caFile
             whipConfiguration.requestTimeout = .seconds(10)
+            whipConfiguration.iceServers = try ice.servers()
             let published = try await WHIPPublisher(configuration: configuration, whip: whipConfiguration)
             publisher = published
             sender = published.sender
             if !quiet {
                 let milliseconds = Double(published.connectDuration.components.attoseconds) / 1e15
                     + Double(published.connectDuration.components.seconds) * 1000
+                let gathered = published.gatheredCandidates.isEmpty ? "" : " and " + published.gatheredCandidates.joined(separator: ", ")
+                let selected = published.relayServer.map { "\(published.localAddress) (relay via \($0))" } ?? published.localAddress
                 FileHandle.standardError.write(Data((
                     "published to \(whip): session \(published.session.resourceURL); "
-                        + "\(published.localCandidates.count) host candidates; ICE \(published.localAddress) -> "
+                        + "\(published.localCandidates.count) host candidates\(gathered); ICE \(selected) -> "
                         + "\(published.remoteAddress), DTLS-SRTP \(published.suite), connected "
                         + String(format: "%.0f", milliseconds) + " ms after the answer\n").utf8))
+                for problem in published.iceServerProblems {
+                    FileHandle.standardError.write(Data("ICE server not used: \(problem)\n".utf8))
+                }
                 // The endpoint's STUN/TURN servers (Link headers, RFC 9725 section 4.6), credentials redacted.
                 for line in published.session.iceServerLines {
                     FileHandle.standardError.write(Data((line + "\n").utf8))

@@ -292,6 +292,45 @@ import TURN
         #expect(due.contains { $0.attribute(.channelNumber) == .channelNumber(0x4000) })
     }
 
+    /// `receive` hands data back as a range of the message (read in place), for ChannelData and Data indications
+    /// alike, with the same refusals as `handle`; everything else goes through `handle`.
+    @Test func receiveLocatesTheDataInPlace() throws {
+        var client = try Self.allocated()
+        try client.bindChannel(to: Self.peer, now: Self.time(1))
+        let bind = try Self.request(&client)
+        // The answer goes through `receive` too: not data, so handled (the channel is confirmed).
+        #expect(client.receive(try Self.answer(bind, .successResponse, [], key: Self.key), now: Self.time(1)) == nil)
+        #expect(client.pollEvent() == .channelBound(peer: Self.peer, channel: 0x4000))
+        #expect(client.peer(onChannel: 0x4000) == Self.peer)
+        #expect(client.peer(onChannel: 0x4001) == nil)
+
+        // ChannelData, with UDP's lack of padding and with a stream's padding after the data.
+        let channelData: [UInt8] = [0x40, 0x00, 0x00, 0x03, 9, 8, 7]
+        #expect(client.receive(channelData, now: Self.time(2)).map { [$0.peer.description, "\($0.data)"] }
+                == [Self.peer.description, "4..<7"])
+        #expect(client.receive(channelData + [0], now: Self.time(2))?.data == 4..<7)
+        #expect(client.receive([0x40, 0x01, 0x00, 0x01, 9], now: Self.time(2)) == nil)  // an unbound channel
+        #expect(client.receive([0x40, 0x00, 0x00, 0x09, 9], now: Self.time(2)) == nil)  // longer than it is
+        #expect(client.pollEvent() == nil)
+
+        // A Data indication from the permitted peer (the channel installed its permission): the DATA value's range.
+        let stranger = TransportAddress(ipString: "203.0.113.99", port: 5_000)!
+        var received: [Range<Int>?] = []
+        for from in [Self.peer, stranger] {
+            let indication = STUNMessage(
+                type: STUNMessageType(method: STUNMessageType.dataMethod, messageClass: .indication),
+                transactionID: STUNTransactionID(high: 1, low: 2), attributes: [.xorPeerAddress(from), .data([5, 6, 7, 8, 9])])
+            let bytes = try indication.serialized(fingerprint: true)
+            let result = client.receive(bytes, now: Self.time(3))
+            received.append(result?.data)
+            if let result { #expect(Array(bytes[result.data]) == [5, 6, 7, 8, 9] && result.peer == Self.peer) }
+        }
+        #expect(received == [36..<41, nil])  // 20-byte header, XOR-PEER-ADDRESS (4 + 8), DATA's header (4)
+        #expect(client.pollEvent() == nil)
+        #expect(client.counters.messagesIgnored == 2)  // the unbound channel, the stranger
+        #expect(client.counters.malformed == 1)  // the overlong ChannelData
+    }
+
     @Test func overAStreamChannelDataIsPaddedToFourBytes() throws {
         var client = try Self.allocated(.tcp)
         try client.bindChannel(to: Self.peer, now: Self.time(1))

@@ -26,20 +26,49 @@ import TestSupport
         (["send", "--frames", "3"], "--to HOST:PORT is required"),
         (["sdp", "--no-srtp"], "--to HOST:PORT is required"),
         (["send", "--whip", "http://[::1]:9/whip", "--frames", "3"], "only IPv4 is supported, and the route to it is ::1"),
+        // ICE servers (each message names the option and the URI; the credential never appears).
+        (["send", "--to", "127.0.0.1:5004", "--ice-server", "stun:192.0.2.1"],
+         "--ice-server, --ice-username, --ice-credential and --ice-credential-file need --whip"),
+        (["send", "--whip", "http://127.0.0.1:9/whip", "--ice-server", "ftp:192.0.2.1"],
+         "--ice-server ftp:192.0.2.1: the URI scheme 'ftp' is not stun, stuns, turn or turns"),
+        (["send", "--whip", "http://127.0.0.1:9/whip", "--ice-server", "turn:192.0.2.1:99999", "--ice-username", "u",
+          "--ice-credential", "cli-turn-s3cret"], "--ice-server turn:192.0.2.1:99999: the port is not in 1...65535"),
+        (["send", "--whip", "http://127.0.0.1:9/whip", "--ice-server", "turn:192.0.2.1"],
+         "--ice-server turn:192.0.2.1: a turn: server needs --ice-username and --ice-credential (or --ice-credential-file)"),
+        (["send", "--whip", "http://127.0.0.1:9/whip", "--ice-server", "turns:192.0.2.1", "--ice-username", "u",
+          "--ice-credential", "cli-turn-s3cret"], "--ice-server turns:192.0.2.1: TURN over TLS (turns:) is not supported yet"),
+        (["send", "--whip", "http://127.0.0.1:9/whip", "--ice-server", "turn:192.0.2.1?transport=tcp", "--ice-username",
+          "u", "--ice-credential", "cli-turn-s3cret"], "TURN over TCP (?transport=tcp) is not supported yet: use UDP"),
+        (["send", "--whip", "http://127.0.0.1:9/whip", "--ice-server", "turn:[2001:db8::1]", "--ice-username", "u",
+          "--ice-credential", "cli-turn-s3cret"], "IPv6 ICE servers are not supported yet"),
+        (["send", "--whip", "http://127.0.0.1:9/whip", "--ice-server", "stun:192.0.2.1 extra"],
+         "--ice-server stun:192.0.2.1 extra: the URI is malformed"),
+        (["send", "--whip", "http://127.0.0.1:9/whip", "--ice-server", "turn:192.0.2.1", "--ice-username", "u",
+          "--ice-credential", "cli-turn-s3cret", "--ice-credential-file", "/tmp/x"],
+         "give --ice-credential or --ice-credential-file, not both"),
+        (["send", "--whip", "http://127.0.0.1:9/whip", "--ice-server", "stun:192.0.2.1", "--ice-username", "u",
+          "--ice-credential", "cli-turn-s3cret"], "--ice-username and --ice-credential are for turn: servers, and no --ice-server is one"),
+        (["send", "--whip", "http://127.0.0.1:9/whip", "--ice-server", "turn:192.0.2.1", "--ice-username", "u",
+          "--ice-credential-file", "/nonexistent/turn.password", "--frames", "3"],
+         "cannot read --ice-credential-file /nonexistent/turn.password"),
     ])
     func badWHIPArgumentsAreClearErrors(arguments: [String], message: String) async throws {
         let result = try await Self.run(arguments)
         #expect(result.status != 0)
         #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
+        #expect(!result.stderr.contains("cli-turn-s3cret") && !result.stdout.contains("cli-turn-s3cret"))
     }
 
     @Test func helpDocumentsWHIP() async throws {
         let help = try await Self.run(["send", "--help"])
         #expect(help.status == 0)
-        for option in ["--whip <whip>", "--token <token>", "--token-file <token-file>", "--ca-file <ca-file>"] {
+        for option in ["--whip <whip>", "--token <token>", "--token-file <token-file>", "--ca-file <ca-file>",
+                       "--ice-server <uri>", "--ice-username <ice-username>", "--ice-credential <ice-credential>",
+                       "--ice-credential-file <ice-credential-file>"] {
             #expect(help.stdout.contains(option), "send --help lacks \(option)")
         }
         #expect(help.stdout.contains("RFC 9725"))
+        #expect(help.stdout.contains("TURN over UDP, RFC 8656"))
         #expect(help.stdout.contains("https://"))
     }
 

@@ -62,6 +62,33 @@ import Testing
         #expect(server.statistics.requestsAnswered == 2)
     }
 
+    /// A local candidate that comes after the start (a relayed one whose allocation finished late) is paired with
+    /// every remote candidate known, below the host pairs, and checked; once a pair is selected, none is added.
+    @Test func aLateLocalCandidateIsPairedAndChecked() throws {
+        var client = Self.client()
+        client.addRemoteCandidate(.host(Self.serverSocket))
+        let relayed = TransportAddress(ipString: "192.0.2.2", port: 50_001)!
+        let relayPriority = ICECandidate.priority(kind: .relay, localPreference: 65_535)
+        client.addLocalCandidate(.init(address: relayed, priority: relayPriority))
+        client.addLocalCandidate(.init(address: relayed, priority: relayPriority))  // once
+        #expect(client.pairs.map(\.local) == [Self.clientSocket, relayed])
+        #expect(client.pairs[1].priority(controlling: true) < client.pairs[0].priority(controlling: true))
+        // The host pair's check goes first, the relayed pair's one pacing step later.
+        client.handleTimeout(now: Self.t0)
+        client.handleTimeout(now: Self.t0 + .milliseconds(50))
+        var sources: [TransportAddress] = []
+        while let transmit = client.pollTransmit() { sources.append(transmit.source) }
+        #expect(sources == [Self.clientSocket, relayed])
+
+        var server = ICELiteAgent(local: Self.serverCredentials, remote: Self.clientCredentials, now: Self.t0)
+        var connected = Self.client()
+        connected.addRemoteCandidate(.host(Self.serverSocket))
+        Self.run(&connected, &server, from: Self.t0, until: Self.t0 + .milliseconds(10))
+        #expect(connected.selected != nil)
+        connected.addLocalCandidate(.init(address: relayed, priority: relayPriority))
+        #expect(connected.pairs.count == 1)
+    }
+
     /// Consent: a request every 4-6 s keeps both sides alive; when the path dies, both expire after 30 s.
     @Test func keepsConsentAndExpiresWhenThePathDies() throws {
         var client = Self.client()

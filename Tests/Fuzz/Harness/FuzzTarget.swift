@@ -62,7 +62,9 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     /// What a TURN server sends (RFC 8656): the input cut by `TURNStreamFramer` in chunks its first byte sizes, each
     /// frame and the whole input given to an allocated `TURNClient` (a permission and a channel installed). Frames
     /// must have their announced sizes, ChannelData ranges stay inside the bytes, data is reported only from the
-    /// permitted peer, and unauthenticated input never ends or moves the allocation.
+    /// permitted peer, and unauthenticated input never ends or moves the allocation. `TURNClient.receive` (the data
+    /// located in place, as the relayed media path reads it) must find exactly the bytes `handle` reports, inside
+    /// the message, and `STUNMessage.valueRange` must stay inside it.
     case turn
 
     /// The largest frame the Y4M target reads (larger headers are parsed but not read, to bound memory).
@@ -424,8 +426,25 @@ enum FuzzTarget: String, CaseIterable, Sendable {
                 frames.append(frame)
             }
         }
+        // `receive` (data read in place) must agree with `handle` (data copied into an event) on every message.
+        var receiver = allocatedTURNClient()
         for message in frames + [bytes] {
-            client.handle(message, now: MonotonicTime(nanoseconds: 1_000_000))
+            let now = MonotonicTime(nanoseconds: 1_000_000)
+            client.handle(message, now: now)
+            if let range = STUNMessage.valueRange(of: .data, in: message) {
+                check(range.lowerBound >= 24 && range.upperBound <= message.count, "DATA at \(range) in \(message.count) bytes")
+            }
+            var reference = receiver
+            reference.handle(message, now: now)
+            var copied: [UInt8]?
+            while let event = reference.pollEvent() { if case .data(_, let payload) = event { copied = payload } }
+            if let (peer, range) = receiver.receive(message, now: now) {
+                check(range.lowerBound >= 0 && range.upperBound <= message.count, "data at \(range) in \(message.count) bytes")
+                check(peer.ip == turnPeer.ip, "data received from \(peer), which has no permission")
+                check(Array(message[range]) == copied, "receive found \(range), handle reported \(copied?.count ?? -1) bytes")
+            } else {
+                check(copied == nil, "handle reported data that receive did not find")
+            }
         }
         client.handleTimeout(now: MonotonicTime(nanoseconds: 2_000_000))
         while let event = client.pollEvent() {

@@ -4,12 +4,14 @@
                                 (with --redirect the first POST gets 307 to /whip/endpoint; with --token a missing or
                                 wrong `Authorization: Bearer` gets 401)
   DELETE /whip/resource/<id>    ends the session -> 200; the server then writes its report and exits
-  (with --close-after N the endpoint closes its PeerConnection after N decoded frames: DTLS close_notify mid-stream)
+  (with --close-after N the endpoint closes its PeerConnection after N decoded frames: DTLS close_notify mid-stream;
+   with --link VALUE, repeatable, the 201 carries `Link: VALUE` headers: the ICE servers of RFC 9725 section 4.6)
 
 Every decoded frame is hashed (MD5 of its yuv420p planes, as PyAV hands them out) so that the caller can compare
 them with a decode of the bitstream the sender wrote (`--save-annexb`). The report (--report, JSON):
   {"frames": N, "md5": [...], "width": W, "height": H, "deleted": bool, "ice": "...", "unauthorized": K,
-   "redirected": K, "posts": K, "offer_sendonly": bool, "offer_actpass": bool, "offer_candidates": [addresses]}
+   "redirected": K, "posts": K, "offer_sendonly": bool, "offer_actpass": bool, "offer_candidates": [addresses],
+   "offer_candidate_lines": [...], "nominated": {"host", "port", "type"} (the remote end of the pair aioice nominated)}
 Exits after the DELETE, or after --timeout seconds.
 """
 import argparse
@@ -55,6 +57,7 @@ class Endpoint:
         self.stats["offer_actpass"] = "a=setup:actpass" in offer
         self.stats["offer_candidates"] = sorted(line.split()[4] for line in offer.split("\r\n")
                                                 if line.startswith("a=candidate:"))
+        self.stats["offer_candidate_lines"] = [line for line in offer.split("\r\n") if line.startswith("a=candidate:")]
         self.pc = RTCPeerConnection()
         on_decoded_frames(self.pc, self.on_frame)
 
@@ -67,8 +70,22 @@ class Endpoint:
         self.resource = uuid.uuid4().hex
         # A relative Location (RFC 3986 section 5.2): /whip/resource/<id> seen from the URL that was POSTed to.
         location = ("resource/" if target == "/whip/endpoint" else "whip/resource/") + self.resource
-        return 201, {"Content-Type": "application/sdp", "Location": location,
-                     "ETag": '"' + self.resource + '"'}, self.pc.localDescription.sdp.encode()
+        headers = {"Content-Type": "application/sdp", "Location": location, "ETag": '"' + self.resource + '"'}
+        for number, link in enumerate(self.args.link):
+            headers["Link" + " " * number] = link  # repeated fields (the writer prints the name stripped)
+        return 201, headers, self.pc.localDescription.sdp.encode()
+
+    def nominated(self):
+        """The remote candidate of the pair aioice nominated (its Connection is not public API: best effort)."""
+        try:
+            for transceiver in self.pc.getTransceivers():
+                pair = transceiver.receiver.transport.transport._connection._nominated.get(1)
+                if pair is not None:
+                    remote = pair.remote_candidate
+                    return {"host": remote.host, "port": remote.port, "type": remote.type}
+        except Exception as error:
+            return {"error": str(error)}
+        return None
 
     async def handle(self, reader, writer):
         try:
@@ -94,13 +111,14 @@ class Endpoint:
                     status, reply_headers, reply = 401, {"Content-Type": "text/plain"}, b"unauthorized"
                 else:
                     self.stats["deleted"] = True
+                    self.stats["nominated"] = self.nominated()
                     status, reply_headers, reply = 200, {}, b""
                     self.done.set()
             reasons = {200: "OK", 201: "Created", 307: "Temporary Redirect", 401: "Unauthorized", 404: "Not Found",
                        409: "Conflict", 415: "Unsupported Media Type"}
             head = "HTTP/1.1 %d %s\r\n" % (status, reasons.get(status, "Status"))
             for name, value in reply_headers.items():
-                head += "%s: %s\r\n" % (name, value)
+                head += "%s: %s\r\n" % (name.strip(), value)
             head += "Content-Length: %d\r\nConnection: close\r\n\r\n" % len(reply)
             writer.write(head.encode("latin-1") + reply)
             await writer.drain()
@@ -118,6 +136,7 @@ async def main():
     parser.add_argument("--redirect", action="store_true")
     parser.add_argument("--close-after", type=int, default=0, help="close the PeerConnection after N frames")
     parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--link", action="append", default=[], help="a Link header of the 201 (repeatable)")
     parser.add_argument("--report", required=True)
     parser.add_argument("--tls-cert", help="serve HTTPS with this PEM certificate chain (needs --tls-key)")
     parser.add_argument("--tls-key", help="the certificate's PEM private key")

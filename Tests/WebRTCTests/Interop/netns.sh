@@ -1,5 +1,5 @@
 # Sourced by the scripts that run WebRTC peers in a network namespace of their own (run-in-namespace.sh,
-# whip-aiortc.sh, whip-janus.sh, Tests/Benchmarks/run-whep.sh): browsers, aioice and Janus gather no loopback
+# whip-aiortc.sh, whip-turn.sh, whip-janus.sh, Tests/Benchmarks/run-whep.sh): browsers, aioice and Janus gather no loopback
 # candidates, so each run gets a veth pair with both ends inside a namespace nothing else uses. Run from the package
 # root (each script cds there first).
 

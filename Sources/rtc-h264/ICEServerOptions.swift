@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import WHIP
+
+/// `send --whip`'s STUN and TURN servers: `--ice-server` (repeatable) with the TURN servers' `--ice-username` and
+/// `--ice-credential` or `--ice-credential-file`. The credential is never printed.
+struct ICEServerOptions: ParsableArguments {
+    @Option(name: .customLong("ice-server"), help: ArgumentHelp(
+        "A STUN or TURN server for --whip, repeatable: stun:HOST[:PORT] or turn:HOST[:PORT] (UDP; port 3478 by "
+            + "default). Its server-reflexive or relayed candidate goes into the offer.", valueName: "uri"))
+    var iceServers: [String] = []
+
+    @Option(name: .customLong("ice-username"), help: "The username on the turn: --ice-server(s).")
+    var iceUsername: String?
+
+    @Option(name: .customLong("ice-credential"), help: "The password on the turn: --ice-server(s) (never printed; prefer --ice-credential-file).")
+    var iceCredential: String?
+
+    @Option(name: .customLong("ice-credential-file"), help: "A file holding the password on the turn: --ice-server(s).")
+    var iceCredentialFile: String?
+
+    /// Whether any of the options is given.
+    var isUsed: Bool { !iceServers.isEmpty || iceUsername != nil || iceCredential != nil || iceCredentialFile != nil }
+
+    /// Checks the values before anything starts (the credential file is read by `servers()`).
+    /// - Parameter whip: Whether `--whip` is given.
+    /// - Throws: `ValidationError` naming the option and the problem.
+    func check(whip: Bool) throws {
+        guard isUsed else { return }
+        guard whip else {
+            throw ValidationError("--ice-server, --ice-username, --ice-credential and --ice-credential-file need --whip")
+        }
+        if iceCredential != nil && iceCredentialFile != nil {
+            throw ValidationError("give --ice-credential or --ice-credential-file, not both")
+        }
+        // A stand-in for a file's credential: the checks need to know that there is one, not what it is.
+        _ = try servers(credential: iceCredential ?? iceCredentialFile.map { _ in "credential-from-file" })
+    }
+
+    /// The servers, the credential read from `--ice-credential-file` when given.
+    /// - Throws: `ValidationError` for a bad value or an unreadable or empty credential file.
+    func servers() throws -> [ICEServer] {
+        var credential = iceCredential
+        if let file = iceCredentialFile {
+            let text: String
+            do {
+                text = try String(contentsOfFile: file, encoding: .utf8)
+            } catch {
+                throw ValidationError("cannot read --ice-credential-file \(file): \(error.localizedDescription)")
+            }
+            // One line: the password without the line end (a password may hold spaces, so only newlines go).
+            credential = String(text.prefix { $0 != "\n" && $0 != "\r" })
+            if credential?.isEmpty != false { throw ValidationError("--ice-credential-file \(file) holds no password") }
+        }
+        return try servers(credential: credential)
+    }
+
+    private func servers(credential: String?) throws -> [ICEServer] {
+        var servers: [ICEServer] = []
+        for uri in iceServers {
+            let server: ICEServer
+            do {
+                server = try ICEServer(uri: uri, username: iceUsername, credential: credential)
+            } catch {
+                throw ValidationError("--ice-server \(uri): \(Self.describe(error))")
+            }
+            if server.scheme == .turn, iceUsername == nil || credential == nil {
+                throw ValidationError(
+                    "--ice-server \(uri): a turn: server needs --ice-username and --ice-credential (or --ice-credential-file)")
+            }
+            if let reason = server.unusableReason() { throw ValidationError("--ice-server \(uri): \(reason)") }
+            servers.append(server)
+        }
+        if (iceUsername != nil || credential != nil), !servers.contains(where: { $0.scheme == .turn }) {
+            throw ValidationError("--ice-username and --ice-credential are for turn: servers, and no --ice-server is one")
+        }
+        return servers
+    }
+
+    /// The parser's reason, the credential named as a field only.
+    private static func describe(_ error: ICEServerError) -> String {
+        switch error {
+        case .tooLong(let field) where field == "username": "--ice-username is longer than \(ICEServer.maximumFieldLength) bytes"
+        case .tooLong(let field) where field == "credential": "the credential is longer than \(ICEServer.maximumFieldLength) bytes"
+        default: "\(error)"
+        }
+    }
+}

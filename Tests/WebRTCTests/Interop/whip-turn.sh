@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# `rtc-h264 send --whip` publishes through Debian's coturn when nothing more direct works: three network namespaces,
+# the publisher and the aiortc WHIP endpoint (aiortc_whip_server.py) on two subnets joined by a router that forwards
+# TCP (the WHIP HTTP exchange) and drops every forwarded UDP datagram (iptables), the TURN server on the router:
+#
+#   publisher 10.83.1.2 --- 10.83.1.1 [router: coturn listens here, relays from 10.83.2.1] 10.83.2.1 --- 10.83.2.2 endpoint
+#
+#   1. --ice-server turn:10.83.1.1 with --ice-username and --ice-credential-file (and stun:10.83.1.1, whose answer is
+#      the host address: no srflx candidate, RFC 8445 section 5.1.3): the relayed candidate is in the
+#      offer (typ relay, raddr/rport), ICE selects it (`send` prints "relay via turn:..."; the endpoint's nominated
+#      remote candidate is the relay's 10.83.2.1), 150 frames decoded bit-exact (MD5 against a decode of our own
+#      bitstream), the direct checks dropped at the router; the credential never printed.
+#   2. no --ice-server: the TURN server comes from the endpoint's `Link` header (RFC 9725 section 4.6), its relayed
+#      candidate checked without being offered (the endpoint learns it as peer-reflexive); frames as in 1.
+#   Both runs: coturn logs one channel bound and the allocation released (Refresh, lifetime 0) at the end.
+#   3. a wrong credential: `send` names the TURN server's refusal, and ICE (the direct pair blocked) fails.
+#
+# Usage: Tests/WebRTCTests/Interop/whip-turn.sh   (as root; after `swift build`; RTC_H264 = the binary)
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+HERE=Tests/WebRTCTests/Interop
+source "$HERE/netns.sh"
+rtc_binary whip-turn
+require_tool ip iproute2
+require_tool iptables iptables
+require_tool turnserver coturn
+require_root whip-turn
+
+aiortc_venv
+PY="$AIORTC_PYTHON"
+
+WORK=$(mktemp -d /tmp/whip-turn.XXXXXX)
+PUB="rtch264-turn-pub-$$"
+RTR="rtch264-turn-rtr-$$"
+END="rtch264-turn-end-$$"
+SERVER_PID=""
+TURN_PID=""
+cleanup() {
+    local status=$?
+    [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
+    [ -n "$TURN_PID" ] && kill -9 "$TURN_PID" 2>/dev/null || true
+    for ns in "$PUB" "$END" "$RTR"; do netns_down "$ns"; done
+    [ "${KEEP:-0}" = 1 ] && echo "whip-turn: kept $WORK" >&2 || rm -rf "$WORK"
+    exit $status
+}
+trap cleanup EXIT
+
+for ns in "$PUB" "$RTR" "$END"; do
+    ip netns add "$ns"
+    ip -n "$ns" link set lo up
+done
+ip link add tpub0 netns "$PUB" type veth peer name tpub1 netns "$RTR"
+ip link add tend0 netns "$END" type veth peer name tend1 netns "$RTR"
+ip -n "$PUB" addr add 10.83.1.2/24 dev tpub0
+ip -n "$RTR" addr add 10.83.1.1/24 dev tpub1
+ip -n "$RTR" addr add 10.83.2.1/24 dev tend1
+ip -n "$END" addr add 10.83.2.2/24 dev tend0
+for pair in "$PUB tpub0" "$RTR tpub1" "$RTR tend1" "$END tend0"; do
+    set -- $pair
+    ip -n "$1" link set "$2" up
+done
+ip -n "$PUB" route add default via 10.83.1.1
+ip -n "$END" route add default via 10.83.2.1
+ip netns exec "$RTR" sysctl -qw net.ipv4.ip_forward=1
+# The firewall: no UDP between the subnets, only to and from the router (the TURN server) itself.
+ip netns exec "$RTR" iptables -A FORWARD -p udp -j DROP
+
+USER_NAME="robot"
+PASSWORD="turn-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+printf '%s\n' "$PASSWORD" >"$WORK/turn.password"
+printf '%s\n' "wrong-$PASSWORD" >"$WORK/wrong.password"
+chmod 600 "$WORK/turn.password" "$WORK/wrong.password"
+ip netns exec "$RTR" turnserver -n --listening-ip=10.83.1.1 --listening-port=3478 --relay-ip=10.83.2.1 \
+    --min-port=50000 --max-port=50099 --lt-cred-mech --user="$USER_NAME:$PASSWORD" --realm=rtc-h264.test \
+    --no-tls --no-dtls --no-cli --no-tcp-relay --log-file=stdout --simple-log --verbose \
+    --userdb="$WORK/turndb.sqlite" --pidfile="$WORK/turn.pid" >"$WORK/turnserver.log" 2>&1 &
+TURN_PID=$!
+disown "$TURN_PID"  # killed at the end: no job notice
+
+# start_server PORT REPORT [args...]: the endpoint, waited for until it listens.
+start_server() {
+    local port=$1 report=$2
+    shift 2
+    ip netns exec "$END" "$PY" "$HERE/aiortc_whip_server.py" --listen 10.83.2.2 --port "$port" --report "$report" \
+        --timeout 60 "$@" >"$WORK/server-$port.out" 2>"$WORK/server-$port.err" &
+    SERVER_PID=$!
+    for _ in $(seq 100); do
+        grep -q listening "$WORK/server-$port.out" 2>/dev/null && return 0
+        kill -0 "$SERVER_PID" 2>/dev/null || { echo "FAIL: the endpoint exited: $(tail -c 600 "$WORK/server-$port.err")" >&2; exit 1; }
+        sleep 0.1
+    done
+    echo "FAIL: the endpoint did not listen within 10 s" >&2
+    exit 1
+}
+
+dropped_udp() { ip netns exec "$RTR" iptables -L FORWARD -v -x -n | awk '$3 == "DROP" && ($4 == "udp" || $4 == "17") { print $1 }'; }
+
+# check_relayed NAME REPORT SENT_LOG ANNEXB: the relay was selected on both sides and every frame arrived bit-exact.
+check_relayed() {
+    local name=$1 report=$2 log=$3 annexb=$4
+    grep -q "relay via turn:10.83.1.1:3478" "$log" || { echo "FAIL: $name: the selected pair is not relayed: $(grep -o 'ICE .*' "$log" | head -1)" >&2; exit 1; }
+    if grep -q "$PASSWORD" "$log"; then echo "FAIL: $name: the TURN credential was printed" >&2; exit 1; fi
+    "$PY" - "$report" <<'EOF' || exit 1
+import json, sys
+report = json.load(open(sys.argv[1]))
+nominated = report.get("nominated") or {}
+if nominated.get("host") != "10.83.2.1":
+    print("FAIL: the endpoint's nominated remote candidate is %s, not the relay 10.83.2.1" % nominated, file=sys.stderr)
+    sys.exit(1)
+EOF
+    RESULT=$(cd "$HERE" && "$PY" whip_compare.py "$report" "$annexb" --last-frame-pending) \
+        || { echo "FAIL: $name: frame comparison: $RESULT" >&2; exit 1; }
+    echo "whip-turn $name: $RESULT; $(grep -o 'ICE .*' "$log" | head -1)"
+}
+
+# 1. The TURN server given with --ice-server: the relayed candidate offered and selected.
+start_server 8301 "$WORK/report-configured.json"
+ip netns exec "$PUB" "$RTC" send --whip http://10.83.2.2:8301/whip --ice-server stun:10.83.1.1 --ice-server turn:10.83.1.1 \
+    --ice-username "$USER_NAME" --ice-credential-file "$WORK/turn.password" --frames 150 --size 320x240 --fps 30 \
+    --save-annexb "$WORK/sent-configured.h264" 2>"$WORK/send-configured.err" \
+    || { echo "FAIL: send through TURN exited $?: $(tail -c 800 "$WORK/send-configured.err")" >&2; exit 1; }
+wait "$SERVER_PID" || true
+SERVER_PID=""
+"$PY" - "$WORK/report-configured.json" <<'EOF' || exit 1
+import json, sys
+lines = json.load(open(sys.argv[1]))["offer_candidate_lines"]
+relay = [line for line in lines if " typ relay " in line]
+if any(" typ srflx " in line for line in lines):
+    print("FAIL: a server-reflexive candidate equal to the host address was offered: %s" % lines, file=sys.stderr)
+    sys.exit(1)
+if len(relay) != 1 or " 10.83.2.1 " not in relay[0] or "raddr 10.83.1.2" not in relay[0]:
+    print("FAIL: the offer's candidates hold no relayed 10.83.2.1 with raddr 10.83.1.2: %s" % lines, file=sys.stderr)
+    sys.exit(1)
+EOF
+check_relayed "--ice-server" "$WORK/report-configured.json" "$WORK/send-configured.err" "$WORK/sent-configured.h264"
+if grep -q "ICE server not used" "$WORK/send-configured.err"; then
+    echo "FAIL: an ICE server gave no candidate: $(grep 'ICE server not used' "$WORK/send-configured.err")" >&2
+    exit 1
+fi
+[ "$(dropped_udp)" -gt 0 ] || { echo "FAIL: no direct UDP datagram reached the router's filter: nothing proves the direct pair was tried" >&2; exit 1; }
+echo "whip-turn: $(dropped_udp) direct UDP datagrams dropped at the router"
+
+# 2. The TURN server from the endpoint's Link header only.
+start_server 8302 "$WORK/report-link.json" \
+    --link "<turn:10.83.1.1:3478?transport=udp>; rel=\"ice-server\"; username=\"$USER_NAME\"; credential=\"$PASSWORD\"; credential-type=\"password\""
+ip netns exec "$PUB" "$RTC" send --whip http://10.83.2.2:8302/whip --frames 150 --size 320x240 --fps 30 \
+    --save-annexb "$WORK/sent-link.h264" 2>"$WORK/send-link.err" \
+    || { echo "FAIL: send through the Link header's TURN server exited $?: $(tail -c 800 "$WORK/send-link.err")" >&2; exit 1; }
+wait "$SERVER_PID" || true
+SERVER_PID=""
+check_relayed "Link header" "$WORK/report-link.json" "$WORK/send-link.err" "$WORK/sent-link.h264"
+# coturn's own account (--verbose): each run bound one channel, carried the stream, and was released at the end
+# (a Refresh with lifetime 0, sent before the socket closed).
+sleep 1
+for what in "CHANNEL_BIND processed, success" "refreshed, realm=<rtc-h264.test>, username=<$USER_NAME>, lifetime=0"; do
+    [ "$(grep -c "$what" "$WORK/turnserver.log")" = 2 ] \
+        || { echo "FAIL: coturn logged '$what' $(grep -c "$what" "$WORK/turnserver.log") times, not once per run" >&2; exit 1; }
+done
+echo "whip-turn: coturn relayed (client side, then peer side): $(grep -o 'usage: .*' "$WORK/turnserver.log" | sed 's/realm=<[^>]*>, username=<[^>]*>, //' | tr '\n' ';')"
+
+# 3. A wrong credential: the refusal named, no relayed candidate, and ICE fails (the direct pair is blocked).
+start_server 8303 "$WORK/report-wrong.json"
+if ip netns exec "$PUB" "$RTC" send --whip http://10.83.2.2:8303/whip --ice-server turn:10.83.1.1 \
+    --ice-username "$USER_NAME" --ice-credential-file "$WORK/wrong.password" --frames 30 --size 320x240 --quiet \
+    2>"$WORK/send-wrong.err"; then
+    echo "FAIL: send with a wrong TURN credential succeeded" >&2
+    exit 1
+fi
+grep -q "turn:10.83.1.1:3478: TURN server 10.83.1.1:3478 refused the credential" "$WORK/send-wrong.err" || { echo "FAIL: the refusal is not named: $(cat "$WORK/send-wrong.err")" >&2; exit 1; }
+if grep -q "$PASSWORD" "$WORK/send-wrong.err"; then echo "FAIL: the TURN credential was printed" >&2; exit 1; fi
+kill "$SERVER_PID" 2>/dev/null || true
+wait "$SERVER_PID" 2>/dev/null || true
+SERVER_PID=""
+echo "whip-turn wrong credential: $(head -c 400 "$WORK/send-wrong.err" | tr '\n' ' ')"
+echo "whip-turn: PASS"
