@@ -405,7 +405,10 @@ final class ReceiverSession {
         guard units < 5 * 65_536 else { return }  // a wrapped (negative) or absurd answer
         let sample = Duration.nanoseconds(Int64(units) * 1_000_000_000 / 65_536)
         stats.extendedReportRoundTripTime = sample.inSeconds
-        measuredRoundTrip(sample)
+        // Reported, not used for NACK timing: a repair's round trip also holds the sender's pacing and history
+        // lookup, which the NACK -> retransmission samples measure (with the path's RTT alone, 10 % loss at 200 ms
+        // showed 93.9 % of the frames in the simulation instead of 97.5 %).
+        if roundTripTime == nil { stats.roundTripTime = sample.inSeconds }
     }
 
     /// One NACK -> retransmission sample: the NACK repeats are spaced by the smoothed figure (RFC 6298, gain 1/8),

@@ -46,8 +46,8 @@ public struct ReceiverStats: Codable, Sendable, Equatable {
     public var packetsNACKed: Int = 0
     /// Retransmitted packets received (RTX or a repeated sequence number that filled a gap).
     public var retransmittedPacketsReceived: Int = 0
-    /// The round-trip time, smoothed, in seconds (what NACK repeats are spaced by), once measured: from RTCP XR
-    /// (our RRTR, the sender's DLRR) and from NACK -> retransmission.
+    /// The round-trip time in seconds, once measured: the NACK -> retransmission time, smoothed (what NACK repeats
+    /// are spaced by); before the first such sample, the RTT from RTCP XR (`extendedReportRoundTripTime`).
     public var roundTripTime: Double?
     /// The latest round-trip time from RTCP XR (RFC 3611: our Receiver Reference Time, the sender's DLRR), in
     /// seconds; nil while the sender answers none (it does not read XR).

@@ -37,6 +37,8 @@ public struct TURNClient: Sendable {
     public struct Counters: Sendable, Equatable {
         /// Requests sent, retransmissions included.
         public var requestsSent = 0
+        /// Transactions started: each request once, whatever its retransmissions.
+        public var transactionsStarted = 0
         /// Responses and indications dropped: unauthenticated or forged success responses, unknown transactions,
         /// data from peers without a permission, ChannelData on unbound channels.
         public var messagesIgnored = 0
@@ -367,6 +369,7 @@ public struct TURNClient: Sendable {
         }
         outgoing.append(bytes)
         counters.requestsSent += 1
+        counters.transactionsStarted += 1
         transactions.append(Transaction(
             id: id, kind: kind, bytes: bytes, authenticated: authenticated, transmissions: 1,
             nextRetransmit: nextRetransmission(after: 1, now: now), deadline: now + configuration.transactionTimeout,

@@ -2,6 +2,7 @@ import Codec
 import DTLS
 import H264
 import HTTPRequester
+public import Logging
 import MediaTime
 import NIOCore
 import NIOPosix
@@ -46,6 +47,7 @@ public final class WHIPPublisher: Sendable {
     public let sender: H264Sender
     /// The WHIP session (resource URL, answer).
     public let session: WHIPSession
+    private let logger: Logger
     /// The STUN and TURN servers the endpoint offered (`session.iceServers`, from the 201's `Link` headers); its TURN
     /// servers over UDP are used (see `iceServerProblems` for the others).
     public var iceServers: [ICEServer] { session.iceServers }
@@ -83,10 +85,18 @@ public final class WHIPPublisher: Sendable {
     /// - Parameters:
     ///   - configuration: The stream (encoder, payload type, NACK, RTX, CNAME, ...); addresses and SRTP are ignored.
     ///   - whip: The endpoint and token.
+    ///   - logger: Where the publisher logs (swift-log): the session created and connected (the selected pair, its
+    ///     candidate type and relay, the SRTP suite, how long ICE and DTLS took) and ended at `info`, ICE servers that
+    ///     gave no candidate and a failed DELETE at `warning`; its sender's lines too. The endpoint appears as its
+    ///     scheme, host and port only (a path may hold a stream key), never a token or a credential. Nil logs to
+    ///     `Logger(label: "rtc-h264.whip")`, the process's logging system.
     /// - Throws: `WHIPError` for the HTTP exchange, a bad answer or a failed ICE/DTLS connection (the session is
     ///   deleted again then); `SenderError` for an invalid configuration; encoder errors.
-    public init(configuration: SenderConfiguration, whip: WHIPConfiguration) async throws {
+    public init(configuration: SenderConfiguration, whip: WHIPConfiguration, logger: Logger? = nil) async throws {
+        var logger = logger ?? Logger(label: "rtc-h264.whip")
         let client = try WHIPClient(configuration: whip)
+        logger[metadataKey: "endpoint"] = "\(client.endpoint.scheme)://\(client.endpoint.host):\(client.endpoint.port)"
+        self.logger = logger
         var configuration = configuration
         configuration.security = nil
         configuration.acceptPlainRTCP = false
@@ -171,6 +181,7 @@ public final class WHIPPublisher: Sendable {
             throw error
         }
         let answeredAt = ContinuousClock.now
+        logger.info("WHIP session created", metadata: ["ice_servers": "\(session.iceServers.count)"])
         func abandon(_ error: any Error) async -> any Error {
             try? await loop.submit { transport.value.close() }.get()
             try? await client.terminate(session)
@@ -292,7 +303,7 @@ public final class WHIPPublisher: Sendable {
                 configuration: configuration, clock: .system(origin: origin), origin: origin, ioLoop: loop,
                 makeEncoder: { [preference = configuration.degradationPreference] in
                     try AdaptiveH264Encoder(configuration: $0, preference: preference)
-                }, transport: transport)
+                }, transport: transport, logger: logger)
         } catch {
             try? await loop.submit { link.value.close() }.get()
             throw await abandon(error)
@@ -315,6 +326,14 @@ public final class WHIPPublisher: Sendable {
         self.remoteAddress = remote.description
         self.suite = suite
         self.connectDuration = connectDuration
+        for problem in problems + lateProblems {
+            logger.warning("an ICE server gave no candidate", metadata: ["problem": "\(problem)"])
+        }
+        logger.info("WHIP connected", metadata: [
+            "local": "\(localAddress)", "remote": "\(remoteAddress)", "candidate": "\(relay == nil ? "host" : "relay")",
+            "relay": "\(relay ?? "-")", "suite": "\(suite)",
+            "connect_ms": "\((connectDuration / .milliseconds(1)).rounded())",
+        ])
     }
 
     /// Ends the stream: the last frame, an RTCP BYE, the socket closed, then DELETE of the session resource. Safe to
@@ -339,7 +358,9 @@ public final class WHIPPublisher: Sendable {
             try? await link.eventLoop.submit { link.value.close() }.get()
             do {
                 try await client.terminate(session)
+                logger.info("WHIP session ended")
             } catch {
+                logger.warning("the DELETE of the WHIP session failed", metadata: ["error": "\(error)"])
                 if case .success = result { throw error }
                 deleteResult.withLock { $0 = error }
             }

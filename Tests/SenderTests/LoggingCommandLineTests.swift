@@ -34,7 +34,7 @@ import TestSupport
         defer { receiver.terminate() }
         try await Task.sleep(for: .milliseconds(300))
         let sender = try CommandLineTests.start([
-            "send", "--to", "127.0.0.1:\(port)", "--key", key, "--size", "320x240", "--frames", "90", "--quiet",
+            "send", "--to", "127.0.0.1:\(port)", "--key", key, "--size", "320x240", "--quiet",
             "--control", "127.0.0.1:\(controlPort)", "--control-token-file", tokenFile,
             "--log-level", "trace", "--log-format", "json",
         ])
@@ -51,6 +51,7 @@ import TestSupport
             "http://127.0.0.1:\(controlPort)/stats?secret=\(token)", caFile: nil,
             headers: ["Authorization": "Bearer wrong-\(token)"], maximumSeconds: 2)
         #expect(refused.status == 401)
+        sender.interrupt()  // a graceful shutdown: the sender's BYE ends the receiver
         let sent = await sender.finished()
         #expect(sent.status == 0, "\(sent.stderr)")
         let received = await receiver.finished()

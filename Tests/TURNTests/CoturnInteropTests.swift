@@ -239,7 +239,9 @@ import TURN
             return nil
         }
         guard case .unauthorized = refusal else { throw Failure("a wrong password gave \(String(describing: refusal))") }
-        #expect(wrong.counters.requestsSent == 2)
+        // Two transactions (the unauthenticated Allocate, then the authenticated one), however often a loaded
+        // machine made UDP retransmit them.
+        #expect(wrong.counters.transactionsStarted == 2)
     }
 
     static func waitForDatagram(_ socket: RawUDPSocket) async throws -> (bytes: [UInt8], port: Int)? {
