@@ -144,10 +144,25 @@ echo "whip-turn: $(dropped_udp) direct UDP datagrams dropped at the router"
 start_server 8302 "$WORK/report-link.json" \
     --link "<turn:10.83.1.1:3478?transport=udp>; rel=\"ice-server\"; username=\"$USER_NAME\"; credential=\"$PASSWORD\"; credential-type=\"password\""
 ip netns exec "$PUB" "$RTC" send --whip http://10.83.2.2:8302/whip --frames 150 --size 320x240 --fps 30 \
-    --save-annexb "$WORK/sent-link.h264" 2>"$WORK/send-link.err" \
+    --log-level debug --log-format json --save-annexb "$WORK/sent-link.h264" 2>"$WORK/send-link.err" \
     || { echo "FAIL: send through the Link header's TURN server exited $?: $(tail -c 800 "$WORK/send-link.err")" >&2; exit 1; }
 wait "$SERVER_PID" || true
 SERVER_PID=""
+# Its JSON log: every entry parses, the publisher logged the relayed connection, and (check_relayed below) no line
+# holds the TURN credential the endpoint handed out.
+"$PY" - "$WORK/send-link.err" <<'EOF' || exit 1
+import json, sys
+entries = [json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")]
+connected = [e for e in entries if e.get("message") == "WHIP connected"]
+if not connected or connected[0].get("candidate") != "relay" or not connected[0].get("relay", "").startswith("turn:"):
+    print("FAIL: no 'WHIP connected' log entry over the relay: %s" % connected, file=sys.stderr)
+    sys.exit(1)
+for needed in ("WHIP session created", "sender started", "WHIP session ended"):
+    if not any(e.get("message") == needed for e in entries):
+        print("FAIL: no '%s' log entry in %d entries" % (needed, len(entries)), file=sys.stderr)
+        sys.exit(1)
+print("whip-turn Link: %d JSON log entries; connected %s" % (len(entries), {k: connected[0][k] for k in ("candidate", "relay", "suite", "connect_ms")}))
+EOF
 check_relayed "Link header" "$WORK/report-link.json" "$WORK/send-link.err" "$WORK/sent-link.h264"
 # coturn's own account (--verbose): each run bound one channel, carried the stream, and was released at the end
 # (a Refresh with lifetime 0, sent before the socket closed).
