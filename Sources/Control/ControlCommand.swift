@@ -62,9 +62,11 @@ public struct ControlReply: Sendable, Equatable {
     }
 }
 
-/// Minimal JSON string quoting for replies built by hand.
-enum JSONString {
-    static func quote(_ s: String) -> String {
+/// Minimal JSON string quoting (RFC 8259) for text built by hand: the control replies and the command-line tool's
+/// JSON log lines.
+package enum JSONString {
+    /// `s` as a JSON string literal: quotes, backslashes and control characters escaped.
+    package static func quote(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {

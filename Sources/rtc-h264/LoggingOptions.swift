@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Control
 import Logging
 import Synchronization
 
@@ -111,23 +112,8 @@ struct JSONLogHandler: LogHandler {
         }
     }
 
-    /// A JSON string literal (RFC 8259): quotes, backslashes and control characters escaped.
-    static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20 || c.value == 0x7f || (0x2028...0x2029).contains(c.value):
-                out += "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count) + String(c.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal (the control endpoint's quoting).
+    static func quote(_ text: String) -> String { JSONString.quote(text) }
 
     /// `2026-11-26T13:59:47.123Z`.
     static func timestamp(_ date: Date) -> String {

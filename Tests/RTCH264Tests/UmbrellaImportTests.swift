@@ -34,30 +34,17 @@ func gettingStarted() async throws -> (sent: SenderStats, decoded: ReceiverStats
 /// `import RTCH264` alone is enough to embed every part: no other module of the package is imported here.
 @Suite struct UmbrellaImportTests {
     @Test func aSenderStreamsToAReceiverAndTheControlEndpointAnswersThroughOneImport() async throws {
-        let key = SRTPMasterKey.random(for: .default)
-        var receiverConfiguration = ReceiverConfiguration(listenHost: "127.0.0.1", listenPort: 0)
-        receiverConfiguration.security = .init(remoteKey: key)
-        let receiver = try await H264Receiver(configuration: receiverConfiguration)
-        async let received = receiver.run()
-
-        var configuration = SenderConfiguration(
-            peerHost: "127.0.0.1", peerPort: receiver.localPort,
-            encoder: EncoderConfiguration(width: 160, height: 96, frameRate: 30, targetBitrate: 200_000))
-        configuration.security = .init(key: key)
-        let sender = try await H264Sender(configuration: configuration)
-        let control = try await ControlServer(host: "127.0.0.1", port: 0, token: nil, sender: sender)
-        let frame = I420Frame(width: 160, height: 96)
-        for index in 0..<20 {
-            try sender.send(.i420(frame), captureTime: ContinuousClock.now)
+        let stream = try await LoopbackStream.start()
+        let control = try await ControlServer(host: "127.0.0.1", port: 0, token: nil, sender: stream.sender)
+        try await stream.push(20) { index in
             if index == 10 {
                 let reply = try await ControlClient.send(.setBitrate(150_000), host: "127.0.0.1", port: control.localPort)
                 #expect(reply.status == 200)
             }
-            try await Task.sleep(for: .milliseconds(33))
         }
         await control.close()
-        let sent = try await sender.finish()
-        let decoded = try await received
+        let sent = try await stream.sender.finish()
+        let decoded = try await stream.received.value
         #expect(sent.framesSent >= 1)
         #expect(sent.targetBitrate == 150_000)
         #expect(decoded.framesDecoded == sent.framesSent)
