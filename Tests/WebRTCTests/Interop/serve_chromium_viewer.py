@@ -254,6 +254,8 @@ def main() -> int:
             "size": [f"{r.get('width')}x{r.get('height')}" for r in pages],
             "panel": comparisons, "screenshot": shot,
         }
+        if shot and shot.get("files") and not args.screenshot_dir:
+            summary["screenshot"] = dict(shot, files="removed (kept on failure; --screenshot-dir keeps them)")
         print(json.dumps(summary), flush=True)
         if os.environ.get("SERVE_CHROMIUM_VERBOSE"):
             print(json.dumps(final, indent=1), json.dumps(pages, indent=1), file=sys.stderr)
@@ -272,6 +274,11 @@ def main() -> int:
         log.close()
         if failures:
             sys.stderr.write(open(os.path.join(workdir, "serve.log")).read()[-3000:])
+            if shot and shot.get("files") and not args.screenshot_dir:  # kept for a look at what failed
+                kept = tempfile.mkdtemp(prefix="serve-chromium-screenshots-")
+                for path in shot["files"]:
+                    shutil.copy(path, kept)
+                print(f"screenshots kept in {kept}", file=sys.stderr)
         shutil.rmtree(workdir, ignore_errors=True)
     for failure in failures:
         print(f"FAIL: {failure}", file=sys.stderr)
@@ -420,13 +427,13 @@ def screenshots(devtools, session, directory, failures):
         size, spread, bright = picture_spread(png, shown["video"], picture)
         narrow_size = png_size(narrow_png)
     except ValueError as error:
-        failures.append(f"screenshot {paths[0]}: {error}")
-        return {"error": str(error)}
+        failures.append(f"screenshot playing.png: {error}")
+        return {"error": str(error), "files": paths}
     if size != WIDE or narrow_size != NARROW:
         failures.append(f"the screenshots are {size[0]}x{size[1]} and {narrow_size[0]}x{narrow_size[1]}, expected "
                         f"{WIDE[0]}x{WIDE[1]} and {NARROW[0]}x{NARROW[1]}")
     if spread < 64 or bright < 0.05:
-        failures.append(f"the picture in {paths[0]} is uniformly dark (luma range {spread}, {bright:.1%} of it "
+        failures.append(f"the picture in playing.png is uniformly dark (luma range {spread}, {bright:.1%} of it "
                         f"brighter than 48): no video shown")
     if shown["paused"] or shown["currentTime"] <= 0 or not shown["videoWidth"] or not (shown["panel"] or {}).get("fps"):
         failures.append(f"the video was not playing at the screenshot (paused {shown['paused']}, currentTime "
