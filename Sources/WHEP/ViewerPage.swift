@@ -1,33 +1,155 @@
-/// The minimal viewer page served at `/`: an `RTCPeerConnection` with one recvonly video transceiver, its offer
-/// POSTed to `/whep` once ICE gathering is complete (no trickle), the answer applied, the track played in a muted
-/// autoplaying `<video>`; the page shows every error and the decoded frame count.
+/// The viewer page served at `/`: an `RTCPeerConnection` with one recvonly video transceiver, its offer POSTed to
+/// `/whep` once ICE gathering is complete (no trickle; at most 3 s), the answer applied, the track played in a muted
+/// autoplaying `<video>`; a status line shows the connection state, the decoded frame count and every error, and the
+/// session is DELETEd when the page goes away.
+///
+/// Beside the picture (below it on a narrow screen) a statistics panel, refreshed once a second from the page's own
+/// `getStats()`: resolution, decoded frames per second and received bitrate (from the `inbound-rtp` counters' deltas
+/// over the last second), the round-trip time of the selected ICE candidate pair, packets lost, packets recovered by
+/// retransmission and NACKs sent, freezes, jitter, the decoder, and a canvas graph of bitrate and RTT over the last
+/// 60 s. Its glass-to-glass latency cell shows `—` until the frames' `requestVideoFrameCallback` metadata carry a
+/// `captureTime` (Chromium sets it from the abs-capture-time header extension), then the mean over the last second of
+/// the time of the callback less the capture time. Plain JavaScript and inline CSS, no external resource, relative URLs
+/// only: the page works offline and over HTTPS alike.
 ///
 /// Fragment parameters (never sent to the server in the URL): `#token=...` is sent as `Authorization: Bearer` when the
 /// endpoint requires a token; `#report=URL` makes the page POST its `inbound-rtp` statistics as JSON to `URL` every
-/// 500 ms (the interop tests read them there).
+/// 500 ms and at every panel refresh (the interop tests read them there): the raw `getStats()` values of that poll
+/// (`statsTimestamp`, `bytesReceived`, `framesPerSecond`, `roundTripTime`, ...), `panel` with exactly the numbers the
+/// panel shows, and `panelWindow` with the `statsTimestamp` of the two polls the panel's rates were computed between.
 enum ViewerPage {
     /// The HTML.
     static let html = """
     <!doctype html>
     <html lang="en"><head><meta charset="utf-8"><title>rtc-h264 WHEP viewer</title>
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <style>body{font-family:sans-serif;margin:1em;background:#111;color:#eee}video{max-width:100%;background:#000}
-    #status{margin:.5em 0}.error{color:#f66}</style></head>
-    <body><h1>rtc-h264</h1><video id="video" autoplay muted playsinline controls></video>
-    <div id="status">connecting…</div>
+    <style>
+    body{font-family:sans-serif;margin:1em;background:#111;color:#eee}
+    h1{font-size:1.4em;margin:0 0 .3em}
+    #status{margin:.5em 0}.error{color:#f66}
+    #layout{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}
+    #picture{flex:1 1 20em;min-width:0}
+    video{display:block;width:100%;max-height:80vh;background:#000}
+    #panel{flex:0 1 17em;min-width:14em;background:#1b1b1b;border:1px solid #333;border-radius:6px;padding:.6em;
+      font-size:.9em;font-variant-numeric:tabular-nums}
+    #panel table{border-collapse:collapse;width:100%}
+    #panel th{text-align:left;font-weight:normal;color:#aaa;padding:.15em .5em .15em 0;white-space:nowrap}
+    #panel td{text-align:right;padding:.15em 0;overflow-wrap:anywhere}
+    #graph{display:block;width:100%;height:6em;margin-top:.5em;background:#000;border-radius:3px}
+    .legend{font-size:.85em;color:#aaa;margin-top:.2em}.kbps{color:#6c6}.rtt{color:#fa4}
+    @media (max-width:40em){#panel{flex-basis:100%}}
+    </style></head>
+    <body><h1>rtc-h264</h1>
+    <div id="layout">
+    <div id="picture"><video id="video" autoplay muted playsinline controls></video>
+    <div id="status" role="status">connecting…</div></div>
+    <aside id="panel" aria-label="Statistics"><table><tbody>
+    <tr><th>Resolution</th><td id="resolution">—</td></tr>
+    <tr><th>Frames per second</th><td id="fps">—</td></tr>
+    <tr><th>Bitrate</th><td id="bitrate">—</td></tr>
+    <tr><th>Round-trip time</th><td id="rtt">—</td></tr>
+    <tr><th>Packets lost</th><td id="lost">—</td></tr>
+    <tr><th>Packets recovered</th><td id="recovered">—</td></tr>
+    <tr><th>NACKs sent</th><td id="nacks">—</td></tr>
+    <tr><th>Freezes</th><td id="freezes">—</td></tr>
+    <tr><th>Jitter</th><td id="jitter">—</td></tr>
+    <tr><th>Glass-to-glass</th><td id="latency">—</td></tr>
+    <tr><th>Decoder</th><td id="decoder">—</td></tr>
+    </tbody></table>
+    <canvas id="graph" role="img" aria-label="Bitrate and round-trip time over the last 60 seconds"></canvas>
+    <div class="legend"><span class="kbps">■ bitrate</span> · <span class="rtt">■ RTT</span> · last 60 s</div>
+    </aside></div>
     <script>
     "use strict";
     const params = new URLSearchParams(location.hash.slice(1));
     const token = params.get("token"), reportURL = params.get("report");
     const statusLine = document.getElementById("status");
+    const video = document.getElementById("video");
     function show(text, isError) { statusLine.textContent = text; statusLine.className = isError ? "error" : ""; }
     function report(object) {
       if (reportURL) fetch(reportURL, {method: "POST", mode: "no-cors", body: JSON.stringify(object)}).catch(() => {});
     }
+    // Glass-to-glass latency: the frames' capture times (absent until the sender sends abs-capture-time).
+    let latencySum = 0, latencyFrames = 0;
+    if ("requestVideoFrameCallback" in video) {
+      const onFrame = (now, metadata) => {
+        if (typeof metadata.captureTime === "number") { latencySum += now - metadata.captureTime; latencyFrames += 1; }
+        video.requestVideoFrameCallback(onFrame);
+      };
+      video.requestVideoFrameCallback(onFrame);
+    }
+    // The panel: refreshed from one getStats() poll a second; rates over the time since the previous refresh.
+    const panelRefreshMs = 1000, historyMs = 60000;
+    let previousSample = null, panel = null, panelWindow = null;
+    const history = [];
+    function cell(id, text) { document.getElementById(id).textContent = text; }
+    function round(value, digits) { const scale = Math.pow(10, digits); return Math.round(value * scale) / scale; }
+    function refreshPanel(summary) {
+      const sample = {t: summary.statsTimestamp, bytes: summary.bytesReceived, frames: summary.frames};
+      const rates = previousSample !== null && sample.t > previousSample.t;
+      const seconds = rates ? (sample.t - previousSample.t) / 1000 : 0;
+      panel = {
+        width: summary.width, height: summary.height,
+        fps: rates ? round((sample.frames - previousSample.frames) / seconds, 1) : null,
+        bitrateKbps: rates ? Math.round((sample.bytes - previousSample.bytes) * 8 / seconds / 1000) : null,
+        rttMs: summary.roundTripTime === null ? null : round(summary.roundTripTime * 1000, 1),
+        packetsLost: summary.packetsLost, packetsRecovered: summary.retransmittedPacketsReceived,
+        nackCount: summary.nackCount, freezeCount: summary.freezeCount,
+        freezesDurationS: round(summary.totalFreezesDuration, 1), jitterMs: round(summary.jitter * 1000, 1),
+        latencyMs: latencyFrames > 0 ? Math.round(latencySum / latencyFrames) : null,
+        decoder: summary.decoder || null,
+      };
+      panelWindow = {from: rates ? previousSample.t : null, to: sample.t};
+      latencySum = 0; latencyFrames = 0;
+      previousSample = sample;
+      const dash = "—";
+      cell("resolution", panel.width ? panel.width + " × " + panel.height : dash);
+      cell("fps", panel.fps === null ? dash : panel.fps.toFixed(1));
+      cell("bitrate", panel.bitrateKbps === null ? dash : panel.bitrateKbps + " kbit/s");
+      cell("rtt", panel.rttMs === null ? dash : panel.rttMs.toFixed(1) + " ms");
+      cell("lost", String(panel.packetsLost));
+      cell("recovered", String(panel.packetsRecovered));
+      cell("nacks", String(panel.nackCount));
+      cell("freezes", panel.freezeCount + " (" + panel.freezesDurationS.toFixed(1) + " s)");
+      cell("jitter", panel.jitterMs.toFixed(1) + " ms");
+      cell("latency", panel.latencyMs === null ? dash : panel.latencyMs + " ms");
+      cell("decoder", panel.decoder === null ? dash : panel.decoder);
+      if (panel.bitrateKbps !== null) history.push({t: sample.t, kbps: panel.bitrateKbps, rtt: panel.rttMs});
+      while (history.length > 0 && history[0].t < sample.t - historyMs) history.shift();
+      drawGraph(sample.t);
+    }
+    function drawGraph(now) {
+      const canvas = document.getElementById("graph"), ratio = window.devicePixelRatio || 1;
+      const width = Math.max(1, Math.round(canvas.clientWidth * ratio));
+      const height = Math.max(1, Math.round(canvas.clientHeight * ratio));
+      if (canvas.width !== width || canvas.height !== height) { canvas.width = width; canvas.height = height; }
+      const context = canvas.getContext("2d");
+      context.clearRect(0, 0, width, height);
+      const top = 14 * ratio, x = (t) => width - (now - t) / historyMs * width;
+      const line = (key, color) => {
+        const values = history.filter((p) => p[key] !== null).map((p) => p[key]);
+        if (values.length === 0) return 0;
+        const maximum = Math.max(1, ...values) * 1.1;
+        context.strokeStyle = color; context.lineWidth = 1.5 * ratio; context.beginPath();
+        let started = false;
+        history.forEach((p) => {
+          if (p[key] === null) return;
+          const y = height - (p[key] / maximum) * (height - top);
+          if (started) context.lineTo(x(p.t), y); else context.moveTo(x(p.t), y);
+          started = true;
+        });
+        context.stroke();
+        return Math.max(...values);
+      };
+      const kbps = line("kbps", "#6c6"), rtt = line("rtt", "#fa4");
+      context.font = (10 * ratio) + "px sans-serif"; context.textBaseline = "top";
+      context.fillStyle = "#6c6"; context.textAlign = "left"; context.fillText("max " + kbps + " kbit/s", 2, 1);
+      context.fillStyle = "#fa4"; context.textAlign = "right"; context.fillText("max " + rtt + " ms", width - 2, 1);
+    }
     async function main() {
       const pc = new RTCPeerConnection();
       pc.addTransceiver("video", {direction: "recvonly"});
-      pc.ontrack = (event) => { document.getElementById("video").srcObject = new MediaStream([event.track]); };
+      pc.ontrack = (event) => { video.srcObject = new MediaStream([event.track]); };
       let connectedMs = null, answeredMs = null, started = null;
       pc.onconnectionstatechange = () => {
         if (pc.connectionState === "connected" && connectedMs === null) connectedMs = performance.now() - started;
@@ -52,30 +174,46 @@ enum ViewerPage {
       });
       answeredMs = performance.now() - started;
       await pc.setRemoteDescription({type: "answer", sdp: body});
-      let firstFrameMs = null, lastReport = 0;
-      // Every 50 ms until the first frame is decoded (its time is the join latency), then every 500 ms.
+      let firstFrameMs = null, lastReport = 0, lastPanel = -Infinity;
+      // Every 50 ms until the first frame is decoded (its time is the join latency), then every 500 ms; the panel is
+      // refreshed on the polls a second apart.
       const poll = async () => {
         const stats = await pc.getStats();
         const summary = {ice: pc.iceConnectionState, connection: pc.connectionState, location: location};
+        let pairId = null, inbound = false;
         stats.forEach((s) => {
           if (s.type === "inbound-rtp" && s.kind === "video") {
+            inbound = true;
             Object.assign(summary, {frames: s.framesDecoded || 0, framesReceived: s.framesReceived || 0,
               framesDropped: s.framesDropped || 0, keyFramesDecoded: s.keyFramesDecoded || 0,
               width: s.frameWidth || 0, height: s.frameHeight || 0, packetsReceived: s.packetsReceived || 0,
               packetsLost: s.packetsLost || 0, nackCount: s.nackCount || 0, pliCount: s.pliCount || 0,
-              firCount: s.firCount || 0, decoder: s.decoderImplementation || ""});
+              firCount: s.firCount || 0, decoder: s.decoderImplementation || "",
+              statsTimestamp: s.timestamp, bytesReceived: s.bytesReceived || 0,
+              framesPerSecond: s.framesPerSecond === undefined ? null : s.framesPerSecond,
+              retransmittedPacketsReceived: s.retransmittedPacketsReceived || 0,
+              freezeCount: s.freezeCount || 0, totalFreezesDuration: s.totalFreezesDuration || 0,
+              jitter: s.jitter || 0});
           }
-          if (s.type === "transport") Object.assign(summary, {dtls: s.dtlsState, srtp: s.srtpCipher});
+          if (s.type === "transport") {
+            Object.assign(summary, {dtls: s.dtlsState, srtp: s.srtpCipher});
+            pairId = s.selectedCandidatePairId || null;
+          }
         });
+        const pair = pairId ? stats.get(pairId) : null;
+        summary.roundTripTime = pair && pair.currentRoundTripTime !== undefined ? pair.currentRoundTripTime : null;
         if (firstFrameMs === null && summary.frames > 0) firstFrameMs = performance.now() - started;
         summary.offerToFirstFrameMs = firstFrameMs;
         summary.offerToAnswerMs = answeredMs;
         summary.offerToConnectedMs = connectedMs;
-        if (performance.now() - lastReport >= 500 || (firstFrameMs !== null && lastReport === 0)) {
-          lastReport = performance.now();
+        const now = performance.now();
+        const refresh = inbound && now - lastPanel >= panelRefreshMs - 60;  // timers run a little late or early
+        if (refresh) { lastPanel = now; refreshPanel(summary); }
+        if (refresh || now - lastReport >= 500 || (firstFrameMs !== null && lastReport === 0)) {
+          lastReport = now;
           show(pc.connectionState + (summary.frames !== undefined ? ", " + summary.frames + " frames decoded, " +
                summary.width + "x" + summary.height : ""), pc.connectionState === "failed");
-          report(summary);
+          report(Object.assign(summary, {panel: panel, panelWindow: panelWindow}));
         }
         setTimeout(poll, firstFrameMs === null ? 50 : 500);
       };

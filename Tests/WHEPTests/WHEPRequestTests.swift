@@ -96,4 +96,21 @@ import Testing
         #expect(page.contains("autoplay muted playsinline"))
         #expect(page.contains("show(String(error), true)"))
     }
+
+    /// The statistics panel's cells and graph are there, fed by the page's own getStats(); the page loads nothing from
+    /// another origin (it must work offline, and over HTTPS without mixed content).
+    @Test func theViewerPageShowsAStatisticsPanelAndLoadsNothingFromElsewhere() {
+        let page = ViewerPage.html
+        for id in ["resolution", "fps", "bitrate", "rtt", "lost", "recovered", "nacks", "freezes", "jitter", "latency",
+                   "decoder", "graph"] {
+            #expect(page.contains("id=\"\(id)\""), "\(id)")
+        }
+        #expect(page.contains("pc.getStats()"))
+        #expect(page.contains("selectedCandidatePairId"))
+        #expect(page.contains("requestVideoFrameCallback"))
+        #expect(page.contains("addEventListener(\"pagehide\""))
+        for external in ["http:", "https:", "src=", "href=", "@import", "url("] {
+            #expect(!page.contains(external), "\(external)")
+        }
+    }
 }

@@ -1,6 +1,7 @@
 """What the interop scripts share: hashing decoded frames, an aiortc peer's decode loop and stdio exchange, HTTP
 helpers (a free port, waiting for a server, requests with a bearer token, a page server in a thread), and headless
-Chromium (launch, stop, reading getStats() in a page).
+Chromium (launch, stop, reading getStats() in a page, the DevTools protocol over a pipe for screenshots, and reading
+the PNG it returns).
 
 Imported by the scripts beside it (Python puts a script's own directory first on sys.path, whatever the working
 directory or network namespace it runs in) and by Tests/Benchmarks/whep/whep_bench.py (which adds this directory).
@@ -9,16 +10,22 @@ helpers import aiortc when they are called.
 """
 import argparse
 import asyncio
+import base64
+import fcntl
 import hashlib
 import http.server
 import json
+import os
+import select
 import socket
+import struct
 import subprocess
 import sys
 import threading
 import time
 import urllib.error
 import urllib.request
+import zlib
 
 
 # MARK: Decoded frames
@@ -216,3 +223,143 @@ def stop_process(process: subprocess.Popen, seconds: float = 5) -> None:
         process.wait(seconds)
     except subprocess.TimeoutExpired:
         process.kill()
+
+
+class DevToolsPipe:
+    """Headless Chromium opening `url`, driven through the DevTools protocol over `--remote-debugging-pipe`: Chromium
+    reads commands from its descriptor 3 and writes replies and events to its descriptor 4, each message one JSON
+    object followed by a NUL byte. `page()` attaches to the page (`Target.attachToTarget` with `flatten`), after which
+    `call(method, params, session)` speaks to it. Standard library only."""
+
+    def __init__(self, url: str, profile: str, extra=(), binary: str = "chromium"):
+        commands_read, self._commands = os.pipe()
+        self._replies, replies_write = os.pipe()
+        # bash (not sh: dash refuses descriptors above 9) moves Chromium's pipe ends to 3 and 4, then becomes Chromium;
+        # they are first moved to 10 or above here, where they cannot be 3 or 4 already.
+        commands_read, replies_write = (self._above_nine(commands_read), self._above_nine(replies_write))
+        move = f'exec 3<&{commands_read} 4>&{replies_write} {commands_read}<&- {replies_write}>&-; exec "$0" "$@"'
+        self.process = subprocess.Popen(
+            ["bash", "-c", move, binary] + CHROMIUM_FLAGS + list(extra)
+            + ["--remote-debugging-pipe", f"--user-data-dir={profile}", url],
+            pass_fds=(commands_read, replies_write), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(commands_read)
+        os.close(replies_write)
+        self._next_id = 0
+        self._pending = b""
+
+    @staticmethod
+    def _above_nine(descriptor: int) -> int:
+        moved = fcntl.fcntl(descriptor, fcntl.F_DUPFD, 10)
+        os.close(descriptor)
+        return moved
+
+    def call(self, method: str, params=None, session=None, timeout: float = 10) -> dict:
+        """Sends one command and returns its `result`; raises RuntimeError naming the method on an error reply, a
+        timeout or Chromium closing the pipe. Events read meanwhile are dropped."""
+        self._next_id += 1
+        message = {"id": self._next_id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        os.write(self._commands, json.dumps(message).encode() + b"\0")
+        deadline = time.time() + timeout
+        while True:
+            while b"\0" in self._pending:
+                raw, self._pending = self._pending.split(b"\0", 1)
+                reply = json.loads(raw)
+                if reply.get("id") != self._next_id:
+                    continue
+                if "error" in reply:
+                    raise RuntimeError(f"DevTools {method}: {reply['error'].get('message')}")
+                return reply.get("result", {})
+            left = deadline - time.time()
+            if left <= 0 or not select.select([self._replies], [], [], left)[0]:
+                raise RuntimeError(f"DevTools {method}: no reply within {timeout} s")
+            chunk = os.read(self._replies, 1 << 20)
+            if not chunk:
+                raise RuntimeError(f"DevTools {method}: Chromium closed the pipe")
+            self._pending += chunk
+
+    def page(self, timeout: float = 10) -> str:
+        """The session id of the first page target, once there is one."""
+        deadline = time.time() + timeout
+        while True:
+            pages = [t for t in self.call("Target.getTargets")["targetInfos"] if t.get("type") == "page"]
+            if pages:
+                attached = self.call("Target.attachToTarget", {"targetId": pages[0]["targetId"], "flatten": True})
+                return attached["sessionId"]
+            if time.time() > deadline:
+                raise RuntimeError(f"DevTools: no page target within {timeout} s")
+            time.sleep(0.1)
+
+    def evaluate(self, expression: str, session: str):
+        """The value of a JavaScript expression in the page (`Runtime.evaluate`, by value)."""
+        result = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True}, session)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"DevTools evaluate: {result['exceptionDetails'].get('text')}")
+        return result["result"].get("value")
+
+    def screenshot(self, session: str) -> bytes:
+        """The page's viewport as PNG bytes (`Page.captureScreenshot`)."""
+        return base64.b64decode(self.call("Page.captureScreenshot", {"format": "png"}, session)["data"])
+
+    def close(self) -> None:
+        os.close(self._commands)
+        os.close(self._replies)
+        stop_process(self.process)
+
+
+def png_size(data: bytes):
+    """(width, height) from a PNG's IHDR chunk, which must come first; raises ValueError for anything else."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        raise ValueError("not a PNG (no signature or no IHDR first)")
+    return struct.unpack(">II", data[16:24])
+
+
+def read_png(data: bytes):
+    """(width, height, rows) of an 8-bit RGB or RGBA PNG, `rows` a list of bytes objects of 3 or 4 bytes a pixel,
+    filters undone (PNG spec section 9). Raises ValueError for anything else."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG (no signature)")
+    offset, header, idat = 8, None, []
+    while offset < len(data):
+        length, kind = struct.unpack(">I4s", data[offset:offset + 8])
+        chunk = data[offset + 8:offset + 8 + length]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", chunk)
+        elif kind == b"IDAT":
+            idat.append(chunk)
+        elif kind == b"IEND":
+            break
+        offset += 12 + length
+    if header is None:
+        raise ValueError("PNG without IHDR")
+    width, height, depth, color, _, _, interlace = header
+    if depth != 8 or color not in (2, 6) or interlace:
+        raise ValueError(f"PNG bit depth {depth}, colour type {color}, interlace {interlace}: not 8-bit RGB(A)")
+    step = 3 if color == 2 else 4
+    raw = zlib.decompress(b"".join(idat))
+    stride = width * step
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        row = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        if kind == 1:
+            for i in range(step, stride):
+                row[i] = (row[i] + row[i - step]) & 0xFF
+        elif kind == 2:
+            row = bytearray((a + b) & 0xFF for a, b in zip(row, previous))
+        elif kind == 3:
+            for i in range(stride):
+                row[i] = (row[i] + ((row[i - step] if i >= step else 0) + previous[i]) // 2) & 0xFF
+        elif kind == 4:
+            for i in range(stride):
+                a = row[i - step] if i >= step else 0
+                b, c = previous[i], previous[i - step] if i >= step else 0
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                row[i] = (row[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
+        elif kind != 0:
+            raise ValueError(f"PNG row {y} has filter type {kind}")
+        rows.append(bytes(row))
+        previous = row
+    return width, height, rows

@@ -15,13 +15,24 @@ Checks, each failing with a message (exit status 1):
   - the first frame is decoded (offer-to-first-decoded-frame is printed; the target is a benchmark's, not checked);
   - with --viewers N, N pages watch at once and the server counted N viewers;
   - with --loss: NACKs arrived and were answered with retransmissions (and the 99 % above still holds);
-  - with --blackout-ms: a PLI arrived, a second keyframe was encoded and decoded, and decoding resumed.
+  - with --blackout-ms: a PLI arrived, a second keyframe was encoded and decoded, and decoding resumed;
+  - the statistics panel of every page, at each refresh that had frames decoded over its one-second window (at least
+    two): resolution, packets lost and recovered, NACKs, freezes and RTT equal to the raw getStats() values the same
+    poll reported; its bitrate within 25 % of the bytesReceived delta between the two polls it names; its frames per
+    second within 20 % (at least 3) of Chromium's own framesPerSecond (not with --blackout-ms);
+  - with --screenshot, page 0 is driven through the DevTools pipe; once its panel has shown frames decoded three
+    times, the last two at 10 frames per second or more, a screenshot at 960x540 (playing.png) must be a PNG of that
+    size whose picture is not uniformly dark, taken while the video plays, with the panel beside the picture; one at
+    390x700 (narrow.png) with the panel below it and nothing wider than the screen; at both, the panel's cells show
+    exactly the numbers the page reports.
 Prints one JSON summary line. Uses only the Python standard library, /usr/bin/chromium and the rtc-h264 binary.
 
-Usage: serve_chromium_viewer.py --rtc-h264 PATH [--host IP] [--frames 150] [--viewers 1]
+Usage: serve_chromium_viewer.py --rtc-h264 PATH [--host IP] [--frames 150] [--viewers 1] [--loss P]
+       [--blackout-ms M] [--screenshot [--screenshot-dir DIR]]
 """
 import argparse
 import json
+import math
 import os
 import shutil
 import signal
@@ -31,8 +42,17 @@ import tempfile
 import threading
 import time
 
-from interop_common import (QuietHandler, first_external_ipv4, free_port, get_when_listening, launch_chromium,
-                            serve_in_thread, stop_process)
+from interop_common import (DevToolsPipe, QuietHandler, first_external_ipv4, free_port, get_when_listening,
+                            launch_chromium, png_size, read_png, serve_in_thread, stop_process)
+
+# The viewport of the screenshots: a laptop's and a phone's (CSS pixels, device scale factor 1).
+WIDE = (960, 540)
+NARROW = (390, 700)
+# A panel refresh's fps and Chromium's own framesPerSecond are counted over one-second windows that do not coincide.
+FPS_TOLERANCE = 0.2
+FPS_TOLERANCE_MINIMUM = 3.0
+# The panel's bitrate against the bytesReceived delta between the two getStats() polls it names.
+BITRATE_TOLERANCE = 0.25
 
 
 def main() -> int:
@@ -45,6 +65,9 @@ def main() -> int:
     parser.add_argument("--size", default="320x240")
     parser.add_argument("--loss", type=float, default=0.0)
     parser.add_argument("--blackout-ms", type=int, default=0)
+    parser.add_argument("--screenshot", action="store_true",
+                        help="page 0 through the DevTools pipe: screenshots while playing, its panel's text read")
+    parser.add_argument("--screenshot-dir", help="keep the screenshots there (default: a temporary directory, removed)")
     args = parser.parse_args()
     if not shutil.which("chromium"):
         sys.exit("chromium is missing: apt-get install chromium (Tests/install-deps.sh)")
@@ -66,6 +89,7 @@ def main() -> int:
             rule += ["-j", "DROP"]
             subprocess.run(["iptables", "-A", "INPUT"] + rule, check=True)
     reports = {}  # page index -> latest report
+    history = {}  # page index -> every report, in the order they arrived
     lock = threading.Lock()
 
     class Collector(QuietHandler):
@@ -74,6 +98,7 @@ def main() -> int:
             index = int(self.path.rsplit("/", 1)[-1])
             with lock:
                 reports[index] = json.loads(body or b"{}")
+                history.setdefault(index, []).append(reports[index])
             self.send_response(204)
             self.send_header("Access-Control-Allow-Origin", "*")
             self.end_headers()
@@ -100,11 +125,20 @@ def main() -> int:
         if status != 200 or "RTCPeerConnection" not in html:
             failures.append(f"GET / answered {status} without the viewer page")
         started = time.time()
+        devtools, session, shot = None, None, None
         for index in range(args.viewers):
             profile = os.path.join(workdir, f"profile{index}")
-            browsers.append(launch_chromium(
-                f"{page}#token={token}&report=http://{host}:{collector.server_address[1]}/report/{index}", profile,
-                extra=["--use-fake-ui-for-media-stream"]))
+            url = f"{page}#token={token}&report=http://{host}:{collector.server_address[1]}/report/{index}"
+            if args.screenshot and index == 0:
+                devtools = DevToolsPipe(url, profile, extra=["--use-fake-ui-for-media-stream"])
+                try:
+                    session = devtools.page()
+                    set_viewport(devtools, session, WIDE)
+                except RuntimeError as error:
+                    failures.append(f"page 0 through the DevTools pipe: {error}")
+                    raise SystemExit
+            else:
+                browsers.append(launch_chromium(url, profile, extra=["--use-fake-ui-for-media-stream"]))
         # Until the stream has ended and every page's decoded count has stopped growing.
         stream_seconds = args.frames / 30.0
         last, last_change = None, time.time()
@@ -129,6 +163,11 @@ def main() -> int:
                 impair(None)
             if any(error for _, error in snapshot.values()):
                 break
+            if session and shot is None:
+                with lock:
+                    playing = [r for r in refreshes(history.get(0, [])) if (r["panel"].get("fps") or 0) > 0]
+                if len(playing) >= 3 and min(r["panel"]["fps"] for r in playing[-2:]) >= 10:  # a graph of 3 points
+                    shot = screenshots(devtools, session, args.screenshot_dir or workdir, failures)
             if snapshot != last:
                 last, last_change = snapshot, time.time()
             if (len(snapshot) == args.viewers and all((f or 0) > 0 for f, _ in snapshot.values())
@@ -176,6 +215,12 @@ def main() -> int:
         for i, report in enumerate(pages):
             if report.get("offerToFirstFrameMs") is None:
                 failures.append(f"page {i} decoded no frame")
+        with lock:
+            histories = [list(history.get(i, [])) for i in range(args.viewers)]
+        comparisons = [compare_panel(i, h, args, failures) for i, h in enumerate(histories)]
+        if args.screenshot and shot is None:
+            failures.append("no screenshot: page 0's panel never showed frames decoded three times, the last two at "
+                            "10 frames per second or more")
         stats = [v["stats"] for v in viewers if v.get("connected")]
         if args.loss:
             if sum(v.get("nackCount", 0) for v in stats) == 0:
@@ -207,7 +252,10 @@ def main() -> int:
             "keyFramesEncoded": [v["stats"].get("keyFramesEncoded", 0) for v in viewers],
             "srtp": [r.get("srtp") for r in pages], "codec": [r.get("decoder") for r in pages],
             "size": [f"{r.get('width')}x{r.get('height')}" for r in pages],
+            "panel": comparisons, "screenshot": shot,
         }
+        if shot and shot.get("files") and not args.screenshot_dir:
+            summary["screenshot"] = dict(shot, files="removed (kept on failure; --screenshot-dir keeps them)")
         print(json.dumps(summary), flush=True)
         if os.environ.get("SERVE_CHROMIUM_VERBOSE"):
             print(json.dumps(final, indent=1), json.dumps(pages, indent=1), file=sys.stderr)
@@ -216,6 +264,8 @@ def main() -> int:
     finally:
         if rule:
             impair(None)
+        if devtools:
+            devtools.close()  # Chromium too
         for browser in browsers:
             stop_process(browser)
         if serve.poll() is None:
@@ -224,10 +274,185 @@ def main() -> int:
         log.close()
         if failures:
             sys.stderr.write(open(os.path.join(workdir, "serve.log")).read()[-3000:])
+            if shot and shot.get("files") and not args.screenshot_dir:  # kept for a look at what failed
+                kept = tempfile.mkdtemp(prefix="serve-chromium-screenshots-")
+                for path in shot["files"]:
+                    shutil.copy(path, kept)
+                print(f"screenshots kept in {kept}", file=sys.stderr)
         shutil.rmtree(workdir, ignore_errors=True)
     for failure in failures:
         print(f"FAIL: {failure}", file=sys.stderr)
     return 1 if failures else 0
+
+
+def refreshes(reports):
+    """The reports a panel refresh posted: their panel was computed from that very poll."""
+    return [r for r in reports
+            if r.get("panel") and r.get("panelWindow") and r["panelWindow"].get("to") == r.get("statsTimestamp")]
+
+
+def compare_panel(index, reports, args, failures):
+    """Checks every panel refresh of page `index` that had frames decoded over its window against the raw getStats()
+    values the same poll reported (and those of the poll its rates started from); returns figures for the summary."""
+    by_time = {r["statsTimestamp"]: r for r in reports if r.get("statsTimestamp") is not None}
+    compared, fps_differences, bitrate_differences = [], [], []
+    for report in refreshes(reports):
+        panel, window = report["panel"], report["panelWindow"]
+        start = by_time.get(window.get("from"))
+        if start is None or report["frames"] <= start["frames"]:
+            continue
+        at = f"page {index}, panel refresh at {window['to'] - by_time[min(by_time)]['statsTimestamp']:.0f} ms"
+        equal = [("width", panel["width"], report["width"]), ("height", panel["height"], report["height"]),
+                 ("packets lost", panel["packetsLost"], report["packetsLost"]),
+                 ("packets recovered", panel["packetsRecovered"], report["retransmittedPacketsReceived"]),
+                 ("NACKs sent", panel["nackCount"], report["nackCount"]),
+                 ("freezes", panel["freezeCount"], report["freezeCount"]),
+                 ("RTT (ms)", panel["rttMs"],
+                  None if report["roundTripTime"] is None else js_round(report["roundTripTime"] * 1000, 1))]
+        for name, shown, actual in equal:
+            if shown != actual:
+                failures.append(f"{at}: the panel shows {name} {shown}, getStats() says {actual}")
+        seconds = (window["to"] - window["from"]) / 1000
+        bitrate = (report["bytesReceived"] - start["bytesReceived"]) * 8 / seconds / 1000
+        if panel["bitrateKbps"] is None or abs(panel["bitrateKbps"] - bitrate) > BITRATE_TOLERANCE * bitrate:
+            failures.append(f"{at}: the panel shows {panel['bitrateKbps']} kbit/s, the bytesReceived delta over "
+                            f"{seconds:.3f} s gives {bitrate:.1f} kbit/s (more than {BITRATE_TOLERANCE:.0%} apart)")
+        chromium_fps = report.get("framesPerSecond")
+        fps_difference = None
+        if chromium_fps is not None and not args.blackout_ms:
+            fps_difference = abs((panel["fps"] or 0) - chromium_fps)
+            if fps_difference > max(FPS_TOLERANCE_MINIMUM, FPS_TOLERANCE * chromium_fps):
+                failures.append(f"{at}: the panel shows {panel['fps']} frames per second, getStats() framesPerSecond "
+                                f"is {chromium_fps}")
+        compared.append({"fps": panel["fps"], "framesPerSecond": chromium_fps, "kbps": panel["bitrateKbps"],
+                         "bytesDeltaKbps": round(bitrate, 1), "rttMs": panel["rttMs"], "lost": panel["packetsLost"],
+                         "recovered": panel["packetsRecovered"], "size": f"{panel['width']}x{panel['height']}"})
+        if fps_difference is not None:
+            fps_differences.append(fps_difference)
+        if panel["bitrateKbps"] is not None and bitrate > 0:
+            bitrate_differences.append(abs(panel["bitrateKbps"] - bitrate) / bitrate)
+    if len(compared) < 2:
+        failures.append(f"page {index}: {len(compared)} panel refreshes with frames decoded over their window "
+                        f"(at least 2 expected; {len(refreshes(reports))} refreshes in all)")
+    return {"refreshesCompared": len(compared),
+            "fpsPanelVsFramesPerSecond": [[c["fps"], c["framesPerSecond"]] for c in compared],
+            "kbpsPanelVsBytesDelta": [[c["kbps"], c["bytesDeltaKbps"]] for c in compared],
+            "largestFpsDifference": round(max(fps_differences), 1) if fps_differences else None,
+            "largestBitrateDifference": round(max(bitrate_differences), 4) if bitrate_differences else None,
+            "last": compared[-1] if compared else None}
+
+
+def js_round(value, digits):
+    """`value` rounded as the page rounds it (Math.round: halves up, where Python's round() goes to even)."""
+    return math.floor(value * 10 ** digits + 0.5) / 10 ** digits
+
+
+def set_viewport(devtools, session, size):
+    """The page's viewport in CSS pixels at device scale factor 1 (a headless window's size includes no viewport
+    guarantee)."""
+    devtools.call("Emulation.setDeviceMetricsOverride",
+                  {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": False}, session)
+
+
+# What the page shows, read in one evaluation (the page cannot change in between): the panel's numbers and cells,
+# where the picture and the panel are, the document's width, and whether the video plays.
+LAYOUT_JS = """JSON.stringify((() => {
+  const rect = (element) => {
+    const r = element.getBoundingClientRect();
+    return {x: r.x, y: r.y, width: r.width, height: r.height};
+  };
+  const video = document.getElementById("video"), cells = {};
+  document.querySelectorAll("#panel td").forEach((td) => { cells[td.id] = td.textContent; });
+  return {panel: panel, cells: cells, video: rect(video), panelBox: rect(document.getElementById("panel")),
+          videoWidth: video.videoWidth, videoHeight: video.videoHeight, paused: video.paused,
+          currentTime: video.currentTime, scrollWidth: document.documentElement.scrollWidth};
+})())"""
+
+
+def shown_text(panel):
+    """The cells' text as the page writes it for `panel` (ViewerPage.swift's refreshPanel)."""
+    dash = "—"
+    fixed = lambda value, suffix="": dash if value is None else f"{value:.1f}{suffix}"
+    return {
+        "resolution": f"{panel['width']} × {panel['height']}" if panel["width"] else dash,
+        "fps": fixed(panel["fps"]),
+        "bitrate": dash if panel["bitrateKbps"] is None else f"{panel['bitrateKbps']} kbit/s",
+        "rtt": fixed(panel["rttMs"], " ms"), "lost": str(panel["packetsLost"]),
+        "recovered": str(panel["packetsRecovered"]), "nacks": str(panel["nackCount"]),
+        "freezes": f"{panel['freezeCount']} ({panel['freezesDurationS']:.1f} s)",
+        "jitter": fixed(panel["jitterMs"], " ms"),
+        "latency": dash if panel["latencyMs"] is None else f"{panel['latencyMs']} ms",
+        "decoder": panel["decoder"] or dash,
+    }
+
+
+def picture_spread(png, box, video_size):
+    """(size, brightest minus darkest luma, fraction of pixels brighter than 48) over the picture inside the video
+    element's box (`object-fit: contain`: the picture is letterboxed into it), every 2nd pixel of every 2nd row."""
+    width, height, rows = read_png(png)
+    step = len(rows[0]) // width
+    scale = min(box["width"] / video_size[0], box["height"] / video_size[1])
+    left = int(box["x"] + (box["width"] - video_size[0] * scale) / 2) + 2
+    top = int(box["y"] + (box["height"] - video_size[1] * scale) / 2) + 2
+    right, bottom = min(width, left + int(video_size[0] * scale) - 4), min(height, top + int(video_size[1] * scale) - 4)
+    lumas = [(299 * row[x * step] + 587 * row[x * step + 1] + 114 * row[x * step + 2]) // 1000
+             for row in rows[top:bottom:2] for x in range(left, right, 2)]
+    if not lumas:
+        return (width, height), 0, 0.0
+    return (width, height), max(lumas) - min(lumas), sum(1 for l in lumas if l > 48) / len(lumas)
+
+
+def screenshots(devtools, session, directory, failures):
+    """While page 0 plays: a screenshot at WIDE (saved as playing.png; its size, its picture not uniformly black,
+    the video playing, the panel beside the picture, its cells showing the numbers the page reports) and one at NARROW
+    (narrow.png; the panel below the picture, nothing wider than the screen). Returns figures for the summary."""
+    os.makedirs(directory, exist_ok=True)
+    try:
+        shown = json.loads(devtools.evaluate(LAYOUT_JS, session))
+        png = devtools.screenshot(session)
+        set_viewport(devtools, session, NARROW)
+        time.sleep(0.3)  # a layout and a frame at the new size
+        narrow = json.loads(devtools.evaluate(LAYOUT_JS, session))
+        narrow_png = devtools.screenshot(session)
+        set_viewport(devtools, session, WIDE)
+    except RuntimeError as error:
+        failures.append(f"screenshot: {error}")
+        return {"error": str(error)}
+    paths = [os.path.join(directory, "playing.png"), os.path.join(directory, "narrow.png")]
+    for path, data in zip(paths, (png, narrow_png)):
+        with open(path, "wb") as file:
+            file.write(data)
+    try:
+        picture = (shown["videoWidth"] or 1, shown["videoHeight"] or 1)
+        size, spread, bright = picture_spread(png, shown["video"], picture)
+        narrow_size = png_size(narrow_png)
+    except ValueError as error:
+        failures.append(f"screenshot playing.png: {error}")
+        return {"error": str(error), "files": paths}
+    if size != WIDE or narrow_size != NARROW:
+        failures.append(f"the screenshots are {size[0]}x{size[1]} and {narrow_size[0]}x{narrow_size[1]}, expected "
+                        f"{WIDE[0]}x{WIDE[1]} and {NARROW[0]}x{NARROW[1]}")
+    if spread < 64 or bright < 0.05:
+        failures.append(f"the picture in playing.png is uniformly dark (luma range {spread}, {bright:.1%} of it "
+                        f"brighter than 48): no video shown")
+    if shown["paused"] or shown["currentTime"] <= 0 or not shown["videoWidth"] or not (shown["panel"] or {}).get("fps"):
+        failures.append(f"the video was not playing at the screenshot (paused {shown['paused']}, currentTime "
+                        f"{shown['currentTime']}, videoWidth {shown['videoWidth']}, panel {shown['panel']})")
+    for layout, name in ((shown, "wide"), (narrow, "narrow")):
+        expected = shown_text(layout["panel"]) if layout["panel"] else None
+        if expected is None or layout["cells"] != expected:
+            failures.append(f"the {name} page's panel cells {layout['cells']} are not the numbers it reports "
+                            f"{layout['panel']} (expected {expected})")
+    video, box = shown["video"], shown["panelBox"]
+    if box["x"] < video["x"] + video["width"] or box["y"] > video["y"] + video["height"]:
+        failures.append(f"at {WIDE[0]}x{WIDE[1]} the panel {box} is not beside the picture {video}")
+    video, box = narrow["video"], narrow["panelBox"]
+    if box["y"] < video["y"] + video["height"] or narrow["scrollWidth"] > NARROW[0]:
+        failures.append(f"at {NARROW[0]}x{NARROW[1]} the panel {box} is not below the picture {video}, or the page is "
+                        f"{narrow['scrollWidth']} px wide")
+    return {"size": f"{size[0]}x{size[1]}", "bytes": len(png), "lumaRange": spread, "brightFraction": round(bright, 3),
+            "narrowSize": f"{narrow_size[0]}x{narrow_size[1]}", "narrowBytes": len(narrow_png),
+            "cells": shown["cells"], "files": paths}
 
 
 sys.exit(main())
