@@ -66,6 +66,57 @@ import Video
         _ = try await sender.finish()
     }
 
+    /// A scrape flood (issue 26, bad input): 8 clients from one address scraping 25 times each, back to back, meet
+    /// the control endpoint's own limits (8 connections per address): every reply is a whole 200 scrape or a 503 with
+    /// `Retry-After`, none hangs, and afterwards the endpoint scrapes and the sender streams as before.
+    @Test(.timeLimit(.minutes(1)))
+    func aScrapeFloodMeetsTheEndpointsLimitsAndLosesNothing() async throws {
+        var configuration = SenderConfiguration(
+            peerHost: "127.0.0.1", peerPort: 9,
+            encoder: EncoderConfiguration(width: 160, height: 96, frameRate: 30, targetBitrate: 200_000))
+        configuration.localHost = "127.0.0.1"
+        let sender = try await H264Sender(configuration: configuration)
+        let server = try await ControlServer(host: "127.0.0.1", port: 0, token: nil, sender: sender)
+        let port = server.localPort
+        let pump = FramePump(source: try PatternSource(width: 160, height: 96), sender: sender, pacing: .realTime)
+        let pumping = Task { try await pump.run() }
+        let statuses = try await withThrowingTaskGroup(of: [String].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var seen: [String] = []
+                    for _ in 0..<25 {
+                        let reply = try await RawHTTP.exchange(
+                            port: port, "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", receiveTimeout: 5)
+                        if reply.text.hasPrefix("HTTP/1.1 200") {
+                            seen.append(reply.text.contains("rtc_h264_outbound_frames_sent_total") ? "200" : "200 without the series")
+                        } else if reply.text.hasPrefix("HTTP/1.1 503") {
+                            seen.append(reply.text.contains("Retry-After: 5") ? "503" : "503 without Retry-After")
+                        } else {
+                            seen.append(String(reply.text.prefix(40)))
+                        }
+                    }
+                    return seen
+                }
+            }
+            var all: [String] = []
+            for try await seen in group { all += seen }
+            return all
+        }
+        let counts = Dictionary(statuses.map { ($0, 1) }, uniquingKeysWith: +)
+        #expect(statuses.count == 200)
+        #expect(Set(counts.keys).isSubset(of: ["200", "503"]), "replies other than a scrape or a 503: \(counts)")
+        #expect((counts["200"] ?? 0) >= 100, "\(counts)")
+        let before = await sender.statistics().framesSent
+        try await Task.sleep(for: .milliseconds(300))
+        let after = try await ControlClient.send(.metrics, host: "127.0.0.1", port: port)
+        #expect(after.status == 200)
+        #expect(await sender.statistics().framesSent > before, "the sender stopped during the flood")
+        pump.stop()
+        _ = try? await pumping.value
+        await server.close()
+        _ = try await sender.finish()
+    }
+
     @Test func samplesThatDisagreeWithTheirNameAreLeftOutNotFatal() async throws {
         let text = PrometheusExposition().text([
             MetricSample(name: "x_total", help: "X.", kind: .counter, value: 3),
