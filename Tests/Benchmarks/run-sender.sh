@@ -9,7 +9,7 @@
 #      while sending 720p30 in real time, to a socket owned by sender/latency.py; rounds alternate the binaries.
 #   5. instructions (issue 21, not part of `all`): the throughput comparison counted in instructions under Valgrind's
 #      callgrind (ours, the whole process, against the C loop's EncodeFrame calls), which the machine's load does not
-#      change; about 5 minutes. Needs valgrind (apt-get install valgrind).
+#      change; about 3 minutes. Needs valgrind (apt-get install valgrind).
 # Everything goes to a local UDP sink (Tests/Benchmarks/sender/udp_sink.c) on 127.0.0.1.
 # Usage: Tests/Benchmarks/run-sender.sh [throughput|realtime|keyframe|all|latency|instructions] [rounds] [seconds]
 #   rounds: throughput 5, realtime 3 by default (keyframe runs once); seconds: 20 per real-time run by default
