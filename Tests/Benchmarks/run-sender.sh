@@ -7,8 +7,11 @@
 #   3. keyframe latency: PLIs every ~700 ms, sender stats and external PLI -> first IDR packet.
 #   4. latency (issue 10, not part of `all`): control-request latency (GET /stats, ~10/s) and PLI -> IDR on the wire
 #      while sending 720p30 in real time, to a socket owned by sender/latency.py; rounds alternate the binaries.
+#   5. instructions (issue 21, not part of `all`): the throughput comparison counted in instructions under Valgrind's
+#      callgrind (ours, the whole process, against the C loop's EncodeFrame calls), which the machine's load does not
+#      change; about 3 minutes. Needs valgrind (apt-get install valgrind).
 # Everything goes to a local UDP sink (Tests/Benchmarks/sender/udp_sink.c) on 127.0.0.1.
-# Usage: Tests/Benchmarks/run-sender.sh [throughput|realtime|keyframe|all|latency] [rounds] [seconds]
+# Usage: Tests/Benchmarks/run-sender.sh [throughput|realtime|keyframe|all|latency|instructions] [rounds] [seconds]
 #   rounds: throughput 5, realtime 3 by default (keyframe runs once); seconds: 20 per real-time run by default
 #   RTC_BIN=/path/to/rtc-h264    measure that binary instead of building this checkout's (e.g. an older build)
 #   RTC_BIN_BEFORE=/path/to/rtc-h264   latency only: also measure this one, side by side ("before" vs "after")
@@ -41,8 +44,10 @@ if [ "$WHAT" = latency ]; then
     echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
     exec python3 sender/latency.py "${BINS[@]}" --rounds "$ROUNDS" --duration "$SECONDS_RT" --out "${LATENCY_OUT:-out}"
 fi
-for tool in ffmpeg gst-launch-1.0 gcc python3; do
-    command -v "$tool" >/dev/null || { echo "$tool is required (apt-get install ffmpeg gstreamer1.0-tools gcc python3)" >&2; exit 1; }
+TOOLS="ffmpeg gst-launch-1.0 gcc python3"
+[ "$WHAT" = instructions ] && TOOLS="ffmpeg gcc python3 valgrind callgrind_annotate"
+for tool in $TOOLS; do
+    command -v "$tool" >/dev/null || { echo "$tool is required (apt-get install ffmpeg gstreamer1.0-tools gcc python3 valgrind)" >&2; exit 1; }
 done
 if [ ! -s "$Y4M" ]; then
     ffmpeg -v error -y -f lavfi -i testsrc2=size=1280x720:rate=30 -frames:v "$FRAMES" -pix_fmt yuv420p "$Y4M"
@@ -70,3 +75,10 @@ case "$WHAT" in throughput|all) python3 sender/bench.py throughput "${COMMON[@]}
 case "$WHAT" in realtime|all) python3 sender/bench.py realtime "${COMMON[@]}" --duration "$SECONDS_RT" --rounds "$REALTIME_ROUNDS" \
     --clip "$Y4M" --pattern-clip "$PATTERN_Y4M" --encode-loop out/encode_loop ;; esac
 case "$WHAT" in keyframe|all) python3 sender/bench.py keyframe "${COMMON[@]}" --duration "$SECONDS_RT" ;; esac
+if [ "$WHAT" = instructions ]; then
+    gcc -O2 -Wall -shared -fPIC -o out/valgrind_sigsuspend.so C/valgrind_sigsuspend.c
+    # Valgrind 3.19 cannot read the DWARF 5 that Swift 6.3 writes (it gives up on the binary): a copy without it.
+    strip --strip-debug -o out/rtc-h264-nodebug "$RTC"
+    python3 sender/bench.py instructions --rtc out/rtc-h264-nodebug --sink out/udp_sink --out out --clip "$Y4M" \
+        --encode-loop out/encode_loop --shim "$PWD/out/valgrind_sigsuspend.so"
+fi
