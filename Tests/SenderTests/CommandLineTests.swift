@@ -16,8 +16,20 @@ import TestSupport
         return url
     }
 
-    /// An even port in 47000..<49000 (odd+1 stays free for RTCP when not muxed).
-    static func freeUDPPort() -> Int { Int.random(in: 23_500..<24_500) * 2 }
+    /// An even port in 47000..<49000 that, with the odd one above it (RTCP when not muxed), no socket holds now: the
+    /// suites run in parallel, and two receivers drawing one port would make one of them fail to bind.
+    static func freeUDPPort() -> Int {
+        for _ in 0..<50 {
+            let candidate = Int.random(in: 23_500..<24_500) * 2
+            if (try? RawUDPSocket(port: candidate)) != nil, (try? RawUDPSocket(port: candidate + 1)) != nil {
+                return candidate
+            }
+        }
+        return Int.random(in: 23_500..<24_500) * 2
+    }
+
+    /// Where a sender that needs no receiver sends (the discard port: nothing listens, ICMP errors are counted).
+    static let nobodyListens = 9
 
     @Test(.timeLimit(.minutes(1)))
     func sendToReceiveWithAnSDPFileDecodesEveryFrameAndNeverPrintsTheKey() async throws {

@@ -127,7 +127,7 @@ import TestSupport
 
     @Test func theDefaultLogLevelAddsNothingToAQuietRun() async throws {
         let run = try await CommandLineTests.run([
-            "send", "--to", "127.0.0.1:\(CommandLineTests.freeUDPPort())", "--no-srtp", "--size", "160x96",
+            "send", "--to", "127.0.0.1:\(CommandLineTests.nobodyListens)", "--no-srtp", "--size", "160x96",
             "--frames", "5", "--quiet", "--as-fast-as-possible",
         ])
         #expect(run.status == 0, "\(run.stderr)")

@@ -20,7 +20,7 @@ import TestSupport
         stream += [UInt8](repeating: 128, count: 160 * 96 * 3 / 2)
         #expect(stream.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) } == stream.count)
         let process = try CommandLineTests.start([
-            "send", "--to", "127.0.0.1:\(CommandLineTests.freeUDPPort())", "--no-srtp", "--input", fifo, "--quiet",
+            "send", "--to", "127.0.0.1:\(CommandLineTests.nobodyListens)", "--no-srtp", "--input", fifo, "--quiet",
         ])
         defer { process.kill() }
         try await Task.sleep(for: .seconds(2))
@@ -40,7 +40,7 @@ import TestSupport
     @Test(.timeLimit(.minutes(1)))
     func oneSignalEndsASendGracefullyWithItsSummary() async throws {
         let process = try CommandLineTests.start([
-            "send", "--to", "127.0.0.1:\(CommandLineTests.freeUDPPort())", "--no-srtp", "--size", "160x96",
+            "send", "--to", "127.0.0.1:\(CommandLineTests.nobodyListens)", "--no-srtp", "--size", "160x96",
             "--control", "127.0.0.1:0",
         ])
         defer { process.kill() }
