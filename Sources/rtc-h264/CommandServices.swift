@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import MediaTime
 import ServiceLifecycle
 import Synchronization
 import Video
@@ -40,7 +41,7 @@ final class SecondSignal: @unchecked Sendable {
             source.setEventHandler { [self] in
                 let seen = count.add(1, ordering: .relaxed).newValue
                 if seen == 1 {
-                    DispatchQueue.global().asyncAfter(deadline: .now() + gracePeriod.timeInterval) {
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(gracePeriod.saturatingNanoseconds))) {
                         Self.exitNow("the graceful shutdown took longer than \(gracePeriod); exiting", status: 1)
                     }
                 } else {
@@ -59,13 +60,6 @@ final class SecondSignal: @unchecked Sendable {
 
     func cancel() {
         for source in sources { source.cancel() }
-    }
-}
-
-extension Duration {
-    /// In seconds, for Dispatch.
-    var timeInterval: DispatchTimeInterval {
-        .nanoseconds(Int(min(Double(Int.max), (Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9))))
     }
 }
 
