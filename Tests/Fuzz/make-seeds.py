@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Regenerates Tests/Fuzz/Seeds/<target>/ from the test fixtures: the hex packets written out in the RTP tests
 (captured from ffmpeg and GStreamer), the x264 bitstreams in Tests/H264Tests/Fixtures, and a few SDP, Y4M and JSON
-texts in the forms the tests use. Run from anywhere; the output is committed, so CI does not need this script."""
+texts in the forms the tests use, over what is there (hand-written seeds stay). Run from anywhere; the output is
+committed, so CI does not need this script."""
 import os
 import re
-import shutil
 import struct
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -58,8 +58,8 @@ def turn_seeds():
 
 
 def main():
-    if os.path.isdir(SEEDS):
-        shutil.rmtree(SEEDS)
+    # Seeds are written over, never cleared: some folders also hold seeds written by hand (link-header,
+    # jsep-formats), which a cleared folder would lose. Remove a stale generated seed by hand.
     turn_seeds()
     rtp_tests = os.path.join(ROOT, "Tests", "RTPTests")
     rtp_packets = []
