@@ -119,6 +119,7 @@ struct SendCommand: AsyncParsableCommand {
     @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     func run() async throws {
+        let signals = CommandServices.watchSignals()
         let (source, isPattern) = try self.source.open(patternSize: stream.encoding.patternSize)
         let token = try control.readToken()
         var configuration = try stream.configuration(
@@ -196,7 +197,7 @@ struct SendCommand: AsyncParsableCommand {
             failureTerminationBehavior: .gracefullyShutdownGroup))
         var sourceError: Error?
         do {
-            try await CommandServices.run(services)
+            try await CommandServices.run(services, signals: signals)
         } catch {
             sourceError = error
         }

@@ -124,6 +124,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     func run() async throws {
+        let signals = CommandServices.watchSignals()
         let (source, isPattern) = try self.source.open(patternSize: encoding.patternSize)
         var configuration = try streamConfiguration(
             sourceWidth: isPattern ? nil : source.width, sourceHeight: isPattern ? nil : source.height,
@@ -194,7 +195,7 @@ struct ServeCommand: AsyncParsableCommand {
             successTerminationBehavior: .ignore, failureTerminationBehavior: .gracefullyShutdownGroup))
         var sourceError: (any Error)?
         do {
-            try await CommandServices.run(services)
+            try await CommandServices.run(services, signals: signals)
         } catch {
             sourceError = error
         }

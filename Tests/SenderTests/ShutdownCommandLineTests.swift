@@ -11,6 +11,7 @@ import TestSupport
         let dir = try CommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let fifo = dir.appendingPathComponent("camera.y4m").path
+        let stats = dir.appendingPathComponent("stats.jsonl").path
         #expect(mkfifo(fifo, 0o600) == 0)
         // Held open for writing (O_RDWR does not wait for a reader): one frame, then nothing, as a stalled camera.
         let writer = open(fifo, O_RDWR)
@@ -21,9 +22,13 @@ import TestSupport
         #expect(stream.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) } == stream.count)
         let process = try CommandLineTests.start([
             "send", "--to", "127.0.0.1:\(CommandLineTests.nobodyListens)", "--no-srtp", "--input", fifo, "--quiet",
+            "--stats", stats,
         ])
         defer { process.kill() }
-        try await Task.sleep(for: .seconds(2))
+        let streaming = await Poll.until(seconds: 30, every: .milliseconds(50)) {
+            ((try? String(contentsOfFile: stats, encoding: .utf8)) ?? "").contains("\n")
+        }
+        #expect(streaming, "send wrote no report in 30 s")
         #expect(process.isRunning, "send ended before any signal")
         process.interrupt()
         try await Task.sleep(for: .seconds(1))
@@ -39,12 +44,19 @@ import TestSupport
 
     @Test(.timeLimit(.minutes(1)))
     func oneSignalEndsASendGracefullyWithItsSummary() async throws {
+        let dir = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stats = dir.appendingPathComponent("stats.jsonl").path
         let process = try CommandLineTests.start([
             "send", "--to", "127.0.0.1:\(CommandLineTests.nobodyListens)", "--no-srtp", "--size", "160x96",
-            "--control", "127.0.0.1:0",
+            "--control", "127.0.0.1:0", "--stats", stats,
         ])
         defer { process.kill() }
-        try await Task.sleep(for: .seconds(2))
+        // Signalled once it streams (its first report), however slowly a loaded machine starts it.
+        let streaming = await Poll.until(seconds: 30, every: .milliseconds(50)) {
+            ((try? String(contentsOfFile: stats, encoding: .utf8)) ?? "").contains("\n")
+        }
+        #expect(streaming, "send wrote no report in 30 s")
         process.terminate()
         let ended = await process.finished()
         #expect(ended.status == 0, "\(ended.stderr)")
