@@ -52,7 +52,7 @@ final class PrometheusExposition: Sendable {
                     state.shapes[sample.name] = shape
                 }
                 let key = Key(name: sample.name, labels: sample.labels.flatMap { [$0.name, $0.value] })
-                let descriptor = MetricNameDescriptor(metricName: sample.name, helpText: sample.help)
+                let descriptor = MetricNameDescriptor(metricName: sample.name, unitName: "", helpText: sample.help)
                 let labels = sample.labels.map { ($0.name, $0.value) }
                 switch sample.kind {
                 case .counter:

@@ -58,14 +58,8 @@ package struct TLSClientContext: Sendable {
     func makeHandler(for url: HTTPURL, check: CertificateCheck) throws -> NIOSSLClientHandler {
         // An IP literal goes without SNI; NIOSSL then matches the certificate against the peer's address.
         let serverName = IPv4Address.isLiteral(url.host) || url.host.contains(":") ? nil : url.host
-        // The per-certificate callback is the one hook that shows which certificate BoringSSL rejected while
-        // leaving the verification itself to BoringSSL; it keeps BoringSSL's verdict and only records why
-        // (expired, not yet valid, unknown issuer). NIOSSL marks it deprecated in favour of callbacks that replace
-        // the verification, which we do not want.
-        return try NIOSSLClientHandler(context: context, serverHostname: serverName) { verdict, certificate in
-            if case .failed = verdict { check.record(certificate) }
-            return verdict
-        }
+        return try (RecordingVerification.self as any CertificateRecordingHandler.Type).handler(
+            context: context, serverHostname: serverName, check: check)
     }
 
     /// Throws `invalidCAFile` with the system's reason when `path` cannot be opened for reading.
@@ -75,5 +69,29 @@ package struct TLSClientContext: Sendable {
             throw .invalidCAFile(path: path, reason: "cannot read it (\(String(cString: strerror(errno))))")
         }
         close(descriptor)
+    }
+}
+
+/// Makes the client handler whose per-certificate callback records why BoringSSL rejected a certificate.
+private protocol CertificateRecordingHandler {
+    static func handler(
+        context: NIOSSLContext, serverHostname: String?, check: CertificateCheck
+    ) throws -> NIOSSLClientHandler
+}
+
+/// The per-certificate callback is the one hook that shows which certificate BoringSSL rejected while leaving the
+/// verification itself to BoringSSL: it keeps BoringSSL's verdict and only records why (expired, not yet valid,
+/// unknown issuer). NIOSSL marks it deprecated in favour of callbacks that replace the verification, which we do not
+/// want; the deprecated call is reached through `CertificateRecordingHandler`, so the build stays free of warnings
+/// while this is the one place that knows.
+private enum RecordingVerification: CertificateRecordingHandler {
+    @available(*, deprecated, message: "uses NIOSSL's per-certificate verification callback on purpose")
+    static func handler(
+        context: NIOSSLContext, serverHostname: String?, check: CertificateCheck
+    ) throws -> NIOSSLClientHandler {
+        try NIOSSLClientHandler(context: context, serverHostname: serverHostname) { verdict, certificate in
+            if case .failed = verdict { check.record(certificate) }
+            return verdict
+        }
     }
 }

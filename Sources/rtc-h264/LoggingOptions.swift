@@ -47,8 +47,9 @@ enum LogFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
 }
 
-/// A command whose logging options `RTCH264.main` installs before it runs.
-protocol LoggingCommand {
+/// A command whose logging options `RTCH264.main` installs before it runs. `SendableMetatype`: no conformance is
+/// actor-isolated, so the cast in `main()` cannot tie the command to the main actor (a data-race warning otherwise).
+protocol LoggingCommand: SendableMetatype {
     var logging: LoggingOptions { get }
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sender benchmarks (issue 5), side by side in one session:
 #   1. throughput: `rtc-h264 send --as-fast-as-possible` (SRTP) vs the GStreamer pipeline doing the same work vs the
-#      bare C OpenH264 encode loop on preloaded frames; process CPU (user+sys from wait4), alternating rounds.
+#      bare C OpenH264 encode loop reading each frame from the file as ours does (the verdict; and on preloaded
+#      frames, shown beside it); process CPU (user+sys from wait4), alternating rounds.
 #   2. real time: `rtc-h264 send` of the pattern and of the clip at 720p30 (SRTP): CPU % of one core, max RSS, beside
 #      the floor (the C encode loop on the same frames, preloaded, each encoded at its 30 fps slot).
 #   3. keyframe latency: PLIs every ~700 ms, sender stats and external PLI -> first IDR packet.

@@ -5,18 +5,23 @@
 # Usage: Tests/Benchmarks/run-whep.sh [joins|viewers|all|--help] [JOINS] [VIEWERS]   (as root)
 #        Tests/Benchmarks/run-whep.sh churn [CYCLES] [WARMUP]   (issue 20: RSS after WARMUP and after CYCLES
 #        join/leave cycles of an answered viewer, POST then DELETE; loopback, no root, no browser; 1000 and 10)
+#        Tests/Benchmarks/run-whep.sh scrape [VIEWERS] [SECONDS]   (issue 26: CPU per GET /metrics with VIEWERS
+#        answered viewers, against the same time without scrapes, 3 rounds; loopback, no root, no browser; 8 and 5)
 #   RTC_BIN=/path/to/rtc-h264   measure that binary (default: this checkout's release build, built if missing)
 set -euo pipefail
 case "${1:-}" in
-    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 cd "$(dirname "$0")/../.."
-if [ "${1:-}" = churn ]; then
+if [ "${1:-}" = churn ] || [ "${1:-}" = scrape ]; then
     if [ -z "${RTC_BIN:-}" ]; then
         swift build -c release --product rtc-h264 >&2
         RTC_BIN="$(swift build -c release --show-bin-path)/rtc-h264"
     fi
-    exec python3 Tests/Benchmarks/whep/churn.py "$RTC_BIN" "${2:-1000}" "${3:-10}"
+    if [ "$1" = churn ]; then
+        exec python3 Tests/Benchmarks/whep/churn.py "$RTC_BIN" "${2:-1000}" "${3:-10}"
+    fi
+    exec python3 Tests/Benchmarks/whep/scrape.py "$RTC_BIN" "${2:-8}" "${3:-5}"
 fi
 PART=${1:-all}
 JOINS=${2:-20}

@@ -6,8 +6,11 @@
  * detection, IDR only on frame 0. Prints "fps=<frames per second of the encode loop>".
  *
  * Build: gcc -O2 encode_loop.c $(pkg-config --cflags --libs openh264) -o encode_loop
- * Usage: encode_loop FILE.y4m [runs] [pace_fps]
+ * Usage: encode_loop FILE.y4m [runs] [pace_fps] [stream]
  * Each run prints the process CPU time of its encode loop alone ("cpu=", user+sys from getrusage, preload excluded).
+ * With "stream" nothing is preloaded: each frame is read from the file into one reused buffer inside the timed loop,
+ * as `rtc-h264 send --input FILE` reads it, so that "cpu=" covers the reading too (the fair side of the comparison
+ * with a whole `send` process, which reads its input while it encodes).
  * With pace_fps > 0 each frame is encoded at its slot on a monotonic clock (as a real-time sender does) and the line
  * also gives the process CPU time spent from the first frame to the last as a percentage of one core
  * ("cpu_percent=..."): the floor for any real-time sender built on OpenH264 with these settings.
@@ -35,6 +38,7 @@ int main(int argc, char **argv) {
     if (argc < 2) { fprintf(stderr, "usage: %s FILE.y4m [runs] [pace_fps]\n", argv[0]); return 2; }
     int runs = argc > 2 ? atoi(argv[2]) : 1;
     double pace = argc > 3 ? atof(argv[3]) : 0;
+    int stream = argc > 4 && strcmp(argv[4], "stream") == 0;
     FILE *f = fopen(argv[1], "rb");
     if (!f) { perror(argv[1]); return 1; }
     char header[1025];
@@ -48,16 +52,22 @@ int main(int argc, char **argv) {
     size_t capacity = 64, count = 0;
     unsigned char **frames = malloc(capacity * sizeof *frames);
     char line[256];
-    while (fgets(line, sizeof line, f)) {
+    long data_start = ftell(f);
+    unsigned char *reused = malloc(frame_bytes);
+    memset(reused, 0, frame_bytes);  /* its pages are touched before any timing, as a reader's reused buffer */
+    while (!stream && fgets(line, sizeof line, f)) {
         if (strncmp(line, "FRAME", 5) != 0) { fprintf(stderr, "bad frame header\n"); return 1; }
         unsigned char *buf = malloc(frame_bytes);
         if (fread(buf, 1, frame_bytes, f) != frame_bytes) { free(buf); break; }
         if (count == capacity) frames = realloc(frames, (capacity *= 2) * sizeof *frames);
         frames[count++] = buf;
     }
-    fclose(f);
 
     for (int run = 0; run < runs; run++) {
+        if (stream) {
+            fseek(f, data_start, SEEK_SET);
+            count = 0;
+        }
         ISVCEncoder *encoder = NULL;
         if (WelsCreateSVCEncoder(&encoder) != 0) return 1;
         int trace = WELS_LOG_ERROR;
@@ -120,15 +130,21 @@ int main(int argc, char **argv) {
         double cpu_start = cpu_seconds();
         struct timespec slot;
         clock_gettime(CLOCK_MONOTONIC, &slot);
-        for (size_t i = 0; i < count; i++) {
+        for (size_t i = 0; stream || i < count; i++) {
+            if (stream) {
+                if (!fgets(line, sizeof line, f)) break;
+                if (strncmp(line, "FRAME", 5) != 0) { fprintf(stderr, "bad frame header\n"); return 1; }
+                if (fread(reused, 1, frame_bytes, f) != frame_bytes) break;
+                count = i + 1;
+            }
             if (pace > 0 && i > 0) {
                 long long ns = slot.tv_nsec + (long long)(1e9 / pace);
                 slot.tv_sec += ns / 1000000000;
                 slot.tv_nsec = ns % 1000000000;
                 while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &slot, NULL) != 0) {}
             }
-            pic.pData[0] = frames[i];
-            pic.pData[1] = frames[i] + (size_t)width * height;
+            pic.pData[0] = stream ? reused : frames[i];
+            pic.pData[1] = pic.pData[0] + (size_t)width * height;
             pic.pData[2] = pic.pData[1] + (size_t)((width + 1) / 2) * ((height + 1) / 2);
             pic.uiTimeStamp = (long long)(i * 1000 / 30);
             /* H264Encoder forces the first IDR through its C++ shim, ForceIntraFrame(true, -1); the C vtable entry
@@ -153,5 +169,6 @@ int main(int argc, char **argv) {
         (*encoder)->Uninitialize(encoder);
         WelsDestroySVCEncoder(encoder);
     }
+    fclose(f);
     return 0;
 }
