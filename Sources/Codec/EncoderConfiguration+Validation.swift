@@ -37,6 +37,9 @@ extension EncoderConfiguration {
               EncoderConfiguration.supportedQPRange.contains(qpRange.upperBound) else {
             throw .qpRangeOutOfBounds(qpRange, supported: EncoderConfiguration.supportedQPRange)
         }
+        guard EncoderConfiguration.supportedTemporalLayers.contains(temporalLayers) else {
+            throw .temporalLayersOutOfRange(temporalLayers, supported: EncoderConfiguration.supportedTemporalLayers)
+        }
         if let maxNALUnitSize {
             guard maxNALUnitSize >= EncoderConfiguration.minimumMaxNALUnitSize else {
                 throw .maxNALUnitSizeTooSmall(maxNALUnitSize, minimum: EncoderConfiguration.minimumMaxNALUnitSize)

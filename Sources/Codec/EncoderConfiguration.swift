@@ -38,6 +38,11 @@ public struct EncoderConfiguration: Sendable, Equatable {
     /// delivered PSNR-Y (against the unfiltered source) at every benchmark rung and content and fewer skipped frames,
     /// for about 2.2 ms more per 1280x720 frame (Docs/Encoder.md); turn it off where that CPU matters more.
     public var denoise: Bool
+    /// Temporal layers (OpenH264 `iTemporalLayerNum`, as libwebrtc's `H264EncoderImpl` sets it): 1 (L1T1, the
+    /// default), 2 (L1T2: layers 0, 1, 0, 1, ...) or 3 (L1T3: 0, 2, 1, 2, ...). A frame of a layer is predicted only
+    /// from frames of its own or lower layers, so a forwarder may drop every frame above a layer and the rest still
+    /// decodes; each `EncodedFrame` carries its `temporalLayer`. The stream stays plain AVC (no prefix NAL units).
+    public var temporalLayers: Int
 
     /// Default ceiling as a multiple of the target.
     public static let defaultMaxBitrateRatio = 1.5
@@ -78,6 +83,8 @@ public struct EncoderConfiguration: Sendable, Equatable {
     public static let defaultFrameSkipping = true
     /// Whether the denoiser is on by default (decided by measurement, Docs/Encoder.md).
     public static let defaultDenoise = true
+    /// Temporal layer counts accepted: L1T1 to L1T3, as libwebrtc offers for H.264.
+    public static let supportedTemporalLayers = 1...3
 
     /// Creates a configuration with the package defaults (Constrained Baseline, level 3.1, ceiling 1.5 x target,
     /// IDR every 7200 frames or 240 s, single-threaded, one slice per picture).
@@ -101,6 +108,7 @@ public struct EncoderConfiguration: Sendable, Equatable {
         self.frameSkipping = EncoderConfiguration.defaultFrameSkipping
         self.qpRange = EncoderConfiguration.defaultQPRange
         self.denoise = EncoderConfiguration.defaultDenoise
+        self.temporalLayers = 1
     }
 
     /// The ceiling actually used: `maxBitrate`, or 1.5 x target (rounded half up) clamped to the level's MaxBR,

@@ -34,6 +34,8 @@ public enum EncoderConfigurationError: Error, Equatable, Sendable, CustomStringC
     case maxNALUnitSizeTooSmall(Int, minimum: Int)
     /// The maximum NAL unit size is above what one RTP packet can carry.
     case maxNALUnitSizeTooLarge(Int, maximum: Int)
+    /// The number of temporal layers is outside what is supported (L1T1 to L1T3).
+    case temporalLayersOutOfRange(Int, supported: ClosedRange<Int>)
 
     /// A readable explanation naming the limit.
     public var description: String {
@@ -60,6 +62,8 @@ public enum EncoderConfigurationError: Error, Equatable, Sendable, CustomStringC
         case .qpRangeOutOfBounds(let r, let s):
             return "QP range \(r.lowerBound)...\(r.upperBound) is outside \(s.lowerBound)...\(s.upperBound)"
         case .maxNALUnitSizeTooLarge(let n, let m): return "maximum NAL unit size \(n) is above the maximum \(m) bytes"
+        case .temporalLayersOutOfRange(let n, let s):
+            return "\(n) temporal layers is outside \(s.lowerBound)...\(s.upperBound)"
         case .keyframeDurationTooLong(let d, let m): return "keyframe interval duration \(d) is above the maximum \(m)"
         }
     }

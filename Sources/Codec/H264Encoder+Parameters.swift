@@ -25,10 +25,12 @@ extension H264Encoder {
         // Explicit: with iMinQp 0 OpenH264 would replace the window with 12...42 (ParamValidation).
         p.iMinQp = Int32(configuration.qpRange.lowerBound)
         p.iMaxQp = Int32(configuration.qpRange.upperBound)
-        p.iTemporalLayerNum = 1
+        p.iTemporalLayerNum = Int32(configuration.temporalLayers)
         p.iSpatialLayerNum = 1
         p.uiIntraPeriod = openH264IntraPeriod
-        p.iNumRefFrame = referenceFrames
+        // With N temporal layers the last frame of each of the N - 1 referenced layers must stay available
+        // (libwebrtc's H264EncoderImpl allocates N - 1 reference buffers for the same reason).
+        p.iNumRefFrame = max(referenceFrames, Int32(configuration.temporalLayers - 1))
         p.eSpsPpsIdStrategy = CONSTANT_ID
         p.bPrefixNalAddingCtrl = false
         p.bEnableSSEI = false

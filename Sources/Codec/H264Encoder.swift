@@ -206,11 +206,13 @@ public final class H264Encoder {
         var nalUnits: [NALUnitLocation] = []
         nalUnits.reserveCapacity(8)
         var sawParameterSets = false
+        var temporalLayer = 0
         let layersOffset = MemoryLayout<SFrameBSInfo>.offset(of: \SFrameBSInfo.sLayerInfo)!
         let layers = (UnsafeMutableRawPointer(bitstream) + layersOffset).assumingMemoryBound(to: SLayerBSInfo.self)
         for index in 0..<layerCount {
             let layer = layers[index]
             guard let base = layer.pBsBuf, let lengths = layer.pNalLengthInByte else { continue }
+            if layer.uiLayerType == UInt8(VIDEO_CODING_LAYER.rawValue) { temporalLayer = Int(layer.uiTemporalId) }
             var offset = 0
             for nal in 0..<Int(layer.iNalCount) {
                 let length = Int(lengths[nal])
@@ -232,7 +234,8 @@ public final class H264Encoder {
                 parameterSetsPrepended += 1
             }
         }
-        return EncodedFrame(bytes: bytes, nalUnits: nalUnits, isKeyframe: isKeyframe, timestamp: timestamp)
+        return EncodedFrame(
+            bytes: bytes, nalUnits: nalUnits, isKeyframe: isKeyframe, timestamp: timestamp, temporalLayer: temporalLayer)
     }
 
     private func cacheParameterSets(bytes: [UInt8], nalUnits: [NALUnitLocation]) {

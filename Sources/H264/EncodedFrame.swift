@@ -11,6 +11,9 @@ public struct EncodedFrame: Sendable {
     public var isKeyframe: Bool
     /// Presentation time in 90 kHz units, monotonic and not wrapped (the RTP layer maps it to a 32-bit timestamp).
     public var timestamp: Int64
+    /// The temporal layer of the frame (0 is the base layer): a frame is predicted only from frames of its own or a
+    /// lower layer. Always 0 for an encoder with one temporal layer.
+    public var temporalLayer: Int
 
     /// Creates a frame from bytes and an already-known NAL index.
     /// - Parameters:
@@ -18,11 +21,13 @@ public struct EncodedFrame: Sendable {
     ///   - nalUnits: the NAL units in `bytes`.
     ///   - isKeyframe: whether an IDR slice is present.
     ///   - timestamp: 90 kHz presentation time.
-    public init(bytes: [UInt8], nalUnits: [NALUnitLocation], isKeyframe: Bool, timestamp: Int64) {
+    ///   - temporalLayer: the frame's temporal layer (0, the base layer, by default).
+    public init(bytes: [UInt8], nalUnits: [NALUnitLocation], isKeyframe: Bool, timestamp: Int64, temporalLayer: Int = 0) {
         self.bytes = bytes
         self.nalUnits = nalUnits
         self.isKeyframe = isKeyframe
         self.timestamp = timestamp
+        self.temporalLayer = temporalLayer
     }
 
     /// Creates a frame by indexing Annex-B bytes; `isKeyframe` is derived from the presence of an IDR slice.

@@ -47,6 +47,12 @@ struct EncoderOptions: ParsableArguments {
     @Flag(name: .customLong("no-denoise"), help: "Turn OpenH264's denoiser off: about 2 ms less CPU per 720p frame, lower quality at the same bitrate (Docs/Encoder.md).")
     var noDenoise = false
 
+    @Option(name: .customLong("temporal-layers"), help: ArgumentHelp(
+        "Temporal layers, 1-3 (L1T1-L1T3, OpenH264's iTemporalLayerNum): frames above the base layer are never referenced by lower layers, so dropping them leaves a decodable stream at a half or a quarter of the frame rate.",
+        discussion: "The stream stays plain AVC and every receiver decodes all layers; no RTP header extension tells a forwarder the layers yet.",
+        valueName: "n"))
+    var temporalLayers: Int = 1
+
     /// The size to render the test pattern at: `--size`, or `defaultSize`.
     var patternSize: FrameSize { size ?? Self.defaultSize }
 
@@ -126,6 +132,7 @@ struct EncoderOptions: ParsableArguments {
         case .threadCountOutOfRange: return "--threads"
         case .maxNALUnitSizeTooSmall, .maxNALUnitSizeTooLarge: return "--mtu"
         case .qpRangeOutOfBounds: return "--qp-range"
+        case .temporalLayersOutOfRange: return "--temporal-layers"
         }
     }
 
@@ -157,6 +164,7 @@ struct EncoderOptions: ParsableArguments {
         configuration.qpRange = (try? Self.parseQPRange(qpRange)) ?? EncoderConfiguration.defaultQPRange
         configuration.frameSkipping = frameSkipping
         configuration.denoise = !noDenoise
+        configuration.temporalLayers = temporalLayers
         configuration.maxNALUnitSize = maxNALUnitSize
         try configuration.validate()
         return configuration

@@ -67,6 +67,9 @@ import TestSupport
         (["--qp-range", "0-51"], "--qp-range 0-51 is not MIN-MAX within 12-51"),
         (["--qp-range", "40-20"], "--qp-range 40-20 is not MIN-MAX within 12-51"),
         (["--qp-range", "99999999999999999999-1"], "--qp-range 99999999999999999999-1 is not MIN-MAX within 12-51"),
+        (["--temporal-layers", "4"], "--temporal-layers: 4 temporal layers is outside 1...3"),
+        (["--temporal-layers", "0"], "--temporal-layers: 0 temporal layers is outside 1...3"),
+        (["--temporal-layers", "99999999999999999999"], "The value '99999999999999999999' is invalid for '--temporal-layers"),
     ]
 
     @Test(arguments: badFlags)
@@ -85,7 +88,8 @@ import TestSupport
         let result = try await Self.run(
             ["encode", "--pattern", "--size", "320x240", "--frames", "10", "--output", output, "--bitrate", "14M",
              "--max-bitrate", "14M", "--keyframe-interval-duration", "86400", "--keyframe-interval", "9223372036854775807",
-             "--fps", "60", "--threads", "4", "--level", "31", "--bitrate-at", "5:10k", "--qp-range", "12-51"])
+             "--fps", "60", "--threads", "4", "--level", "31", "--bitrate-at", "5:10k", "--qp-range", "12-51",
+             "--temporal-layers", "3"])
         #expect(result.reason == .exit)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("encoded 10 frames 320x240"), "\(result.stderr)")
