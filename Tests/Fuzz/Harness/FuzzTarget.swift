@@ -111,7 +111,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
                 let written = time.element(id: captureID)
                 check(written.data.withUnsafeBytes { AbsoluteCaptureTime(data: $0) } == time,
                       "abs-capture-time does not read back")
-                let stamp = RTPTimestamp(UInt32(truncatingIfNeeded: time.captureTimestamp.rawValue))
+                // Within +-2^31 ticks, where the signed RTP distance is the same both ways (-Int32.min wraps).
+                let stamp = RTPTimestamp(UInt32(truncatingIfNeeded: time.captureTimestamp.rawValue) & 0x7FFF_FFFF)
                 let there = AbsoluteCaptureTime.interpolate(time.captureTimestamp, from: RTPTimestamp(0), to: stamp)
                 let back = AbsoluteCaptureTime.interpolate(there, from: stamp, to: RTPTimestamp(0))
                 let error = min(back.rawValue &- time.captureTimestamp.rawValue, time.captureTimestamp.rawValue &- back.rawValue)
