@@ -4,8 +4,8 @@
 /// (`H264Packetizer.write(_:of:into:)`, or `writeRetransmission` for RTX): the sender's packet history keeps plans
 /// and the frame instead of packet bytes, so each packet is written once, straight into the transport's buffer.
 ///
-/// The SSRC, payload type and header extension block are the packetizer's; the STAP-A and FU-A header bytes are
-/// derived from the NAL header bytes in the frame when the packet is written.
+/// The SSRC, payload type and fixed header extension block are the packetizer's, the per-frame elements the plan's;
+/// the STAP-A and FU-A header bytes are derived from the NAL header bytes in the frame when the packet is written.
 public struct H264PacketPlan: Hashable, Sendable {
     /// The packet's sequence number.
     public var sequenceNumber: SequenceNumber
@@ -15,6 +15,9 @@ public struct H264PacketPlan: Hashable, Sendable {
     public var payload: H264PayloadDescriptor
     /// Bytes of the RTP header as written (fixed header and extension block).
     public var headerSize: Int
+    /// The per-frame extension elements the packet carries (the capture time on a frame's first packet, the playout
+    /// delay), written after the packetizer's fixed block.
+    public var extensions: RTPPacketExtensions
 
     /// Creates a plan.
     /// - Parameters:
@@ -22,9 +25,12 @@ public struct H264PacketPlan: Hashable, Sendable {
     ///   - timestamp: its RTP timestamp.
     ///   - payload: its payload, by reference to the frame's NAL units.
     ///   - headerSize: bytes of its RTP header.
+    ///   - extensions: its per-frame extension elements (none by default).
     public init(
-        sequenceNumber: SequenceNumber, timestamp: RTPTimestamp, payload: H264PayloadDescriptor, headerSize: Int
+        sequenceNumber: SequenceNumber, timestamp: RTPTimestamp, payload: H264PayloadDescriptor, headerSize: Int,
+        extensions: RTPPacketExtensions = .none
     ) {
+        self.extensions = extensions
         self.sequenceNumber = sequenceNumber
         self.timestamp = timestamp
         self.payload = payload

@@ -19,8 +19,15 @@ public struct H264Packetizer: Sendable {
     public private(set) var nextSequenceNumber: SequenceNumber
     /// The header extension block written on every packet, if any (its size is part of the payload limit).
     public let headerExtension: RTPHeaderExtension?
-    /// The size limit; its `rtpHeaderSize` is derived from the header actually written.
+    /// The IDs of the per-frame extensions a plan may carry (`RTPPacketExtensions`), written in the one-byte form
+    /// after the elements of `headerExtension`.
+    public let extensionIDs: RTPPacketExtensionIDs
+    /// The size limit; its `rtpHeaderSize` is the largest header written (every configured extension present), so
+    /// that the payload limit holds whatever a packet carries.
     public let limit: RTPPayloadLimit
+    /// Bytes of `headerExtension`'s data up to the end of its last element (its padding left out), where the
+    /// per-frame elements follow.
+    private let fixedElementBytes: Int
 
     /// Creates a packetizer.
     /// - Parameters:
@@ -32,15 +39,20 @@ public struct H264Packetizer: Sendable {
     ///   - ipVersion: the IP version of the path.
     ///   - srtpTrailerSize: bytes to keep free after each packet for SRTP (default 10; 0 for plain RTP).
     ///   - headerExtension: an extension block to send on every packet.
+    ///   - extensionIDs: the IDs of the per-frame extensions (none by default).
     /// - Throws: `H264PayloadError.payloadLimitTooSmall` when the MTU leaves fewer than 3 payload bytes,
-    ///   `.mtuTooLarge` above 65535 (see `RTPPayloadLimit.validate()`).
+    ///   `.mtuTooLarge` above 65535 (see `RTPPayloadLimit.validate()`); `.invalidExtensionIDs` when a per-frame ID is
+    ///   outside 1...14, two are equal or one is used by `headerExtension`, or `headerExtension` is not one-byte form
+    ///   (RFC 8285 section 4.2) while a per-frame ID is given.
     public init(
         ssrc: SSRC, payloadType: PayloadType, firstSequenceNumber: SequenceNumber,
         mode: H264PacketizationMode = .nonInterleaved, mtu: Int = RTPPayloadLimit.defaultMTU,
         ipVersion: RTPPayloadLimit.IPVersion = .v4, srtpTrailerSize: Int = RTPPayloadLimit.defaultSRTPTrailerSize,
-        headerExtension: RTPHeaderExtension? = nil
+        headerExtension: RTPHeaderExtension? = nil, extensionIDs: RTPPacketExtensionIDs = .none
     ) throws(H264PayloadError) {
-        let headerSize = RTPHeader.fixedSize + (headerExtension?.serializedSize ?? 0)
+        let fixedElementBytes = try Self.validate(extensionIDs, fixed: headerExtension)
+        let headerSize = Self.headerBytes(
+            fixed: headerExtension, fixedElementBytes: fixedElementBytes, elementBytes: extensionIDs.maximumElementBytes)
         let limit = RTPPayloadLimit(
             mtu: mtu, ipVersion: ipVersion, rtpHeaderSize: headerSize, srtpTrailerSize: srtpTrailerSize)
         try limit.validate()
@@ -49,7 +61,71 @@ public struct H264Packetizer: Sendable {
         self.mode = mode
         self.nextSequenceNumber = firstSequenceNumber
         self.headerExtension = headerExtension
+        self.extensionIDs = extensionIDs
+        self.fixedElementBytes = fixedElementBytes
         self.limit = limit
+    }
+
+    /// The largest RTP header a packetizer with this fixed block and these per-frame IDs writes: what its payload
+    /// limit reserves.
+    /// - Parameters:
+    ///   - headerExtension: the block written on every packet, if any.
+    ///   - extensionIDs: the IDs of the per-frame extensions.
+    /// - Returns: bytes of the header with every configured element present.
+    /// - Throws: `H264PayloadError.invalidExtensionIDs` as `init` does.
+    public static func maximumHeaderSize(
+        headerExtension: RTPHeaderExtension?, extensionIDs: RTPPacketExtensionIDs
+    ) throws(H264PayloadError) -> Int {
+        let fixedElementBytes = try validate(extensionIDs, fixed: headerExtension)
+        return headerBytes(
+            fixed: headerExtension, fixedElementBytes: fixedElementBytes, elementBytes: extensionIDs.maximumElementBytes)
+    }
+
+    /// Checks the per-frame IDs against each other and the fixed block.
+    /// - Returns: bytes of the fixed block's data up to the end of its last element.
+    private static func validate(
+        _ ids: RTPPacketExtensionIDs, fixed: RTPHeaderExtension?
+    ) throws(H264PayloadError) -> Int {
+        let given = [ids.absoluteCaptureTime, ids.playoutDelay].compactMap { $0 }
+        guard !given.isEmpty else { return fixed?.data.count ?? 0 }
+        guard given.allSatisfy(RTPHeaderExtension.oneByteIDRange.contains), Set(given).count == given.count else {
+            throw .invalidExtensionIDs
+        }
+        guard let fixed else { return 0 }
+        guard fixed.isOneByteForm, let elements = try? fixed.elements(),
+              !elements.contains(where: { given.contains($0.id) })
+        else { throw .invalidExtensionIDs }
+        // The fixed elements written back to back, as `RTPHeaderExtension.oneByte` lays them out.
+        return elements.reduce(0) { $0 + 1 + $1.data.count }
+    }
+
+    /// Bytes of an RTP header: 12, plus the extension block (4 + the elements, padded to whole words) when any.
+    private static func headerBytes(fixed: RTPHeaderExtension?, fixedElementBytes: Int, elementBytes: Int) -> Int {
+        guard elementBytes > 0 else { return RTPHeader.fixedSize + (fixed?.serializedSize ?? 0) }
+        return RTPHeader.fixedSize + 4 + (fixedElementBytes + elementBytes + 3) / 4 * 4
+    }
+
+    /// The per-frame elements a packet gets of `extensions`: those this packetizer has an ID for, the capture time
+    /// in the short form.
+    private func written(_ extensions: RTPPacketExtensions) -> RTPPacketExtensions {
+        var result = RTPPacketExtensions.none
+        if extensionIDs.absoluteCaptureTime != nil, let time = extensions.absoluteCaptureTime {
+            result.absoluteCaptureTime = AbsoluteCaptureTime(captureTimestamp: time.captureTimestamp)
+        }
+        if extensionIDs.playoutDelay != nil { result.playoutDelay = extensions.playoutDelay }
+        return result
+    }
+
+    /// Bytes of the per-frame elements of `extensions` (each with its one-byte header).
+    private static func elementBytes(_ extensions: RTPPacketExtensions) -> Int {
+        (extensions.absoluteCaptureTime != nil ? 1 + AbsoluteCaptureTime.shortSize : 0)
+            + (extensions.playoutDelay != nil ? 1 + PlayoutDelay.size : 0)
+    }
+
+    /// Bytes of the RTP header of a packet carrying `extensions` (as `written(_:)` leaves them).
+    func headerSize(carrying extensions: RTPPacketExtensions) -> Int {
+        Self.headerBytes(
+            fixed: headerExtension, fixedElementBytes: fixedElementBytes, elementBytes: Self.elementBytes(extensions))
     }
 
     /// The largest RTP payload this packetizer writes.
@@ -65,16 +141,22 @@ public struct H264Packetizer: Sendable {
     /// `write(_:of:into:)` turns into the packet's bytes, now or later and as often as needed. Every byte-writing
     /// form of the packetizer goes through this loop. The frame is validated before the first packet, so an error
     /// never leaves half a frame planned; sequence numbers advance only for packets handed to `emit`.
+    ///
+    /// The per-frame extensions go where libwebrtc puts them (`rtp_sender_video.cc`, `AddRtpHeaderExtensions`): the
+    /// capture time on the frame's first packet only, the playout delay on every packet of the frame. Whether a
+    /// frame carries them at all is the caller's decision.
     /// - Parameters:
     ///   - frame: the access unit (Annex-B bytes and its NAL index).
     ///   - timestamp: the RTP timestamp of the frame (see `RTPTimestampMapper`).
+    ///   - extensions: the frame's per-frame extension values (only those with a configured ID are written).
     ///   - emit: receives each packet's plan.
     /// - Returns: the number of packets emitted.
     /// - Throws: `H264PayloadError` for a frame that cannot be sent (also `.nalUnitOutsideFrame` for an index that
     ///   does not match the bytes); what `emit` throws (then the remaining packets are not planned).
     @discardableResult
     public mutating func plan(
-        _ frame: EncodedFrame, timestamp: RTPTimestamp, emit: (H264PacketPlan) throws -> Void
+        _ frame: EncodedFrame, timestamp: RTPTimestamp, extensions: RTPPacketExtensions = .none,
+        emit: (H264PacketPlan) throws -> Void
     ) throws -> Int {
         var payloads = try H264Payloader.Plan(nalUnits: frame.nalUnits, maxPayloadSize: maxPayloadSize, mode: mode)
         let count = frame.bytes.count
@@ -85,11 +167,17 @@ public struct H264Packetizer: Sendable {
             guard Self.fits(nalUnits[index], in: count) else { throw H264PayloadError.nalUnitOutsideFrame(index: index) }
             index += 1
         }
-        let headerSize = limit.rtpHeaderSize
+        var first = written(extensions)
+        var rest = first
+        rest.absoluteCaptureTime = nil
+        let firstHeaderSize = headerSize(carrying: first)
+        let restHeaderSize = headerSize(carrying: rest)
         var emitted = 0
         while let payload = payloads.next() {
             try emit(H264PacketPlan(
-                sequenceNumber: nextSequenceNumber, timestamp: timestamp, payload: payload, headerSize: headerSize))
+                sequenceNumber: nextSequenceNumber, timestamp: timestamp, payload: payload,
+                headerSize: emitted == 0 ? firstHeaderSize : restHeaderSize, extensions: emitted == 0 ? first : rest))
+            first = rest
             nextSequenceNumber += 1
             emitted += 1
         }
@@ -246,21 +334,51 @@ public struct H264Packetizer: Sendable {
         _ packet: H264PacketPlan, of frame: EncodedFrame, into buffer: UnsafeMutableRawBufferPointer, ssrc: SSRC,
         payloadType: PayloadType, sequenceNumber: SequenceNumber, retransmitting: Bool
     ) throws(H264PayloadError) -> Int {
+        let perFrame = packet.extensions
         let header = RTPHeader(
             marker: packet.marker, payloadType: payloadType, sequenceNumber: sequenceNumber,
-            timestamp: packet.timestamp, ssrc: ssrc, headerExtension: headerExtension)
-        guard packet.headerSize == header.serializedSize,
+            timestamp: packet.timestamp, ssrc: ssrc, headerExtension: perFrame.isEmpty ? headerExtension : nil)
+        guard written(perFrame) == perFrame, packet.headerSize == headerSize(carrying: perFrame),
               Self.payloadSize(of: packet.payload, in: frame) == packet.payload.size
         else { throw .planDoesNotMatchFrame }
         let size = packet.size + (retransmitting ? RTXPacket.originalSequenceNumberSize : 0)
         guard buffer.count >= size else { throw .bufferTooSmall(needed: size, available: buffer.count) }
         var w = ByteWriter(buffer)
-        header.write(to: &w, hasPadding: false)
+        if perFrame.isEmpty {
+            header.write(to: &w, hasPadding: false)
+        } else {
+            header.write(to: &w, hasPadding: false)
+            buffer[0] |= RTPHeader.extensionBit
+            writeExtensionBlock(perFrame, headerSize: packet.headerSize, to: &w)
+        }
         if retransmitting { w.u16(packet.sequenceNumber.rawValue) }
         frame.bytes.withUnsafeBytes { source in
             Self.writePayload(packet.payload, nalUnits: frame.nalUnits, source: source, to: &w)
         }
         return w.offset
+    }
+
+    /// Writes the one-byte-form block (RFC 8285 section 4.2) of a packet with per-frame elements: the fixed block's
+    /// elements, then the capture time, then the playout delay, then zero padding to `headerSize`.
+    /// ```
+    /// |      0xBE     |      0xDE     |  length (32-bit words)        |
+    /// | fixed elements (transport-wide sequence number) | ID | L | data ... | 0 padding |
+    /// ```
+    private func writeExtensionBlock(_ extensions: RTPPacketExtensions, headerSize: Int, to w: inout ByteWriter) {
+        w.u16(RTPHeaderExtension.oneByteProfile)
+        w.u16(UInt16((headerSize - RTPHeader.fixedSize - 4) / 4))
+        if let fixed = headerExtension, fixedElementBytes > 0 {
+            fixed.data.withUnsafeBytes { w.raw(UnsafeRawBufferPointer(rebasing: $0[0..<fixedElementBytes])) }
+        }
+        if let id = extensionIDs.absoluteCaptureTime, let time = extensions.absoluteCaptureTime {
+            w.u8(id << 4 | UInt8(AbsoluteCaptureTime.shortSize - 1))
+            time.write(to: &w)
+        }
+        if let id = extensionIDs.playoutDelay, let delay = extensions.playoutDelay {
+            w.u8(id << 4 | UInt8(PlayoutDelay.size - 1))
+            delay.write(to: &w)
+        }
+        w.zeros(headerSize - w.offset)
     }
 
     /// Writes the payload of one planned packet.

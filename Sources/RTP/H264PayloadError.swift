@@ -51,4 +51,7 @@ public enum H264PayloadError: Error, Hashable, Sendable {
     case mtuTooLarge(Int)
     /// The RTP header size is below 12 bytes, or the SRTP trailer size is negative (or either is absurdly large).
     case invalidOverhead(rtpHeaderSize: Int, srtpTrailerSize: Int)
+    /// Per-frame header extension IDs outside 1...14, equal to each other or to an element of the packetizer's fixed
+    /// block, or given with a fixed block that is not one-byte form (RFC 8285 section 4.2).
+    case invalidExtensionIDs
 }

@@ -21,6 +21,8 @@ public struct RTPHeader: Hashable, Sendable {
     public static let version: UInt8 = 2
     /// Bytes of the fixed header (RFC 3550 section 5.1).
     public static let fixedSize = 12
+    /// The X bit in the first byte: a header extension block follows the CSRCs (RFC 3550 section 5.1).
+    static let extensionBit: UInt8 = 0x10
     /// The largest CSRC count (four-bit CC field).
     public static let maxCSRCCount = 15
 

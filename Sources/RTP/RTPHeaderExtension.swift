@@ -29,6 +29,8 @@ public struct RTPHeaderExtension: Hashable, Sendable {
     static let twoByteProfileMask: UInt16 = 0xFFF0
     /// The one-byte form's reserved identifier that ends parsing (RFC 8285 section 4.2).
     static let oneByteReservedID: UInt8 = 15
+    /// The IDs of the one-byte form (RFC 8285 section 4.2: 0 is padding, 15 reserved).
+    public static let oneByteIDRange: ClosedRange<UInt8> = 1...14
     /// The largest element length in the one-byte form (RFC 8285 section 4.2: the L field holds length - 1).
     static let oneByteMaxLength = 16
 

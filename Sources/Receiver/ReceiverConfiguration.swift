@@ -73,6 +73,14 @@ public struct ReceiverConfiguration: Sendable {
     /// receiver records each packet's arrival and sends transport-wide feedback (RTPFB FMT 15) every
     /// `transportFeedbackInterval` (draft-holmer-rmcat-transport-wide-cc-extensions-01). nil sends none.
     public var transportWideCCExtensionID: UInt8?
+    /// The header extension ID (RFC 8285, 1-255) of the sender's absolute capture time (`abs-capture-time`): when
+    /// set, the receiver reads it and reports how long after its capture each frame was decoded
+    /// (`ReceiverStats.captureToDecoded`; the sender's and the receiver's wall clocks must agree, as on one machine).
+    public var absoluteCaptureTimeExtensionID: UInt8?
+    /// The header extension ID (RFC 8285, 1-255) of the sender's playout delay (`playout-delay`): when set, the
+    /// receiver reports the bounds the sender asks for (`ReceiverStats.playoutDelay`). It decodes and hands out every
+    /// frame as soon as it is complete whatever they say (no render buffer), which any bounds allow.
+    public var playoutDelayExtensionID: UInt8?
     /// How often transport-wide feedback is sent (10 ms-1 s; libwebrtc: 50-250 ms).
     public var transportFeedbackInterval: Duration = TransportFeedbackGenerator.defaultInterval
     /// Called on the receiver's loop with every access unit received, before decoding; it must return quickly.
@@ -119,6 +127,16 @@ public struct ReceiverConfiguration: Sendable {
         }
         if transportWideCCExtensionID == 0 {
             throw .invalidConfiguration("transport-wide CC extension ID must be 1-255 (RFC 8285), got 0")
+        }
+        if absoluteCaptureTimeExtensionID == 0 {
+            throw .invalidConfiguration("absolute capture time extension ID must be 1-255 (RFC 8285), got 0")
+        }
+        if playoutDelayExtensionID == 0 {
+            throw .invalidConfiguration("playout delay extension ID must be 1-255 (RFC 8285), got 0")
+        }
+        let ids = [transportWideCCExtensionID, absoluteCaptureTimeExtensionID, playoutDelayExtensionID].compactMap { $0 }
+        if Set(ids).count != ids.count {
+            throw .invalidConfiguration("two header extensions cannot share an ID (RFC 8285 section 5), got \(ids)")
         }
         guard transportFeedbackInterval >= .milliseconds(10), transportFeedbackInterval <= .seconds(1) else {
             throw .invalidConfiguration("transport feedback interval must be 10 ms-1 s, got \(transportFeedbackInterval)")

@@ -68,6 +68,9 @@ final class ReceiverSession {
     /// The jitter buffer's wait for a missing packet, from the RTT and jitter.
     private let repairWait: RepairWait
 
+    // Capture -> decoded times from the sender's abs-capture-time.
+    private var captureLatency = CaptureLatencyTracker()
+
     // Transport-wide congestion control feedback (created with the first packet, which names the media SSRC).
     private var transportFeedback: TransportFeedbackGenerator?
     private var transportFeedbackMessages: [TransportFeedback] = []
@@ -143,6 +146,7 @@ final class ReceiverSession {
             reception = ReceptionStatistics(ssrc: view.header.ssrc)
         }
         guard view.header.ssrc == senderSSRC else { return }
+        readFrameExtensions(packet, timestamp: view.header.timestamp)
         if firstPacket == nil { firstPacket = now }
         lastPacket = now
         if !isRetransmission {
@@ -240,9 +244,18 @@ final class ReceiverSession {
     }
 
     /// The decoder produced a picture of this size (for the frame count, resolution changes, freezes and the frame
-    /// limit).
-    func handle(pictureShown size: (width: Int, height: Int), now: MonotonicTime) {
+    /// limit, and with its frame's RTP timestamp and the wall clock, the capture -> decoded time).
+    /// - Parameters:
+    ///   - size: the picture's size.
+    ///   - timestamp: the RTP timestamp of its access unit, if known.
+    ///   - wallClock: the receiver's wall clock now (NTP format), if known.
+    ///   - now: now.
+    func handle(
+        pictureShown size: (width: Int, height: Int), timestamp: RTPTimestamp? = nil, wallClock: NTPTimestamp? = nil,
+        now: MonotonicTime
+    ) {
         advance(to: now)
+        if let timestamp, let wallClock { captureLatency.decoded(timestamp: timestamp, wallClock: wallClock) }
         stats.framesDecoded += 1
         if let last = lastPictureSize, last != size { stats.resolutionChanges += 1 }
         lastPictureSize = size
@@ -313,10 +326,29 @@ final class ReceiverSession {
         stats.longestFreeze = freezes.longestFreeze.inSeconds
         if let nack { stats.packetsGivenUp = nack.statistics.givenUp }
         if let jitter { stats.packetsGivenUp = max(stats.packetsGivenUp, jitter.lostCount) }
+        stats.captureToDecoded = captureLatency.statistics
         return stats
     }
 
     // MARK: The receive path
+
+    /// Reads the per-frame header extensions of a media packet (RTX restored): the capture time and the playout
+    /// delay, when configured. An element of the wrong length, or a malformed block, is ignored (the packet itself is
+    /// judged by the depacketizer).
+    private func readFrameExtensions(_ packet: [UInt8], timestamp: RTPTimestamp) {
+        let captureID = configuration.absoluteCaptureTimeExtensionID
+        let delayID = configuration.playoutDelayExtensionID
+        guard captureID != nil || delayID != nil else { return }
+        packet.withUnsafeBytes { bytes in
+            if let captureID, let time = try? AbsoluteCaptureTime.read(from: bytes, id: captureID) {
+                captureLatency.received(time, timestamp: timestamp)
+            }
+            if let delayID, let delay = try? PlayoutDelay.read(from: bytes, id: delayID) {
+                stats.playoutDelay = ReceivedPlayoutDelay(
+                    minimumMilliseconds: delay.minimumMilliseconds, maximumMilliseconds: delay.maximumMilliseconds)
+            }
+        }
+    }
 
     private func read(_ event: H264DepacketizerEvent) -> Event? {
         switch event {

@@ -126,7 +126,9 @@ final class ReceiverSessionDriver {
     private func deliverPicture() {
         guard !awaitingPicture.isEmpty else { return }
         let source = awaitingPicture.removeFirst()
-        session.handle(pictureShown: (picture.width, picture.height), now: clock.monotonic())
+        session.handle(
+            pictureShown: (picture.width, picture.height), timestamp: source.rtpTimestamp, wallClock: clock.wall(),
+            now: clock.monotonic())
         configuration.onFrameDecoded?(picture, source)
     }
 

@@ -64,6 +64,11 @@ public struct ReceiverStats: Codable, Sendable, Equatable {
     public var totalFreezesDuration: Double = 0
     /// The longest freeze in seconds.
     public var longestFreeze: Double = 0
+    /// How long after capture frames were decoded (ms), from the sender's `abs-capture-time`; nil unless the
+    /// extension is configured and has arrived.
+    public var captureToDecoded: CaptureToDecoded?
+    /// The playout delay bounds the sender asks for (`playout-delay`), as last received; nil when none arrived.
+    public var playoutDelay: ReceivedPlayoutDelay?
     /// What the transport carried and refused.
     public var transport = TransportCounters()
 

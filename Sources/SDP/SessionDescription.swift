@@ -94,6 +94,17 @@ public struct SessionDescription: Sendable, Equatable {
     /// The header extension ID of the transport-wide sequence number (`a=extmap:<id> <uri>`, RFC 8285 section 5;
     /// draft-holmer-rmcat-transport-wide-cc-extensions-01), nil when the stream does not carry it.
     public var transportWideCCExtensionID: UInt8?
+    /// The header extension ID of the absolute capture time (`a=extmap:<id> <uri>`, `abs-capture-time`), nil when
+    /// the stream does not carry it.
+    public var absoluteCaptureTimeExtensionID: UInt8?
+    /// The header extension ID of the playout delay (`a=extmap:<id> <uri>`, `playout-delay`), nil when the stream
+    /// does not carry it.
+    public var playoutDelayExtensionID: UInt8?
+
+    /// The URI of the absolute capture time extension in `a=extmap`.
+    public static let absoluteCaptureTimeURI = "http://www.webrtc.org/experiments/rtp-hdrext/abs-capture-time"
+    /// The URI of the playout delay extension in `a=extmap`.
+    public static let playoutDelayURI = "http://www.webrtc.org/experiments/rtp-hdrext/playout-delay"
 
     /// The URI of the transport-wide sequence number extension in `a=extmap`.
     public static let transportWideCCURI = "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
@@ -144,6 +155,8 @@ public struct SessionDescription: Sendable, Equatable {
         lines.append(fmtp)
         for value in feedback { lines.append("a=rtcp-fb:\(payloadType) \(value)") }
         if let id = transportWideCCExtensionID { lines.append("a=extmap:\(id) \(Self.transportWideCCURI)") }
+        if let id = absoluteCaptureTimeExtensionID { lines.append("a=extmap:\(id) \(Self.absoluteCaptureTimeURI)") }
+        if let id = playoutDelayExtensionID { lines.append("a=extmap:\(id) \(Self.playoutDelayURI)") }
         if let rtx {
             lines.append("a=rtpmap:\(rtx.payloadType) rtx/90000")
             lines.append("a=fmtp:\(rtx.payloadType) apt=\(payloadType)" + (rtx.rtxTime.map { ";rtx-time=\($0)" } ?? ""))

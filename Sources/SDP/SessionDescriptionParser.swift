@@ -41,6 +41,12 @@ struct SessionDescriptionParser {
     private var rtxPayloadTypes: [UInt8] = []
     private var fidGroup: (media: UInt32, rtx: UInt32)?
     private var transportWideCCExtensionID: UInt8?
+    private var absoluteCaptureTimeExtensionID: UInt8?
+    private var playoutDelayExtensionID: UInt8?
+    /// Every `a=extmap` ID seen and its URI, to refuse one ID given to two extensions (RFC 8285 section 5).
+    private var extensionURIs: [UInt8: Substring] = [:]
+    /// The most `a=extmap` lines remembered (a browser offers about a dozen).
+    static let maximumExtensions = 64
     private var cname: String?
     private var frameRate: Double?
 
@@ -189,15 +195,33 @@ struct SessionDescriptionParser {
             else { throw fail(line, "a=rtcp-fb needs '<payload type> <feedback>'") }
             if feedbackLines.count < 32 { feedbackLines.append((String(parts[0]), String(parts[1]))) }
         case "extmap":
-            // a=extmap:<id>[/<direction>] <uri> [<attributes>] (RFC 8285 section 5); only the transport-wide
-            // sequence number is read.
+            // a=extmap:<id>[/<direction>] <uri> [<attributes>] (RFC 8285 section 5); the transport-wide sequence
+            // number, the absolute capture time and the playout delay are read; no ID may name two URIs.
             let parts = attribute.split(separator: " ", omittingEmptySubsequences: false)
-            if parts.count >= 2, parts[1] == SessionDescription.transportWideCCURI {
+            if parts.count >= 2 {
                 let idText = parts[0].split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)[0]
-                guard let id = Self.decimal(idText, maxDigits: 3), (1...255).contains(id) else {
-                    throw fail(line, "a=extmap ID must be 1-255 (RFC 8285 section 5), got '\(parts[0])'")
+                let uri = parts[1]
+                let known = [SessionDescription.transportWideCCURI, SessionDescription.absoluteCaptureTimeURI,
+                             SessionDescription.playoutDelayURI].contains { uri == $0 }
+                guard let id = Self.decimal(idText, maxDigits: 3).flatMap(UInt8.init(exactly:)), (1...255).contains(id)
+                else {
+                    if known { throw fail(line, "a=extmap ID must be 1-255 (RFC 8285 section 5), got '\(parts[0])'") }
+                    break
                 }
-                if transportWideCCExtensionID == nil { transportWideCCExtensionID = UInt8(id) }
+                if let other = extensionURIs[id], other != uri {
+                    throw fail(line, "a=extmap ID \(id) names two extensions (RFC 8285 section 5): \(other.prefix(80)) and \(uri.prefix(80))")
+                }
+                if extensionURIs.count < Self.maximumExtensions { extensionURIs[id] = uri }
+                switch uri {
+                case SessionDescription.transportWideCCURI:
+                    if transportWideCCExtensionID == nil { transportWideCCExtensionID = id }
+                case SessionDescription.absoluteCaptureTimeURI:
+                    if absoluteCaptureTimeExtensionID == nil { absoluteCaptureTimeExtensionID = id }
+                case SessionDescription.playoutDelayURI:
+                    if playoutDelayExtensionID == nil { playoutDelayExtensionID = id }
+                default:
+                    break
+                }
             }
         case "ssrc-group":
             // a=ssrc-group:FID <media ssrc> <rtx ssrc> (RFC 5576 section 4.2, RFC 4588 section 8.1)
@@ -297,6 +321,8 @@ struct SessionDescriptionParser {
             sessionName: sessionName
         )
         description.transportWideCCExtensionID = transportWideCCExtensionID
+        description.absoluteCaptureTimeExtensionID = absoluteCaptureTimeExtensionID
+        description.playoutDelayExtensionID = playoutDelayExtensionID
         description.feedback = feedbackLines.filter { $0.payloadType == "*" || $0.payloadType == String(pt) }.map(\.value)
         // The RTX payload type whose apt= names the H.264 one.
         for rtxPT in rtxPayloadTypes {

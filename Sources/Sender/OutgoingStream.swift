@@ -50,6 +50,10 @@ struct OutgoingStream {
     let timestampOffset: UInt32
     /// Capture time -> RTP time, from the first frame on; nil before it.
     private(set) var rtpClock: RTPClock?
+    /// The last frame's RTP timestamp: the next one must come after it.
+    private var lastTimestamp: RTPTimestamp?
+    /// Which frames carry the capture time and the playout delay.
+    var extensionSchedule: HeaderExtensionSchedule
     /// RTT and loss from the reception reports about this stream.
     var link = LinkQuality()
     /// A keyframe request waiting for this stream's IDR's first packet to leave (its arrival time).
@@ -69,8 +73,12 @@ struct OutgoingStream {
             ssrc: identity.ssrc, payloadType: configuration.payloadType,
             firstSequenceNumber: identity.firstSequenceNumber, mode: configuration.packetizationMode,
             mtu: payloadLimit.mtu, ipVersion: payloadLimit.ipVersion, srtpTrailerSize: payloadLimit.srtpTrailerSize,
-            headerExtension: configuration.headerExtension)
+            headerExtension: configuration.headerExtension, extensionIDs: configuration.packetExtensionIDs)
         timestampOffset = identity.timestampOffset
+        let ids = configuration.packetExtensionIDs
+        extensionSchedule = HeaderExtensionSchedule(
+            sendsAbsoluteCaptureTime: ids.absoluteCaptureTime != nil,
+            playoutDelay: ids.playoutDelay != nil ? configuration.playoutDelay : nil)
         // The history holds plans and frames, not packet bytes: its memory does not grow with the MTU.
         history = try PacketHistory()
         responder = NACKResponder(mediaSSRC: identity.ssrc, targetBitrate: configuration.encoder.targetBitrate)
@@ -81,24 +89,37 @@ struct OutgoingStream {
     }
 
     /// The RTP timestamp of a frame captured at `captureTime`; the first frame starts the clock.
+    ///
+    /// Timestamps only move forward: a capture time at or before the last frame's (a clock stepped back), or so far
+    /// ahead that 32 bits read it as behind (a jump of more than 2^31 ticks, about 6.6 hours), re-anchors the clock
+    /// one tick after the last timestamp at this capture time, and the frames after it follow from there. Sender
+    /// Reports map through the re-anchored clock, as do the frames they describe.
     /// - Parameter captureTime: the frame's capture time.
     mutating func timestamp(at captureTime: MonotonicTime) -> RTPTimestamp {
-        let clock = rtpClock ?? RTPClock(offset: timestampOffset, origin: captureTime)
+        var clock = rtpClock ?? RTPClock(offset: timestampOffset, origin: captureTime)
+        var timestamp = clock.timestamp(at: captureTime)
+        if let last = lastTimestamp, Int32(bitPattern: timestamp.rawValue &- last.rawValue) <= 0 {
+            clock = RTPClock(offset: last.rawValue &+ 1, origin: captureTime)
+            timestamp = clock.timestamp(at: captureTime)
+        }
         rtpClock = clock
-        return clock.timestamp(at: captureTime)
+        lastTimestamp = timestamp
+        return timestamp
     }
 
     /// Plans one access unit's packets and stores each in the history (plan and frame, no bytes).
     /// - Parameters:
     ///   - frame: the encoded frame.
     ///   - timestamp: its RTP timestamp.
+    ///   - extensions: its per-frame header extension values (`extensionSchedule`).
     ///   - now: the time the packets count as sent from.
     ///   - stored: receives each packet's plan once it is in the history.
     /// - Throws: what the packetizer refuses (packets planned before stay in the history, unsent).
     mutating func plan(
-        _ frame: EncodedFrame, timestamp: RTPTimestamp, now: MonotonicTime, stored: (H264PacketPlan) -> Void
+        _ frame: EncodedFrame, timestamp: RTPTimestamp, extensions: RTPPacketExtensions = .none, now: MonotonicTime,
+        stored: (H264PacketPlan) -> Void
     ) throws {
-        try packetizer.plan(frame, timestamp: timestamp) { packet in
+        try packetizer.plan(frame, timestamp: timestamp, extensions: extensions) { packet in
             history.store(packet, of: frame, now: now)
             stored(packet)
         }

@@ -11,8 +11,23 @@ extension SenderConfiguration {
     /// headers and the SRTP tag. In packetization mode 0 it is also the encoder's slice-size limit.
     public var payloadLimit: RTPPayloadLimit {
         var limit = Self.payloadLimit(mtu: mtu, peerHost: peerHost, suite: security?.suite)
-        limit.rtpHeaderSize += headerExtension?.serializedSize ?? 0
+        limit.rtpHeaderSize = Self.rtpHeaderSize(fixed: headerExtension, extensionIDs: packetExtensionIDs)
         return limit
+    }
+
+    /// The IDs of the per-frame extensions the packetizer writes: the capture time's, and the playout delay's when
+    /// there is a delay to send.
+    var packetExtensionIDs: RTPPacketExtensionIDs {
+        RTPPacketExtensionIDs(
+            absoluteCaptureTime: absoluteCaptureTimeExtensionID,
+            playoutDelay: playoutDelay != nil ? playoutDelayExtensionID : nil)
+    }
+
+    /// The largest RTP header the packetizer writes with this fixed block and these per-frame IDs (as
+    /// `H264Packetizer.limit` computes it; a configuration it refuses counts the fixed block alone, and fails later).
+    static func rtpHeaderSize(fixed: RTPHeaderExtension?, extensionIDs: RTPPacketExtensionIDs) -> Int {
+        (try? H264Packetizer.maximumHeaderSize(headerExtension: fixed, extensionIDs: extensionIDs))
+            ?? RTPHeader.fixedSize + (fixed?.serializedSize ?? 0)
     }
 
     /// The header extension block every packet carries: the transport-wide sequence number's element (its value is
@@ -98,6 +113,8 @@ extension SenderConfiguration {
             parameterSets: parameterSets, crypto: crypto, ssrc: ssrc?.rawValue, cname: cname, frameRate: encoder.frameRate)
         description.feedback = feedbackCapabilities
         description.transportWideCCExtensionID = transportWideCCExtensionID
+        description.absoluteCaptureTimeExtensionID = absoluteCaptureTimeExtensionID
+        description.playoutDelayExtensionID = packetExtensionIDs.playoutDelay
         if let rtx {
             description.rtx = SessionDescription.RTX(
                 payloadType: rtx.payloadType.rawValue, ssrc: (rtxSSRC ?? rtx.ssrc)?.rawValue,

@@ -97,6 +97,20 @@ public struct SenderConfiguration: Sendable {
     /// `a=rtcp-fb:<pt> transport-cc`, and the peer's transport-wide feedback drives the delay-based half of the
     /// congestion control (with `congestionControl`). A WebRTC session sets it to the negotiated `a=extmap` ID.
     public var transportWideCCExtensionID: UInt8?
+    /// The RFC 8285 one-byte header extension ID of the absolute capture time (`abs-capture-time`), 1-14, or nil to
+    /// leave it out. When set, the first packet of a frame carries the frame's capture time on the wall clock, mapped
+    /// as the Sender Reports map RTP time (the session's wall clock at its start plus the capture time's distance
+    /// from then), whenever libwebrtc's `AbsoluteCaptureTimeSender` would send it: on keyframes, when none was sent
+    /// for a second, and when the RTP timestamp would not give it to within 1 ms of the value last sent. The SDP
+    /// advertises `a=extmap`. A WebRTC session sets it to the negotiated ID.
+    public var absoluteCaptureTimeExtensionID: UInt8?
+    /// The playout delay bounds to ask of the receiver (`playout-delay`), or nil to send none. Sent only with
+    /// `playoutDelayExtensionID`: on every packet of the stream's first frame and of every keyframe (libwebrtc's
+    /// `RTPSenderVideo` for a stream whose delay never changes).
+    public var playoutDelay: PlayoutDelay?
+    /// The RFC 8285 one-byte header extension ID of the playout delay, 1-14, or nil to leave it out (the delay is not
+    /// sent without it). The SDP advertises `a=extmap` when both this and `playoutDelay` are set.
+    public var playoutDelayExtensionID: UInt8?
     /// The RTCP CNAME (RFC 3550 section 6.5.1): 1 to 255 bytes of UTF-8.
     public var cname: String = "rtc-h264"
     /// The shortest time between keyframes produced on request (PLI, FIR, `requestKeyframe()`), in media time: between
@@ -202,6 +216,21 @@ extension SenderConfiguration {
         }
         if let id = transportWideCCExtensionID, !Self.oneByteExtensionIDRange.contains(id) {
             throw .invalidConfiguration("transport-wide CC extension ID must be 1-14 (RFC 8285 one-byte form), got \(id)")
+        }
+        var used: [(name: String, id: UInt8)] = []
+        for (name, id) in [("absolute capture time", absoluteCaptureTimeExtensionID),
+                           ("playout delay", playoutDelayExtensionID)] {
+            guard let id else { continue }
+            guard Self.oneByteExtensionIDRange.contains(id) else {
+                throw .invalidConfiguration("\(name) extension ID must be 1-14 (RFC 8285 one-byte form), got \(id)")
+            }
+            used.append((name, id))
+        }
+        if let id = transportWideCCExtensionID { used.insert(("transport-wide CC", id), at: 0) }
+        for (index, entry) in used.enumerated() {
+            if let other = used[..<index].first(where: { $0.id == entry.id }) {
+                throw .invalidConfiguration("the \(other.name) and \(entry.name) extensions cannot share ID \(entry.id)")
+            }
         }
         if acceptPlainRTCP && security == nil {
             throw .invalidConfiguration("accepting plain RTCP only makes sense with SRTP (RTCP is plain already)")

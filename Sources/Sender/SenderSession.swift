@@ -532,16 +532,20 @@ final class SenderSession {
     /// for `pollTransmit`, in the pacer's queue or straight in line.
     private func send(_ frame: EncodedFrame, captureTime: MonotonicTime, stream: Int) throws {
         let timestamp = streams[stream].timestamp(at: captureTime)
-        let headerSize = streams[stream].packetizer.limit.rtpHeaderSize
         var packets = 0
         var payloadBytes = 0
+        var headerBytes = 0
         configuration.frameObserver?(frame, timestamp)
         let now = self.now
         let queuedBefore = pending.count
         var first = true
+        // The capture time on the wall clock as the Sender Reports map time: the same NTP value an SR would pair with
+        // this frame's RTP timestamp.
+        let extensions = streams[stream].extensionSchedule.extensions(
+            timestamp: timestamp, captureTime: wallClock(at: captureTime), isKeyframe: frame.isKeyframe, now: now)
         do {
             // Only planned here: each packet is written from the frame when it leaves (`pollTransmit`).
-            try streams[stream].plan(frame, timestamp: timestamp, now: now) { packet in
+            try streams[stream].plan(frame, timestamp: timestamp, extensions: extensions, now: now) { packet in
                 if pacer != nil {
                     pace(PacedPacket(
                         stream: stream, sequenceNumber: packet.sequenceNumber, size: packet.size, kind: .media,
@@ -552,6 +556,7 @@ final class SenderSession {
                 first = false
                 packets += 1
                 payloadBytes += packet.payload.size
+                headerBytes += packet.headerSize
             }
         } catch {
             pending.removeSubrange(queuedBefore...)  // nothing of a failed frame leaves
@@ -560,7 +565,7 @@ final class SenderSession {
         streams[stream].counters.framesSent += 1
         streams[stream].counters.packetsSent += packets
         streams[stream].counters.bytesSent += payloadBytes
-        streams[stream].counters.headerBytesSent += packets * headerSize
+        streams[stream].counters.headerBytesSent += headerBytes
         // A first Sender Report right away instead of one report interval later: the receiver's reports (and the
         // ones sent with each NACK) then carry LSR/DLSR from the start, so the RTT, and with it the resend guard, is
         // known within the first RTT. Before it the guard assumes 100 ms and refused the repeats of a receiver whose

@@ -321,6 +321,9 @@ package final class FanOutEncoder: Sendable {
     ///   - rtxSSRC: the viewer's RTX SSRC (the one written in its answer).
     ///   - transportWideCCExtensionID: the negotiated transport-wide sequence number extension id (1-14), or nil:
     ///     the viewer's delay-based estimate then runs on its transport-cc feedback.
+    ///   - absoluteCaptureTimeExtensionID: the negotiated abs-capture-time extension id (1-14), or nil.
+    ///   - playoutDelayExtensionID: the negotiated playout-delay extension id (1-14), or nil: the configuration's
+    ///     playout delay then goes unsent.
     ///   - events: the viewer's events.
     ///   - reports: the viewer's statistics, once per report interval.
     ///   - logger: where the viewer's stream logs (its events and its end).
@@ -328,7 +331,9 @@ package final class FanOutEncoder: Sendable {
     /// - Throws: `SenderError.finished`, packetizer or controller errors for a configuration that cannot work.
     package func attach(
         transport: UDPTransport, payloadType: PayloadType, rtxPayloadType: PayloadType?, ssrc: SSRC, rtxSSRC: SSRC?,
-        transportWideCCExtensionID: UInt8? = nil, events: AsyncStream<SenderEvent>.Continuation, reports: AsyncStream<SenderStats>.Continuation,
+        transportWideCCExtensionID: UInt8? = nil, absoluteCaptureTimeExtensionID: UInt8? = nil,
+        playoutDelayExtensionID: UInt8? = nil, events: AsyncStream<SenderEvent>.Continuation,
+        reports: AsyncStream<SenderStats>.Continuation,
         logger: Logger = Logger(label: "rtc-h264.whep")
     ) throws -> FanOutViewer {
         guard !finished.load(ordering: .acquiring) else { throw SenderError.finished }
@@ -337,6 +342,8 @@ package final class FanOutEncoder: Sendable {
         configuration.payloadType = payloadType
         configuration.ssrc = ssrc
         configuration.transportWideCCExtensionID = configuration.congestionControl ? transportWideCCExtensionID : nil
+        configuration.absoluteCaptureTimeExtensionID = absoluteCaptureTimeExtensionID
+        configuration.playoutDelayExtensionID = playoutDelayExtensionID
         configuration.security = nil  // the viewer's transport holds the DTLS-derived keys
         configuration.frameObserver = nil  // called once per frame by the registry, not once per viewer
         configuration.rtx = configuration.nack ? rtxPayloadType.map { SenderConfiguration.RTX(payloadType: $0, ssrc: rtxSSRC) } : nil

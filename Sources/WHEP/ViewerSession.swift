@@ -74,6 +74,11 @@ final class ViewerSession {
         link.start()
     }
 
+    /// A negotiated header extension id as the packetizer takes it: 1-14 (the one-byte form), else none.
+    private static func oneByteID(_ id: Int?) -> UInt8? {
+        id.flatMap { (1...14).contains($0) ? UInt8($0) : nil }
+    }
+
     private func handle(_ event: WebRTCLink.Event) {
         switch event {
         case .connected(let remote):
@@ -85,9 +90,9 @@ final class ViewerSession {
                     transport: transport, payloadType: PayloadType(negotiated.format.payloadType),
                     rtxPayloadType: negotiated.rtxPayloadType.map { PayloadType($0) }, ssrc: ssrc,
                     rtxSSRC: negotiated.rtxPayloadType == nil ? nil : rtxSSRC,
-                    transportWideCCExtensionID: negotiated.transportCCExtensionID.flatMap { id in
-                        (1...14).contains(id) ? UInt8(id) : nil  // one-byte header extension ids
-                    },
+                    transportWideCCExtensionID: Self.oneByteID(negotiated.transportCCExtensionID),
+                    absoluteCaptureTimeExtensionID: Self.oneByteID(negotiated.absoluteCaptureTimeExtensionID),
+                    playoutDelayExtensionID: Self.oneByteID(negotiated.playoutDelayExtensionID),
                     events: senderEvents, reports: reports, logger: logger)
                 logger.info("viewer joined", metadata: ["remote": "\(remote)"])
                 events.yield(.viewerJoined(id: id, remote: "\(remote)"))

@@ -495,6 +495,9 @@ public final class WHEPServer: Sendable {
             video.feedback = configuration.answeredFeedback
             // Delay-based congestion control per viewer when the browser offers transport-cc (Chromium does).
             video.transportWideCC = configuration.congestionControl
+            // The capture time whenever the browser offers it; the playout delay when one is configured.
+            video.absoluteCaptureTime = true
+            video.playoutDelay = configuration.playoutDelay != nil
             let local = LocalTransportDescription(
                 credentials: credentials,
                 candidates: [.host(TransportAddress(ip: advertisedIP, port: UInt16(clamping: port)))],

@@ -167,6 +167,9 @@ public final class WHIPPublisher: Sendable {
         video.feedback = configuration.answeredFeedback
         // Delay-based congestion control when the endpoint answers transport-cc.
         video.transportWideCC = configuration.congestionControl
+        // The capture time always; the playout delay when the configuration has one.
+        video.absoluteCaptureTime = true
+        video.playoutDelay = configuration.playoutDelay != nil
         let offer = VideoOfferer.offer(
             video: video,
             transport: LocalTransportDescription(credentials: credentials, candidates: candidates, iceLite: false,
@@ -194,9 +197,10 @@ public final class WHIPPublisher: Sendable {
             throw await abandon(WHIPError.badAnswer("\(error)"))
         }
         if negotiated.rtxPayloadType == nil { configuration.rtx = nil }
-        configuration.transportWideCCExtensionID = negotiated.transportCCExtensionID.flatMap { id in
-            (1...14).contains(id) ? UInt8(id) : nil  // one-byte header extension ids
-        }
+        func oneByteID(_ id: Int?) -> UInt8? { id.flatMap { (1...14).contains($0) ? UInt8($0) : nil } }
+        configuration.transportWideCCExtensionID = oneByteID(negotiated.transportCCExtensionID)
+        configuration.absoluteCaptureTimeExtensionID = oneByteID(negotiated.absoluteCaptureTimeExtensionID)
+        configuration.playoutDelayExtensionID = oneByteID(negotiated.playoutDelayExtensionID)
         // The endpoint's TURN servers (Link headers): allocated on from now on, next to ICE's first checks.
         var problems = offerGatherer.failures
         var lateServers: [ICEGatherer.Server] = []

@@ -5,7 +5,7 @@ extension JSEPMediaSection {
     static func video(
         mid: String, format: H264PayloadFormat, configuration: VideoSendConfiguration,
         transport: LocalTransportDescription, setup: DTLSSetup, transportCCExtensionID: Int?, rtcpReducedSize: Bool,
-        direction: String
+        direction: String, absoluteCaptureTimeExtensionID: Int? = nil, playoutDelayExtensionID: Int? = nil
     ) -> JSEPMediaSection {
         var formats = ["\(format.payloadType)"]
         if let rtx = format.rtxPayloadType { formats.append("\(rtx)") }
@@ -24,6 +24,12 @@ extension JSEPMediaSection {
         ]
         if let id = transportCCExtensionID {
             lines.append(SDPAttribute("extmap", "\(id) \(VideoSendConfiguration.transportCCURI)"))
+        }
+        if let id = absoluteCaptureTimeExtensionID {
+            lines.append(SDPAttribute("extmap", "\(id) \(VideoSendConfiguration.absoluteCaptureTimeURI)"))
+        }
+        if let id = playoutDelayExtensionID {
+            lines.append(SDPAttribute("extmap", "\(id) \(VideoSendConfiguration.playoutDelayURI)"))
         }
         lines.append(SDPAttribute(direction))
         lines.append(SDPAttribute("msid", "\(configuration.streamID) \(configuration.trackID)"))

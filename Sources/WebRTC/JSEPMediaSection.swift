@@ -117,6 +117,20 @@ public struct JSEPMediaSection: Hashable, Sendable {
         }
     }
 
+    /// The ID of the header extension `uri` for us to use: its first `a=extmap` ID when that is 1...14 (the RFC 8285
+    /// one-byte form we write) and no other `a=extmap` of the section gives the same ID to another URI (RFC 8285
+    /// section 5 forbids it; which one the peer would read is unknown). Otherwise nil: the extension is not used, so
+    /// no packet carries an element the peer reads as something else.
+    /// - Parameter uri: the extension's URI.
+    /// - Returns: the ID, or nil.
+    public func usableExtensionID(_ uri: String) -> Int? {
+        let extensions = headerExtensions
+        guard let id = extensions.first(where: { $0.uri == uri })?.id, (1...14).contains(id),
+              !extensions.contains(where: { $0.id == id && $0.uri != uri })
+        else { return nil }
+        return id
+    }
+
     /// The most remote candidates read from one section; later ones are ignored. A browser offers a handful per
     /// interface (host, server-reflexive, relayed, UDP and TCP); the bound keeps the ICE checklist (pairs x checks)
     /// small whatever an offer lists.

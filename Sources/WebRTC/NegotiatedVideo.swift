@@ -25,4 +25,8 @@ public struct NegotiatedVideo: Hashable, Sendable {
     public var remoteFingerprint: DTLSFingerprint
     /// Our DTLS role.
     public var dtlsRole: DTLSRole
+    /// The absolute capture time extension id, when negotiated (1...14).
+    public var absoluteCaptureTimeExtensionID: Int? = nil
+    /// The playout delay extension id, when negotiated (1...14).
+    public var playoutDelayExtensionID: Int? = nil
 }

@@ -52,8 +52,11 @@ public enum VideoAnswerer {
         guard let chosen else {
             throw .noCompatibleH264(offered: offered.map { "\($0.payloadType) \($0.profileLevelID) mode \($0.packetizationMode)" })
         }
-        let transportCCID = video.transportWideCC
-            ? section.headerExtensions.first { $0.uri == VideoSendConfiguration.transportCCURI }?.id : nil
+        // Each extension only when both sides use it, under an ID no other offered extension shares.
+        let transportCCID = video.transportWideCC ? section.usableExtensionID(VideoSendConfiguration.transportCCURI) : nil
+        let captureTimeID = video.absoluteCaptureTime
+            ? section.usableExtensionID(VideoSendConfiguration.absoluteCaptureTimeURI) : nil
+        let playoutDelayID = video.playoutDelay ? section.usableExtensionID(VideoSendConfiguration.playoutDelayURI) : nil
         var ourFeedback = video.feedback
         if transportCCID != nil { ourFeedback.append("transport-cc") }
         let format = H264PayloadFormat(
@@ -73,7 +76,8 @@ public enum VideoAnswerer {
             if position == index {
                 answer.media.append(.video(
                     mid: mid, format: format, configuration: video, transport: transport, setup: setup,
-                    transportCCExtensionID: transportCCID, rtcpReducedSize: rtcpReducedSize, direction: "sendonly"))
+                    transportCCExtensionID: transportCCID, rtcpReducedSize: rtcpReducedSize, direction: "sendonly",
+                    absoluteCaptureTimeExtensionID: captureTimeID, playoutDelayExtensionID: playoutDelayID))
             } else {
                 answer.media.append(rejected(offeredSection))
             }
@@ -81,7 +85,8 @@ public enum VideoAnswerer {
         let negotiated = NegotiatedVideo(
             mid: mid, format: format, transportCCExtensionID: transportCCID, rtcpReducedSize: rtcpReducedSize,
             remoteCredentials: remote.credentials, remoteICELite: remote.iceLite, remoteCandidates: remote.candidates,
-            remoteFingerprint: remote.fingerprint, dtlsRole: role)
+            remoteFingerprint: remote.fingerprint, dtlsRole: role, absoluteCaptureTimeExtensionID: captureTimeID,
+            playoutDelayExtensionID: playoutDelayID)
         return (answer, negotiated)
     }
 

@@ -24,10 +24,14 @@ public enum VideoOfferer {
         if transport.iceLite { offer.attributes.append(SDPAttribute("ice-lite")) }
         offer.attributes.append(SDPAttribute("group", "BUNDLE \(mid)"))
         offer.attributes.append(SDPAttribute("msid-semantic", " WMS \(video.streamID)"))
+        let extensions = video.offeredExtensions
+        func offeredID(_ uri: String) -> Int? { extensions.first { $0.uri == uri }?.id }
         offer.media = [.video(
             mid: mid, format: format, configuration: video, transport: transport, setup: .actpass,
-            transportCCExtensionID: video.transportWideCC ? video.offerTransportCCExtensionID : nil,
-            rtcpReducedSize: true, direction: "sendonly")]
+            transportCCExtensionID: offeredID(VideoSendConfiguration.transportCCURI),
+            rtcpReducedSize: true, direction: "sendonly",
+            absoluteCaptureTimeExtensionID: offeredID(VideoSendConfiguration.absoluteCaptureTimeURI),
+            playoutDelayExtensionID: offeredID(VideoSendConfiguration.playoutDelayURI))]
         return offer
     }
 
@@ -62,8 +66,13 @@ public enum VideoOfferer {
             throw .noCompatibleH264(offered: answered.map { "\($0.payloadType) \($0.profileLevelID) mode \($0.packetizationMode)" })
         }
         var ours = video.feedback
-        let transportCCID = video.transportWideCC
-            ? section.headerExtensions.first { $0.uri == VideoSendConfiguration.transportCCURI }?.id : nil
+        // An extension the answer accepts under an ID no other of its extensions shares (an answer should echo our
+        // IDs; one that does not is still read, never misread).
+        let offered = video.offeredExtensions
+        func answeredID(_ uri: String) -> Int? {
+            offered.contains { $0.uri == uri } ? section.usableExtensionID(uri) : nil
+        }
+        let transportCCID = answeredID(VideoSendConfiguration.transportCCURI)
         if transportCCID != nil { ours.append("transport-cc") }
         var format = chosen
         format.profileLevelID = video.profileLevelID
@@ -73,6 +82,7 @@ public enum VideoOfferer {
             mid: section.mid ?? mid, format: format, transportCCExtensionID: transportCCID,
             rtcpReducedSize: section.has("rtcp-rsize"), remoteCredentials: remote.credentials,
             remoteICELite: remote.iceLite, remoteCandidates: remote.candidates, remoteFingerprint: remote.fingerprint,
-            dtlsRole: role)
+            dtlsRole: role, absoluteCaptureTimeExtensionID: answeredID(VideoSendConfiguration.absoluteCaptureTimeURI),
+            playoutDelayExtensionID: answeredID(VideoSendConfiguration.playoutDelayURI))
     }
 }

@@ -26,11 +26,36 @@ public struct VideoSendConfiguration: Hashable, Sendable {
     public var offerRTXPayloadType: UInt8 = 97
     /// The header extension id used for transport-cc in our own offers (1...14, one-byte form).
     public var offerTransportCCExtensionID = 3
+    /// Whether we send the absolute capture time (`abs-capture-time`): offered, and answered when offered.
+    public var absoluteCaptureTime = false
+    /// The header extension id used for abs-capture-time in our own offers (1...14, one-byte form).
+    public var offerAbsoluteCaptureTimeExtensionID = 4
+    /// Whether we send a playout delay (`playout-delay`): offered, and answered when offered.
+    public var playoutDelay = false
+    /// The header extension id used for playout-delay in our own offers (1...14, one-byte form; Chrome offers 5).
+    public var offerPlayoutDelayExtensionID = 5
     /// Whether a Baseline format may carry our Constrained Baseline stream when no Constrained Baseline one is offered.
     public var acceptBaselineForConstrainedBaseline = true
 
     /// The URI of the transport-wide sequence number extension (draft-holmer-rmcat-transport-wide-cc-extensions-01).
     public static let transportCCURI = "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
+    /// The URI of the absolute capture time extension.
+    public static let absoluteCaptureTimeURI = "http://www.webrtc.org/experiments/rtp-hdrext/abs-capture-time"
+    /// The URI of the playout delay extension.
+    public static let playoutDelayURI = "http://www.webrtc.org/experiments/rtp-hdrext/playout-delay"
+
+    /// The header extensions of our offer, id and URI, in the order written: each configured one whose offer id is
+    /// 1...14 and not taken by one before it (a configuration giving two the same id offers the first only).
+    public var offeredExtensions: [(id: Int, uri: String)] {
+        var result: [(id: Int, uri: String)] = []
+        for (wanted, id, uri) in [(transportWideCC, offerTransportCCExtensionID, Self.transportCCURI),
+                                  (absoluteCaptureTime, offerAbsoluteCaptureTimeExtensionID, Self.absoluteCaptureTimeURI),
+                                  (playoutDelay, offerPlayoutDelayExtensionID, Self.playoutDelayURI)]
+        where wanted && (1...14).contains(id) && !result.contains(where: { $0.id == id }) {
+            result.append((id, uri))
+        }
+        return result
+    }
 
     /// Creates a configuration.
     /// - Parameters:

@@ -124,6 +124,8 @@ struct ReceiveCommand: AsyncParsableCommand {
             if description.feedback.contains("transport-cc") {
                 configuration.transportWideCCExtensionID = description.transportWideCCExtensionID
             }
+            configuration.absoluteCaptureTimeExtensionID = description.absoluteCaptureTimeExtensionID
+            configuration.playoutDelayExtensionID = description.playoutDelayExtensionID
             if let crypto = description.crypto {
                 guard let suite = SRTPSuite(sdpName: crypto.suite) else {
                     throw ValidationError("the SDP's crypto suite \(crypto.suite) is not supported")
@@ -178,9 +180,24 @@ struct ReceiveCommand: AsyncParsableCommand {
                 decode errors \(stats.decodeErrors), PLI sent \(stats.pliCount), NACKs sent \(stats.nackCount) \
                 (\(stats.packetsNACKed) packets, \(stats.retransmittedPacketsReceived) recovered), \
                 resolution changes \(stats.resolutionChanges), freezes \(stats.freezeCount) (longest \(Int(stats.longestFreeze * 1000)) ms), SRTP failures \(stats.srtpUnprotectFailures), \
-                malformed \(stats.malformedPackets)\(stats.byeReceived ? ", BYE received" : "")
+                malformed \(stats.malformedPackets)\(stats.byeReceived ? ", BYE received" : "")\(Self.latencySummary(stats))
                 """)
         }
+    }
+
+    /// The latency part of the summary: capture -> decoded (from abs-capture-time) and the playout delay asked for,
+    /// each only when its extension arrived.
+    static func latencySummary(_ stats: ReceiverStats) -> String {
+        var text = ""
+        if let latency = stats.captureToDecoded {
+            func ms(_ value: Double) -> String { String(format: "%.1f", value) }
+            text += "; capture -> decoded p50 \(ms(latency.p50)) ms, p95 \(ms(latency.p95)) ms, max \(ms(latency.max)) ms"
+                + " (\(latency.frames) frames)"
+        }
+        if let delay = stats.playoutDelay {
+            text += "; playout delay \(delay.minimumMilliseconds)-\(delay.maximumMilliseconds) ms"
+        }
+        return text
     }
 
     /// The largest `--output-size` in luma samples: the largest picture H.264 allows (level 6.2 MaxFS, 139,264

@@ -72,6 +72,11 @@ struct StreamOptions: ParsableArguments {
         valueName: "id"))
     var transportCC: UInt8?
 
+    @Option(name: .customLong("abs-capture-time"), help: ArgumentHelp(
+        "Carry each frame's capture time (abs-capture-time RTP header extension, this ID 1-14) on its first packet once a second, on keyframes and when the capture clock jumps; the SDP gets a=extmap and `receive` reports capture -> decoded times.",
+        valueName: "id"))
+    var absCaptureTime: UInt8?
+
     @Option(help: "RTCP CNAME.")
     var cname: String = "rtc-h264"
 
@@ -84,6 +89,14 @@ struct StreamOptions: ParsableArguments {
         }
         if let transportCC, !(1...14).contains(transportCC) {
             throw ValidationError("--transport-cc must be a header extension ID of 1-14 (RFC 8285 one-byte form)")
+        }
+        if let absCaptureTime {
+            guard (1...14).contains(absCaptureTime) else {
+                throw ValidationError("--abs-capture-time must be a header extension ID of 1-14 (RFC 8285 one-byte form)")
+            }
+            guard absCaptureTime != transportCC else {
+                throw ValidationError("--abs-capture-time and --transport-cc cannot share header extension ID \(absCaptureTime)")
+            }
         }
         guard pacingFactor.isFinite, (1...10).contains(pacingFactor) else {
             throw ValidationError("--pacing-factor must be between 1 and 10")
@@ -119,6 +132,13 @@ struct StreamOptions: ParsableArguments {
                         + "\(minimum) per NAL unit: use --mtu \(mtu + minimum - limit.maxPayloadSize) or more, or --packetization-mode 1")
             }
         }
+    }
+
+    /// The header extension ID `send` and `sdp` give the playout delay: 5 (Chrome's) unless another extension has
+    /// it, else the first free one of 1-14 (both commands compute the same from the same flags).
+    /// - Parameter taken: the IDs of the other extensions.
+    static func playoutDelayExtensionID(taken: [UInt8?]) -> UInt8? {
+        ([5] + Array(1...14)).first { !taken.contains($0) }
     }
 
     /// The SRTP settings: the given key (or a random one) and the peer's key if it differs.
@@ -181,6 +201,10 @@ struct StreamOptions: ParsableArguments {
         configuration.acceptPlainRTCP = acceptPlainRTCP
         configuration.rtx = rtx ? .init(payloadType: PayloadType(rtxPayloadType), ssrc: rtxSSRC.map { SSRC($0) }) : nil
         configuration.transportWideCCExtensionID = transportCC
+        configuration.absoluteCaptureTimeExtensionID = absCaptureTime
+        if configuration.playoutDelay != nil {
+            configuration.playoutDelayExtensionID = Self.playoutDelayExtensionID(taken: [transportCC, absCaptureTime])
+        }
         configuration.cname = cname
         do {
             try configuration.validate()

@@ -75,6 +75,15 @@ def main():
     write("depacketizer", "fixture-packets", framed[:4096])
     write("depacketizer", "one-stap", b"\x07" + struct.pack(">H", len(rtp_packets[0])) + rtp_packets[0])
 
+    # rtp-extensions: an ID byte (capture time's ID << 4 | playout delay's), then a packet with both elements next to
+    # the transport-wide number (the layout of FrameHeaderExtensionTests), one with the long form, one malformed.
+    header = bytes.fromhex("90600007 00015f90 01020304")
+    write("rtp-extensions", "both", b"\x45" + header + bytes.fromhex(
+        "bede0004 310001 47e8754700 80000001 52000000") + b"\x7c\x01")
+    write("rtp-extensions", "long-form", b"\x40" + header + bytes.fromhex(
+        "bede0005 4fe8754700 80000001 fffffffffffffffe 000000") + b"\x7c\x01")
+    write("rtp-extensions", "overrun", b"\x45" + header + bytes.fromhex("bede0001 5fffffff"))
+
     fixtures = os.path.join(ROOT, "Tests", "H264Tests", "Fixtures")
     for name in sorted(os.listdir(fixtures)):
         if not name.endswith(".h264"):

@@ -65,12 +65,12 @@ final class SenderSessionHarness {
 
     /// An access unit of `payloadSize` bytes (an IDR with SPS and PPS, or a P slice), captured and handed over at
     /// `now`.
-    func send(payloadSize: Int, keyframe: Bool = false, now: MonotonicTime) {
+    func send(payloadSize: Int, keyframe: Bool = false, captureTime: MonotonicTime? = nil, now: MonotonicTime) {
         framesSent += 1
         let frame = EncoderModel.accessUnit(payloadSize: payloadSize, isKeyframe: keyframe, index: framesSent)
         let statistics = EncodeStatistics(
             size: frame.bytes.count, averageQP: 30, encodeDuration: .milliseconds(4), keyframeRequested: false)
-        handle(.frame(frame, statistics, captureTime: now, keyframeRequestedAt: nil), now: now)
+        handle(.frame(frame, statistics, captureTime: captureTime ?? now, keyframeRequestedAt: nil), now: now)
     }
 
     /// One output of the encoder, at `now`.

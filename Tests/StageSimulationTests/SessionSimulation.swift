@@ -34,6 +34,10 @@ struct SessionSimulation {
         var senderReportInterval = Duration.seconds(1)
         var receiverReportInterval = Duration.seconds(1)
         var seed: UInt64 = 1
+        /// The abs-capture-time extension's ID, or none.
+        var absoluteCaptureTimeID: UInt8?
+        /// The playout delay sent and its extension's ID, or none.
+        var playoutDelay: (delay: PlayoutDelay, id: UInt8)?
     }
 
     /// What came out.
@@ -198,6 +202,9 @@ extension SessionSimulation.Scenario {
         configuration.pacingFactor = pacing ? Pacer.defaultPacingFactor : nil
         configuration.congestionControl = congestionControl
         configuration.reportInterval = senderReportInterval
+        configuration.absoluteCaptureTimeExtensionID = absoluteCaptureTimeID
+        configuration.playoutDelay = playoutDelay?.delay
+        configuration.playoutDelayExtensionID = playoutDelay?.id
         var keys = SplitMix64(seed: seed ^ 0x5EC)
         configuration.security = SenderConfiguration.Security(key: SRTPMasterKey.random(for: .default, using: &keys))
         return configuration
@@ -222,6 +229,8 @@ extension SessionSimulation.Scenario {
         configuration.nack = nack
         configuration.rtxPayloadType = rtx ? SessionSimulation.rtxPayloadType.rawValue : nil
         configuration.transportWideCCExtensionID = transportCC ? SessionSimulation.transportCCID : nil
+        configuration.absoluteCaptureTimeExtensionID = absoluteCaptureTimeID
+        configuration.playoutDelayExtensionID = playoutDelay?.id
         configuration.reportInterval = receiverReportInterval
         return configuration
     }

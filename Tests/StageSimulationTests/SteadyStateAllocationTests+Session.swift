@@ -8,7 +8,8 @@ import Testing
 /// The real `SenderSession` allocates nothing per packet, each packet written from its frame into the caller's buffer
 /// as the driver has it written into the transport's: a window of frames of 20 packets costs the allocations of
 /// the same window with frames of 4 packets (what is left is per frame or per RTCP packet: the
-/// Sender Reports, the reports' statistics). Pacing, NACK + RTX and the transport-wide sequence number are on, and
+/// Sender Reports, the reports' statistics). Pacing, NACK + RTX, the transport-wide sequence number, abs-capture-time
+/// and playout-delay (one frame in eight a keyframe) are on, and
 /// a NACK comes every tenth frame. Counted process-wide by the preloaded malloc counter, so Tests/run.sh runs it
 /// alone, and in `SteadyStateAllocationTests` (serialized), so that no other check counts at the same time.
 extension SteadyStateAllocationTests {
@@ -18,11 +19,15 @@ extension SteadyStateAllocationTests {
         var scenario = SessionSimulation.Scenario()
         scenario.bitrate = 3_000_000
         scenario.congestionControl = false  // the estimator's own arrays are fed per feedback message, not here
+        // Issue 25: the per-frame extensions written next to the transport-wide number (the capture time once a
+        // second and on keyframes, the playout delay on every packet of keyframes).
+        scenario.absoluteCaptureTimeID = 4
+        scenario.playoutDelay = (PlayoutDelay(minimumMilliseconds: 0, maximumMilliseconds: 0)!, 5)
         let session = try scenario.makeSender(start: .zero)
         // Frames are made up front: the encoder allocates, the session must not.
         let payload = scenario.senderConfiguration().payloadLimit.maxPayloadSize - 2
         let made = (0..<8).map { i in
-            EncoderModel.accessUnit(payloadSize: payload * packetsPerFrame - 16, isKeyframe: false, index: i)
+            EncoderModel.accessUnit(payloadSize: payload * packetsPerFrame - 16, isKeyframe: i == 0, index: i)
         }
         let statistics = EncodeStatistics(size: 0, averageQP: nil, encodeDuration: .zero, keyframeRequested: false)
         var now = MonotonicTime.zero

@@ -66,6 +66,11 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     /// located in place, as the relayed media path reads it) must find exactly the bytes `handle` reports, inside
     /// the message, and `STUNMessage.valueRange` must stay inside it.
     case turn
+    /// The per-frame header extensions a receiver reads (issue 25): the first byte names the IDs (high nibble the
+    /// capture time's, low nibble the playout delay's), the rest is an RTP packet. `AbsoluteCaptureTime.read` and
+    /// `PlayoutDelay.read` must not trap; what they decode must write back to the element's bytes, and the capture
+    /// time interpolated along any timestamp must come back when interpolated back.
+    case rtpExtensions = "rtp-extensions"
 
     /// The largest frame the Y4M target reads (larger headers are parsed but not read, to bound memory).
     static let maxY4MFrameBytes = 1 << 20
@@ -86,11 +91,43 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .jsepFormats: Self.jsepFormats(bytes)
         case .linkHeader: Self.linkHeader(bytes)
         case .turn: Self.turn(bytes)
+        case .rtpExtensions: Self.rtpExtensions(bytes)
         }
     }
 
     private static func check(_ condition: Bool, _ message: @autoclosure () -> String) {
         if !condition { fatalError("fuzz property broken: \(message())") }
+    }
+
+    private static func rtpExtensions(_ bytes: [UInt8]) {
+        guard let selector = bytes.first else { return }
+        let packet = Array(bytes.dropFirst())
+        let captureID = selector >> 4
+        let delayID = selector & 0x0F
+        packet.withUnsafeBytes { raw in
+            if let time = try? AbsoluteCaptureTime.read(from: raw, id: captureID) {
+                check(time.size == AbsoluteCaptureTime.shortSize || time.size == AbsoluteCaptureTime.longSize,
+                      "abs-capture-time of \(time.size) bytes")
+                let written = time.element(id: captureID)
+                check(written.data.withUnsafeBytes { AbsoluteCaptureTime(data: $0) } == time,
+                      "abs-capture-time does not read back")
+                // Within +-2^31 ticks, where the signed RTP distance is the same both ways (-Int32.min wraps).
+                let stamp = RTPTimestamp(UInt32(truncatingIfNeeded: time.captureTimestamp.rawValue) & 0x7FFF_FFFF)
+                let there = AbsoluteCaptureTime.interpolate(time.captureTimestamp, from: RTPTimestamp(0), to: stamp)
+                let back = AbsoluteCaptureTime.interpolate(there, from: stamp, to: RTPTimestamp(0))
+                let error = min(back.rawValue &- time.captureTimestamp.rawValue, time.captureTimestamp.rawValue &- back.rawValue)
+                check(error <= 2, "interpolation there and back moved by \(error)")
+            }
+            if let delay = try? PlayoutDelay.read(from: raw, id: delayID) {
+                check(delay.minimum <= delay.maximum && delay.maximum <= PlayoutDelay.maximumUnits,
+                      "playout delay \(delay) out of range")
+                let written = delay.element(id: delayID)
+                check(written.data.withUnsafeBytes { PlayoutDelay(data: $0) } == delay, "playout delay does not read back")
+                check(PlayoutDelay(minimumMilliseconds: delay.minimumMilliseconds,
+                                   maximumMilliseconds: delay.maximumMilliseconds) == delay,
+                      "playout delay does not survive milliseconds")
+            }
+        }
     }
 
     private static func rtp(_ bytes: [UInt8]) {
