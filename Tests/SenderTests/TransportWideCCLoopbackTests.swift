@@ -17,7 +17,9 @@ import Video
     static let extensionID: UInt8 = 5
 
     /// Our receiver reports arrivals in transport-wide feedback; the sender reads it and keeps a delay-based estimate
-    /// next to the loss-based one. On a clean loopback every frame is decoded and the detector finds no overuse.
+    /// next to the loss-based one, and the congestion estimate is the lower of them. Whether the detector sees an
+    /// overuse here depends on how loaded the machine is (a CI run once saw one on loopback), so that verdict is
+    /// checked on simulated queues instead (`TrendlineEstimatorTests.verdicts`, `DelayBasedBandwidthEstimatorTests`).
     @Test func theReceiversFeedbackDrivesTheDelayBasedEstimate() async throws {
         let key = SRTPMasterKey.random(for: .default)
         var receiverConfiguration = ReceiverConfiguration(listenHost: "127.0.0.1", listenPort: 0)
@@ -46,7 +48,6 @@ import Video
         #expect(sent.rtcpMalformed == 0)
         let delay = try #require(sent.delayBasedEstimate)
         #expect(delay >= configuration.minimumBitrate)
-        #expect(sent.overuseEvents == 0)
         #expect(sent.congestionEstimate == min(delay, sent.lossBasedEstimate ?? .max, 600_000))
     }
 
