@@ -167,7 +167,7 @@ public struct H264Packetizer: Sendable {
             guard Self.fits(nalUnits[index], in: count) else { throw H264PayloadError.nalUnitOutsideFrame(index: index) }
             index += 1
         }
-        var first = written(extensions)
+        let first = written(extensions)
         var rest = first
         rest.absoluteCaptureTime = nil
         let firstHeaderSize = headerSize(carrying: first)
@@ -177,7 +177,6 @@ public struct H264Packetizer: Sendable {
             try emit(H264PacketPlan(
                 sequenceNumber: nextSequenceNumber, timestamp: timestamp, payload: payload,
                 headerSize: emitted == 0 ? firstHeaderSize : restHeaderSize, extensions: emitted == 0 ? first : rest))
-            first = rest
             nextSequenceNumber += 1
             emitted += 1
         }
@@ -344,10 +343,8 @@ public struct H264Packetizer: Sendable {
         let size = packet.size + (retransmitting ? RTXPacket.originalSequenceNumberSize : 0)
         guard buffer.count >= size else { throw .bufferTooSmall(needed: size, available: buffer.count) }
         var w = ByteWriter(buffer)
-        if perFrame.isEmpty {
-            header.write(to: &w, hasPadding: false)
-        } else {
-            header.write(to: &w, hasPadding: false)
+        header.write(to: &w, hasPadding: false)
+        if !perFrame.isEmpty {
             buffer[0] |= RTPHeader.extensionBit
             writeExtensionBlock(perFrame, headerSize: packet.headerSize, to: &w)
         }

@@ -1,4 +1,5 @@
 public import H264
+import RTP
 
 /// What we send and how we describe it in SDP: the H.264 format, SSRCs, stream identity and the feedback we handle.
 public struct VideoSendConfiguration: Hashable, Sendable {
@@ -38,11 +39,11 @@ public struct VideoSendConfiguration: Hashable, Sendable {
     public var acceptBaselineForConstrainedBaseline = true
 
     /// The URI of the transport-wide sequence number extension (draft-holmer-rmcat-transport-wide-cc-extensions-01).
-    public static let transportCCURI = "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
+    public static let transportCCURI = TransportSequenceNumber.uri
     /// The URI of the absolute capture time extension.
-    public static let absoluteCaptureTimeURI = "http://www.webrtc.org/experiments/rtp-hdrext/abs-capture-time"
+    public static let absoluteCaptureTimeURI = AbsoluteCaptureTime.uri
     /// The URI of the playout delay extension.
-    public static let playoutDelayURI = "http://www.webrtc.org/experiments/rtp-hdrext/playout-delay"
+    public static let playoutDelayURI = PlayoutDelay.uri
 
     /// The header extensions of our offer, id and URI, in the order written: each configured one whose offer id is
     /// 1...14 and not taken by one before it (a configuration giving two the same id offers the first only).
