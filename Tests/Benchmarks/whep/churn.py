@@ -91,10 +91,25 @@ def wait_listening(port, server, log, seconds=30):
     raise SystemExit("rtc-h264 serve did not listen")
 
 
-def cycle(port):
+def join(port):
+    """Answers one viewer (POST /whep with a fresh offer); returns its Location."""
     status, location, body = request(port, "POST", "/whep", offer(), {"Content-Type": "application/sdp"})
     if status != 201 or not location:
         raise SystemExit(f"POST /whep answered {status}: {body[:200]!r}")
+    return location
+
+
+def stop(server):
+    """Ends `rtc-h264 serve` with SIGTERM, or SIGKILL when it has not ended 10 s later."""
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+def cycle(port):
+    location = join(port)
     status, _, body = request(port, "DELETE", location)
     if status != 200:
         raise SystemExit(f"DELETE {location} answered {status}: {body[:200]!r}")
@@ -133,11 +148,7 @@ def main():
             "target_kb": TARGET_GROWTH_KB, "met": growth <= TARGET_GROWTH_KB and end["fds"] <= after_warmup["fds"],
         }))
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
 
 
 if __name__ == "__main__":

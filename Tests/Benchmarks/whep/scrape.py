@@ -21,7 +21,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from churn import free_port, offer, request, wait_listening  # noqa: E402
+from churn import free_port, join, request, stop, wait_listening  # noqa: E402
 
 TARGET_MS = 2.0
 ROUNDS = 3
@@ -52,12 +52,7 @@ def main():
         # A viewer that never connects is dropped after the server's connect timeout (15 s): each round answers
         # VIEWERS new ones, measures within that time, then ends them with DELETE.
         for _ in range(ROUNDS):
-            locations = []
-            for _ in range(viewers):
-                status, location, body = request(port, "POST", "/whep", offer(), {"Content-Type": "application/sdp"})
-                if status != 201 or not location:
-                    raise SystemExit(f"POST /whep answered {status}: {body[:200]!r}")
-                locations.append(location)
+            locations = [join(port) for _ in range(viewers)]
             time.sleep(0.5)
             idle_start = cpu_seconds(server.pid)
             time.sleep(seconds)
@@ -90,11 +85,7 @@ def main():
             "cpu_ms_per_scrape": round(per_scrape_ms, 3), "target_ms": TARGET_MS, "met": per_scrape_ms <= TARGET_MS,
         }))
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
 
 
 if __name__ == "__main__":
