@@ -1,7 +1,10 @@
 /// The viewer page served at `/`: an `RTCPeerConnection` with one recvonly video transceiver, its offer POSTed to
-/// `/whep` once ICE gathering is complete (no trickle; at most 3 s), the answer applied, the track played in a muted
-/// autoplaying `<video>`; a status line shows the connection state, the decoded frame count and every error, and the
-/// session is DELETEd when the page goes away.
+/// `/whep` at once and its candidates trickled as they are gathered (`PATCH` with the session's `ETag`, RFC 9725
+/// section 4.3), the answer applied, the track played in a muted autoplaying `<video>`; a status line shows the
+/// connection state, the decoded frame count and every error, and the session is DELETEd when the page goes away.
+/// When ICE fails, or stays disconnected for 2 s, the page restarts ICE (`restartIce()`, the new credentials
+/// `PATCH`ed with `If-Match: "*"`, the server's new ones applied to its answer; RFC 9725 section 4.4), retrying after
+/// 1 s, doubling up to 30 s, until connected again.
 ///
 /// Beside the picture (below it on a narrow screen) a statistics panel, refreshed once a second from the page's own
 /// `getStats()`: resolution, decoded frames per second and received bitrate (from the `inbound-rtp` counters' deltas
@@ -14,8 +17,10 @@
 ///
 /// Fragment parameters (never sent to the server in the URL): `#token=...` is sent as `Authorization: Bearer` when the
 /// endpoint requires a token; `#report=URL` makes the page POST its `inbound-rtp` statistics as JSON to `URL` every
-/// 500 ms and at every panel refresh (the interop tests read them there): the raw `getStats()` values of that poll
-/// (`statsTimestamp`, `bytesReceived`, `framesPerSecond`, `roundTripTime`, ...), `panel` with exactly the numbers the
+/// 500 ms and at every panel refresh (the interop tests read them there); `#restart=S` restarts ICE once, S seconds
+/// after the first decoded frame (a check that restarts work). The reports carry the raw `getStats()` values of that poll
+/// (`statsTimestamp`, `bytesReceived`, `framesPerSecond`, `roundTripTime`, ...), the page's ICE figures (`offerCandidates`
+/// in the POSTed offer, `trickled` candidates PATCHed, `trickleError`, `iceRestarts`, `restartMs`, `restartError`), `panel` with exactly the numbers the
 /// panel shows, and `panelWindow` with the `statsTimestamp` of the two polls the panel's rates were computed between.
 enum ViewerPage {
     /// The HTML.
@@ -155,26 +160,102 @@ enum ViewerPage {
         if (pc.connectionState === "connected" && connectedMs === null) connectedMs = performance.now() - started;
         if (pc.connectionState === "failed" || pc.connectionState === "closed") show("connection " + pc.connectionState, true);
       };
-      await pc.setLocalDescription(await pc.createOffer());
-      if (pc.iceGatheringState !== "complete") {
-        await new Promise((resolve) => {
-          pc.onicegatheringstatechange = () => { if (pc.iceGatheringState === "complete") resolve(); };
-          setTimeout(resolve, 3000);  // post what we have after 3 s
-        });
+      // Trickle ICE (RFC 9725 4.3): the offer goes at once, the candidates follow in PATCHes with the session's ETag.
+      const auth = token ? {"Authorization": "Bearer " + token} : {};
+      let location = null, etag = null, pending = [], gathered = false, endSent = false, chain = Promise.resolve();
+      let restarting = false, trickled = 0, iceRestarts = 0, restartError = null, offerCandidates = 0, restartMs = null;
+      let trickleError = null, frames = 0, gatheredCandidates = 0;
+      const iceLine = (sdp, name) => { const m = new RegExp("a=" + name + ":([^\\r\\n]+)").exec(sdp); return m ? m[1] : null; };
+      function fragment(candidates, end) {
+        const sdp = pc.localDescription.sdp, mid = pc.getTransceivers()[0].mid;
+        let text = "a=ice-options:trickle\\r\\na=group:BUNDLE " + mid + "\\r\\nm=video 9 UDP/TLS/RTP/SAVPF 0\\r\\na=mid:" + mid +
+          "\\r\\na=ice-ufrag:" + iceLine(sdp, "ice-ufrag") + "\\r\\na=ice-pwd:" + iceLine(sdp, "ice-pwd") + "\\r\\n";
+        candidates.forEach((c) => { text += "a=" + c.candidate + "\\r\\n"; });
+        return end ? text + "a=end-of-candidates\\r\\n" : text;
       }
+      async function patch(body, ifMatch) {
+        const headers = Object.assign({"Content-Type": "application/trickle-ice-sdpfrag", "If-Match": ifMatch}, auth);
+        const response = await fetch(location, {method: "PATCH", headers: headers, body: body});
+        etag = response.headers.get("ETag") || etag;
+        return response;
+      }
+      async function sendCandidates() {
+        if (!location || restarting) return;
+        const ufrag = iceLine(pc.localDescription.sdp, "ice-ufrag");
+        const candidates = pending.filter((c) => !c.usernameFragment || c.usernameFragment === ufrag);
+        pending = [];
+        const end = gathered && !endSent;
+        if (candidates.length === 0 && !end) return;
+        endSent = endSent || end;
+        const response = await patch(fragment(candidates, end), etag);
+        if (response.status === 204) trickled += candidates.length;
+        else trickleError = "the server answered " + response.status + ": " + await response.text();
+      }
+      const trickle = () => { chain = chain.then(sendCandidates).catch((error) => { trickleError = String(error); }); };
+      pc.onicecandidate = (event) => {
+        if (event.candidate && event.candidate.candidate) { pending.push(event.candidate); gatheredCandidates += 1; }
+        else if (!event.candidate) gathered = true;
+        trickle();
+      };
+      // ICE restart (RFC 9725 4.4): new credentials PATCHed with If-Match: "*", the server's applied to its answer;
+      // DTLS and the stream go on. On "failed", or "disconnected" for 2 s; retried with backoff (1 s doubling to 30 s).
+      async function restart() {
+        if (restarting || !location) return;
+        restarting = true;
+        const begun = performance.now();
+        try {
+          pc.restartIce();
+          await pc.setLocalDescription(await pc.createOffer());
+          pending = []; gathered = false; endSent = false;
+          const response = await patch(fragment([], false), "*");
+          const text = await response.text();
+          if (response.status !== 200) throw new Error("the server answered " + response.status + ": " + text);
+          const ufrag = iceLine(text, "ice-ufrag"), pwd = iceLine(text, "ice-pwd");
+          if (!ufrag || !pwd) throw new Error("the server's fragment has no credentials");
+          const answer = pc.remoteDescription.sdp.replace(/a=ice-ufrag:[^\\r\\n]+/g, "a=ice-ufrag:" + ufrag)
+            .replace(/a=ice-pwd:[^\\r\\n]+/g, "a=ice-pwd:" + pwd);
+          await pc.setRemoteDescription({type: "answer", sdp: answer});
+          iceRestarts += 1; restartError = null; restartMs = performance.now() - begun;
+        } catch (error) {
+          restartError = String(error);
+          show("ICE restart failed: " + error, true);
+        } finally {
+          restarting = false;
+          trickle();
+        }
+      }
+      let restartDelay = 1000, restartTimer = null, disconnectTimer = null;
+      function scheduleRestart() {
+        if (restartTimer !== null) return;
+        restartTimer = setTimeout(() => { restartTimer = null; restart(); }, restartDelay);
+        restartDelay = Math.min(restartDelay * 2, 30000);
+      }
+      pc.oniceconnectionstatechange = () => {
+        const state = pc.iceConnectionState;
+        clearTimeout(disconnectTimer);
+        if (state === "failed") scheduleRestart();
+        if (state === "disconnected") {
+          disconnectTimer = setTimeout(() => { if (pc.iceConnectionState === "disconnected") scheduleRestart(); }, 2000);
+        }
+        if (state === "connected" || state === "completed") restartDelay = 1000;
+      };
+      await pc.setLocalDescription(await pc.createOffer());
       started = performance.now();
-      const headers = {"Content-Type": "application/sdp"};
-      if (token) headers["Authorization"] = "Bearer " + token;
+      const headers = Object.assign({"Content-Type": "application/sdp"}, auth);
+      offerCandidates = (pc.localDescription.sdp.match(/\\r\\na=candidate:/g) || []).length;
       const response = await fetch("/whep", {method: "POST", headers: headers, body: pc.localDescription.sdp});
       const body = await response.text();
       if (response.status !== 201) throw new Error("WHEP server answered " + response.status + ": " + body);
-      const location = response.headers.get("Location");
+      location = response.headers.get("Location");
+      etag = response.headers.get("ETag");
       window.addEventListener("pagehide", () => {
-        if (location) fetch(location, {method: "DELETE", headers: token ? {"Authorization": "Bearer " + token} : {}, keepalive: true});
+        if (location) fetch(location, {method: "DELETE", headers: auth, keepalive: true});
       });
       answeredMs = performance.now() - started;
       await pc.setRemoteDescription({type: "answer", sdp: body});
-      let firstFrameMs = null, lastReport = 0, lastPanel = -Infinity;
+      trickle();
+      const restartAfter = Number(params.get("restart"));
+      let firstFrameMs = null, lastReport = 0, lastPanel = -Infinity, framesAtRestart = null;
       // Every 50 ms until the first frame is decoded (its time is the join latency), then every 500 ms; the panel is
       // refreshed on the polls a second apart.
       const poll = async () => {
@@ -202,7 +283,16 @@ enum ViewerPage {
         });
         const pair = pairId ? stats.get(pairId) : null;
         summary.roundTripTime = pair && pair.currentRoundTripTime !== undefined ? pair.currentRoundTripTime : null;
-        if (firstFrameMs === null && summary.frames > 0) firstFrameMs = performance.now() - started;
+        frames = summary.frames || 0;
+        if (firstFrameMs === null && summary.frames > 0) {
+          firstFrameMs = performance.now() - started;
+          if (restartAfter > 0) {
+            setTimeout(() => { framesAtRestart = frames; restart(); }, restartAfter * 1000);
+          }
+        }
+        Object.assign(summary, {offerCandidates: offerCandidates, trickled: trickled, iceRestarts: iceRestarts,
+          restartError: restartError, restartMs: restartMs, framesAtRestart: framesAtRestart, trickleError: trickleError,
+          gatheredCandidates: gatheredCandidates, iceGathering: pc.iceGatheringState});
         summary.offerToFirstFrameMs = firstFrameMs;
         summary.offerToAnswerMs = answeredMs;
         summary.offerToConnectedMs = connectedMs;

@@ -35,9 +35,30 @@ final class ViewerSession {
     private let senderEvents: AsyncStream<SenderEvent>.Continuation
     /// The server's logger with this viewer's id in the metadata.
     private let logger: Logger
+    /// Our ICE credentials now: the `ETag` is `"<ufrag>"`; an ICE restart draws new ones.
+    private var localCredentials: ICECredentials
+    /// The viewer's ICE credentials now (from its offer, then from its latest restart), if it gave any.
+    private var remoteCredentials: ICECredentials?
+    /// Our host candidate, as the answer gave it (a restart's reply repeats it).
+    private let localCandidate: ICECandidate
+    /// When the viewer restarted ICE, newest last (at most `restartsPerMinute`: the storm bound).
+    private var restartTimes: [MonotonicTime] = []
+    /// ICE restarts the viewer made.
+    private(set) var iceRestarts = 0
+    /// Candidates the viewer trickled for its current credentials.
+    private(set) var trickledCandidates = 0
+    /// The clock (the loop's monotonic time).
+    private let now: () -> MonotonicTime
+
+    /// The least time between two ICE restarts of one viewer; one sooner gets 429.
+    static let minimumRestartInterval = Duration.seconds(1)
+    /// The most ICE restarts of one viewer within a minute; more get 429.
+    static let restartsPerMinute = 10
 
     init(id: String, transport: UDPTransport, negotiated: NegotiatedVideo, ssrc: SSRC, rtxSSRC: SSRC?,
-         encoder: FanOutEncoder, table: ViewerTable, events: AsyncStream<WHEPEvent>.Continuation, logger: Logger) {
+         credentials: ICECredentials, candidate: ICECandidate, encoder: FanOutEncoder, table: ViewerTable,
+         events: AsyncStream<WHEPEvent>.Continuation, logger: Logger,
+         now: @escaping () -> MonotonicTime = WebRTCLink.monotonicNow) {
         var logger = logger
         logger[metadataKey: "viewer"] = "\(Self.logID(id))"
         self.logger = logger
@@ -49,6 +70,10 @@ final class ViewerSession {
         self.encoder = encoder
         self.table = table
         self.events = events
+        localCredentials = credentials
+        remoteCredentials = negotiated.remoteCredentials
+        localCandidate = candidate
+        self.now = now
         // Nobody reads a viewer's own streams: its statistics are polled (`statistics()`); keep only the newest.
         reports = AsyncStream.makeStream(of: SenderStats.self, bufferingPolicy: .bufferingNewest(1)).continuation
         senderEvents = AsyncStream.makeStream(of: SenderEvent.self, bufferingPolicy: .bufferingNewest(1)).continuation
@@ -102,6 +127,8 @@ final class ViewerSession {
         case .pathChanged(let remote):
             logger.info("viewer path changed", metadata: ["remote": "\(remote)"])
             self.remote = remote
+        case .disconnected:
+            break  // a full agent's event; the viewer's ICE-lite agent never reports it
         case .closed(let reason):
             end(Self.leaveReason(reason))
         case .securityFailed(let why):
@@ -149,10 +176,73 @@ final class ViewerSession {
         }
     }
 
+    /// The session's entity tag: our ufrag, quoted (RFC 9110 section 8.8.3), new after each ICE restart.
+    var etag: String { "\"\(localCredentials.ufrag)\"" }
+
+    /// A `PATCH` from the viewer (RFC 9725 sections 4.3-4.4): trickled candidates or an ICE restart.
+    ///
+    /// - `If-Match: *` (or `"*"`, as RFC 9725's examples write it) with new credentials restarts ICE: new credentials of ours, 200 with them, our candidate and
+    ///   a new `ETag`; the DTLS association and the stream go on (an ICE-lite agent learns the viewer's new address
+    ///   from its checks). A restart sooner than `minimumRestartInterval` after the last, or beyond
+    ///   `restartsPerMinute`, gets 429 with `Retry-After`.
+    /// - `If-Match` with the current `ETag`: trickled candidates, 204. An ICE-lite server needs none of them (the
+    ///   viewer's checks tell it its addresses): they are counted and otherwise ignored, as are candidates of an
+    ///   older generation (another ufrag).
+    /// - Another `ETag`: 412.
+    func patch(_ fragment: TrickleICEFragment, ifMatch: String) -> WHEPReply {
+        guard !ended, let link else { return .error(404, "the WHEP session has ended") }
+        // RFC 9110 writes the wildcard `*`; RFC 9725's examples quote it (`"*"`), and clients send either.
+        guard ifMatch == "*" || ifMatch == "\"*\"" else {
+            guard ifMatch == etag || ifMatch == "W/" + etag else {
+                return .error(412, "If-Match \(ifMatch.prefix(80)) is not the session's ETag (an ICE restart changed it; send If-Match: \"*\" to restart ICE)")
+            }
+            if fragment.credentials == nil || fragment.credentials?.ufrag == remoteCredentials?.ufrag {
+                trickledCandidates += fragment.candidates.count
+            }
+            logger.debug("candidates trickled", metadata: [
+                "candidates": "\(fragment.candidates.count)", "end_of_candidates": "\(fragment.endOfCandidates)",
+            ])
+            return WHEPReply(status: 204, headers: [("ETag", etag)])
+        }
+        guard let remote = fragment.credentials, remote.ufrag != remoteCredentials?.ufrag,
+              remote.password != remoteCredentials?.password
+        else {
+            return .error(400, "an ICE restart (If-Match: \"*\") needs a new a=ice-ufrag and a=ice-pwd in the fragment")
+        }
+        let time = now()
+        restartTimes.removeAll { time - $0 >= .seconds(60) }
+        if let last = restartTimes.last, time - last < Self.minimumRestartInterval {
+            return Self.tooManyRestarts(retryAfter: 1)
+        }
+        if restartTimes.count >= Self.restartsPerMinute {
+            let wait = restartTimes.first.map { Duration.seconds(60) - (time - $0) } ?? .seconds(60)
+            return Self.tooManyRestarts(retryAfter: max(1, Int((wait / .seconds(1)).rounded(.up))))
+        }
+        let local = ICECredentials.random()
+        guard link.peer.restartICE(local: local, remote: remote) else {
+            return .error(404, "the WHEP session has ended")
+        }
+        restartTimes.append(time)
+        localCredentials = local
+        remoteCredentials = remote
+        iceRestarts += 1
+        logger.info("viewer restarted ICE", metadata: ["restarts": "\(iceRestarts)"])
+        let reply = TrickleICEFragment(credentials: local, mid: fragment.mid, candidates: [localCandidate],
+                                       endOfCandidates: true)
+        return WHEPReply(status: 200, headers: [("Content-Type", TrickleICEFragment.mediaType), ("ETag", etag)],
+                         body: reply.sdp)
+    }
+
+    static func tooManyRestarts(retryAfter seconds: Int) -> WHEPReply {
+        var reply = WHEPReply.error(429, "too many ICE restarts: at most one a second and \(restartsPerMinute) a minute")
+        reply.headers.append(("Retry-After", "\(seconds)"))
+        return reply
+    }
+
     /// The viewer's statistics now.
     func statistics() -> WHEPViewerStatistics {
         WHEPViewerStatistics(
-            id: id, remote: remote.map { "\($0)" }, connected: viewer != nil,
-            sender: viewer?.snapshotOnLoop() ?? SenderStats())
+            id: id, remote: remote.map { "\($0)" }, connected: viewer != nil, iceRestarts: iceRestarts,
+            trickledCandidates: trickledCandidates, sender: viewer?.snapshotOnLoop() ?? SenderStats())
     }
 }

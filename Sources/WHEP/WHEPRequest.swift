@@ -1,4 +1,5 @@
 import HTTPEndpoint
+public import WebRTC
 
 /// What a WHEP HTTP request asks for, once its method, path, content type and token were checked.
 ///
@@ -8,7 +9,7 @@ import HTTPEndpoint
 /// | `POST /whep` (`Content-Type: application/sdp`, the offer) | 201, `Location: /whep/<id>`, `ETag`, the answer |
 /// | `DELETE /whep/<id>` | 200, the viewer torn down; 404 for an unknown id |
 /// | `OPTIONS` any path | 204 with CORS and `Accept-Post: application/sdp` |
-/// | `PATCH /whep/<id>` | 405: no trickle ICE (the offer must carry its candidates; the answer carries ours) |
+/// | `PATCH /whep/<id>` (`Content-Type: application/trickle-ice-sdpfrag`, `If-Match`) | trickled candidates: 204; an ICE restart (`If-Match: "*"`, new ufrag and password): 200 with ours and a new `ETag` |
 public enum WHEPRequest: Sendable, Equatable {
     /// The viewer page.
     case page
@@ -18,6 +19,8 @@ public enum WHEPRequest: Sendable, Equatable {
     case delete(id: String)
     /// A CORS preflight.
     case options
+    /// A viewer's trickled candidates or ICE restart (RFC 9725 sections 4.3-4.4): its fragment and `If-Match`.
+    case patch(id: String, fragment: TrickleICEFragment, ifMatch: String)
 
     /// The path of the WHEP endpoint.
     public static let endpointPath = "/whep"
@@ -33,12 +36,13 @@ public enum WHEPRequest: Sendable, Equatable {
     ///   - contentType: the `Content-Type` header, if any.
     ///   - authorization: the `Authorization` header, if any (`Bearer <token>`, the scheme in any case).
     ///   - token: the bearer token required, or nil.
+    ///   - ifMatch: the `If-Match` header, if any (a `PATCH` must carry one: 428 without).
     ///   - body: the body (already cut at `maximumBodySize`: `bodyTooLarge` says so).
     ///   - bodyTooLarge: whether the body was over `maximumBodySize`.
     /// - Returns: the request, or the reply.
     public static func parse(
-        method: String, uri: String, contentType: String?, authorization: String?, token: String?, body: [UInt8],
-        bodyTooLarge: Bool
+        method: String, uri: String, contentType: String?, authorization: String?, token: String?,
+        ifMatch: String? = nil, body: [UInt8], bodyTooLarge: Bool
     ) -> Result<WHEPRequest, WHEPReplyError> {
         let path = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? uri
         if method == "OPTIONS" { return .success(.options) }  // a preflight carries no credentials (Fetch standard)
@@ -83,11 +87,36 @@ public enum WHEPRequest: Sendable, Equatable {
         }
         switch method {
         case "DELETE": return .success(.delete(id: id))
-        case "PATCH":
-            return .failure(WHEPReplyError(.methodNotAllowed(
-                "DELETE, OPTIONS", path: path,
-                reason: "trickle ICE and ICE restarts are not supported: the offer carries its candidates (gather first)")))
-        default: return .failure(WHEPReplyError(.methodNotAllowed("DELETE, OPTIONS", path: path)))
+        case "PATCH": return parsePatch(id: id, contentType: contentType, ifMatch: ifMatch, body: body, bodyTooLarge: bodyTooLarge)
+        default: return .failure(WHEPReplyError(.methodNotAllowed("DELETE, PATCH, OPTIONS", path: path)))
+        }
+    }
+
+    /// The most bytes a trickle fragment may have: `TrickleICEFragment.maximumCandidates` candidates of about 150
+    /// bytes, with room to spare.
+    public static let maximumFragmentSize = 16 * 1024
+
+    /// A `PATCH` of a session: a trickle ICE fragment (RFC 8840) with the `If-Match` RFC 9725 requires.
+    static func parsePatch(
+        id: String, contentType: String?, ifMatch: String?, body: [UInt8], bodyTooLarge: Bool
+    ) -> Result<WHEPRequest, WHEPReplyError> {
+        let mediaType = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: " \t").lowercased() }
+        guard mediaType == TrickleICEFragment.mediaType else {
+            return .failure(WHEPReplyError(.error(415, "a PATCH must be sent as Content-Type: \(TrickleICEFragment.mediaType) (got \(contentType.map { String($0.prefix(100)) } ?? "none"))")))
+        }
+        guard let ifMatch = ifMatch?.trimmingCharacters(in: " \t"), !ifMatch.isEmpty else {
+            return .failure(WHEPReplyError(.error(428, "a PATCH must carry If-Match: the session's ETag to trickle candidates, \"*\" to restart ICE")))
+        }
+        if bodyTooLarge || body.count > maximumFragmentSize {
+            return .failure(WHEPReplyError(.error(413, "trickle ICE fragment over \(maximumFragmentSize) bytes")))
+        }
+        guard let text = String(validating: body, as: UTF8.self) else {
+            return .failure(WHEPReplyError(.error(400, "the trickle ICE fragment is not UTF-8")))
+        }
+        do {
+            return .success(.patch(id: id, fragment: try TrickleICEFragment(parsing: text), ifMatch: ifMatch))
+        } catch {
+            return .failure(WHEPReplyError(.error(400, "bad trickle ICE fragment: \(error)")))
         }
     }
 

@@ -35,7 +35,7 @@ import WebRTCTransport
 /// | `POST /whep`, `Content-Type: application/sdp` | 201 + `Location: /whep/<id>` + `ETag` + the SDP answer; 400 with the SDP error for an offer we cannot answer, 415 for another content type, 413 over 64 KiB, 503 when the viewer limit is reached |
 /// | `DELETE /whep/<id>` | 200, the viewer torn down and its socket closed; 404 for an unknown id |
 /// | `OPTIONS` | 204 with CORS headers and `Accept-Post: application/sdp` |
-/// | `PATCH /whep/<id>` | 405: no trickle ICE or ICE restart; offers carry their candidates |
+/// | `PATCH /whep/<id>`, `Content-Type: application/trickle-ice-sdpfrag` | trickled candidates (`If-Match` with the `ETag`): 204; an ICE restart (`If-Match: "*"`, new credentials): 200 with ours and a new `ETag`; 412 for a stale `ETag`, 428 without `If-Match`, 429 for a restart storm |
 ///
 /// Policies: a viewer's PLI/FIR reaches the one encoder through one keyframe throttle; NACKs are answered from that
 /// viewer's own history (its own SSRC and sequence numbers); the encoder's bitrate follows the weakest viewer (the
@@ -219,7 +219,7 @@ public final class WHEPServer: Sendable {
                         method: request.head.method.rawValue, uri: request.head.uri,
                         contentType: request.head.headers.first(name: "Content-Type"),
                         authorization: request.head.headers.first(name: "Authorization"), token: token,
-                        body: request.body, bodyTooLarge: request.bodyTooLarge)
+                        ifMatch: request.head.headers.first(name: "If-Match"), body: request.body, bodyTooLarge: request.bodyTooLarge)
                     .mapError { HTTPEndpointError($0.reply.http) }
                 },
                 respond: { request in
@@ -241,7 +241,7 @@ public final class WHEPServer: Sendable {
 
     /// The headers every reply carries: CORS for players on other origins, and no caching.
     static func corsHeaders(allowing origin: String) -> [(name: String, value: String)] {
-        [("Access-Control-Allow-Origin", origin), ("Access-Control-Expose-Headers", "Location, ETag, Accept-Post")]
+        [("Access-Control-Allow-Origin", origin), ("Access-Control-Expose-Headers", "Location, ETag, Accept-Post, Accept-Patch")]
             + (origin != "*" ? [("Vary", "Origin")] : []) + [("Cache-Control", "no-store")]
     }
 
@@ -388,15 +388,20 @@ public final class WHEPServer: Sendable {
             return WHEPReply(status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: ViewerPage.html)
         case .options:
             return WHEPReply(status: 204, headers: [
-                ("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS"),
+                ("Access-Control-Allow-Methods", "GET, POST, PATCH, DELETE, OPTIONS"),
                 ("Access-Control-Allow-Headers", "Authorization, Content-Type, If-Match"),
                 ("Access-Control-Max-Age", "600"),
                 ("Accept-Post", "application/sdp"),
+                ("Accept-Patch", TrickleICEFragment.mediaType),
             ])
         case .delete(let id):
             guard let handle = table.session(id) else { return .error(404, "no WHEP session \(id.prefix(64))") }
             try? await handle.loop.submit { handle.session.value.end(.deleted) }.get()
             return WHEPReply(status: 200)
+        case .patch(let id, let fragment, let ifMatch):
+            guard let handle = table.session(id) else { return .error(404, "no WHEP session \(id.prefix(64))") }
+            let reply = try? await handle.loop.submit { handle.session.value.patch(fragment, ifMatch: ifMatch) }.get()
+            return reply ?? .error(404, "no WHEP session \(id.prefix(64))")
         case .offer(let text):
             return await answer(text)
         }
@@ -499,8 +504,7 @@ public final class WHEPServer: Sendable {
             video.absoluteCaptureTime = true
             video.playoutDelay = configuration.playoutDelay != nil
             let local = LocalTransportDescription(
-                credentials: credentials,
-                candidates: [.host(TransportAddress(ip: advertisedIP, port: UInt16(clamping: port)))],
+                credentials: credentials, candidates: [Self.candidate(ip: advertisedIP, port: port)],
                 iceLite: true, fingerprint: context.certificate.fingerprint)
             do {
                 let (answer, negotiated) = try VideoAnswerer.answer(
@@ -510,6 +514,11 @@ public final class WHEPServer: Sendable {
             } catch {
                 return .failure(RefusedOffer(reply: .error(400, "cannot answer the offer: \(error)")))
             }
+        }
+
+        /// Our one host candidate for a viewer's socket.
+        static func candidate(ip: IPAddress, port: Int) -> ICECandidate {
+            .host(TransportAddress(ip: ip, port: UInt16(clamping: port)))
         }
 
         /// Starts a negotiated viewer's session (ICE-lite, DTLS) on its transport's loop.
@@ -534,8 +543,9 @@ public final class WHEPServer: Sendable {
                 return fail(.error(500, "DTLS set-up failed: \(error)"))
             }
             let session = ViewerSession(
-                id: id, transport: transport, negotiated: negotiated, ssrc: ssrc, rtxSSRC: rtxSSRC, encoder: encoder,
-                table: table, events: events, logger: logger)
+                id: id, transport: transport, negotiated: negotiated, ssrc: ssrc, rtxSSRC: rtxSSRC,
+                credentials: credentials, candidate: Self.candidate(ip: advertisedIP, port: transport.localPort),
+                encoder: encoder, table: table, events: events, logger: logger)
             guard table.install(id, ViewerTable.Handle(loop: transport.eventLoop,
                                                        session: NIOLoopBound(session, eventLoop: transport.eventLoop)))
             else {
@@ -547,7 +557,8 @@ public final class WHEPServer: Sendable {
             return WHEPReply(status: 201, headers: [
                 ("Content-Type", "application/sdp"),
                 ("Location", "\(WHEPRequest.endpointPath)/\(id)"),
-                ("ETag", "\"\(credentials.ufrag)\""),
+                ("ETag", session.etag),
+                ("Accept-Patch", TrickleICEFragment.mediaType),
             ], body: answer.sdp)
         }
     }

@@ -8,6 +8,10 @@ public struct WHEPViewerStatistics: Sendable, Encodable {
     public var remote: String?
     /// Whether ICE and DTLS finished (media flows).
     public var connected: Bool
+    /// ICE restarts the viewer made (`PATCH` with `If-Match: "*"`).
+    public var iceRestarts: Int
+    /// Candidates the viewer trickled (`PATCH`) for its current ICE credentials.
+    public var trickledCandidates: Int
     /// The viewer's stream: its SSRC, frames and packets sent, NACKs, PLIs, REMB, RTT and loss.
     public var sender: SenderStats
 }

@@ -77,6 +77,39 @@ public struct WHIPClient: Sendable {
                            iceServers: links.servers, iceServerProblems: links.problems, resource: resource)
     }
 
+    /// Restarts ICE (RFC 9725 section 4.4): PATCHes the session resource with our new credentials and candidates
+    /// (`Content-Type: application/trickle-ice-sdpfrag`, `If-Match: "*"`, quoted as RFC 9725's examples write it) and
+    /// reads the endpoint's new credentials (and candidates, when it gives any) from the `200`.
+    /// - Parameters:
+    ///   - session: The session `publish` returned.
+    ///   - fragment: Our new ICE credentials and candidates.
+    /// - Returns: The endpoint's fragment (its credentials are always there) and the session's new `ETag`.
+    /// - Throws: `WHIPError`: `.httpStatus` for another status (`405`/`501`: the endpoint does not restart ICE),
+    ///   `.badAnswer` for a reply that is not a fragment with credentials, connection errors.
+    public func restartICE(_ session: WHIPSession, fragment: TrickleICEFragment) async throws(WHIPError)
+        -> (answer: TrickleICEFragment, etag: String?)
+    {
+        let (response, _) = try await exchange(
+            method: "PATCH", url: session.resource, body: Array(fragment.sdp.utf8),
+            headers: [("Content-Type", TrickleICEFragment.mediaType), ("If-Match", "\"*\"")])
+        guard response.status == 200 else { throw error(for: response, method: "PATCH") }
+        let contentType = response.header("Content-Type")?.split(separator: ";").first?.trimmingCharacters ?? ""
+        guard contentType.lowercased() == TrickleICEFragment.mediaType else {
+            throw .badAnswer("the ICE restart reply's Content-Type is '\(HTTPURL.printable(contentType))', not \(TrickleICEFragment.mediaType)")
+        }
+        guard let text = String(validating: response.body, as: UTF8.self) else {
+            throw .badAnswer("the ICE restart reply is not UTF-8")
+        }
+        let answer: TrickleICEFragment
+        do {
+            answer = try TrickleICEFragment(parsing: text)
+        } catch {
+            throw .badAnswer("the ICE restart reply: \(error)")
+        }
+        guard answer.credentials != nil else { throw .badAnswer("the ICE restart reply has no a=ice-ufrag and a=ice-pwd") }
+        return (answer, response.header("ETag"))
+    }
+
     /// DELETEs the session resource (RFC 9725 section 4.2): the endpoint tears the session down.
     /// - Parameters:
     ///   - session: The session `publish` returned.

@@ -72,7 +72,18 @@ public final class WHIPPublisher: Sendable {
     /// How long ICE and DTLS took after the answer arrived.
     public let connectDuration: Duration
 
+    /// ICE restarts and their failures, as they happen (ends when the publisher finishes). Newest kept when not read.
+    public let events: AsyncStream<WHIPPublisherEvent>
+    /// ICE restarts completed (`iceRestarts`, as `getStats()` names the transport's count).
+    public var iceRestarts: Int { restarter.restarts }
+    /// ICE restart attempts that failed (each retried with backoff).
+    public var iceRestartFailures: Int { restarter.failures }
+    /// How long the latest ICE restart took, from the first sign of trouble (an address change, consent checks
+    /// unanswered for 2.5 s) to the new pair's selection.
+    public var lastICERestartDuration: Duration? { restarter.lastDuration }
+
     private let client: WHIPClient
+    private let restarter: ICERestarter
     private let link: NIOLoopBound<WebRTCLink>
     private let finished = Atomic<Bool>(false)
     private let deleteResult = Mutex<WHIPError?>(nil)
@@ -233,6 +244,7 @@ public final class WHIPPublisher: Sendable {
         // ICE (full, controlling) and DTLS on the loop; wait for the keys.
         let connected = loop.makePromise(of: TransportAddress.self)
         let senderBox = Mutex<H264Sender?>(nil)
+        let restartSignals = ICERestarter.Signals()
         let allowRepeat = configuration.nack && configuration.rtx == nil
         let link: NIOLoopBound<WebRTCLink>
         do {
@@ -252,7 +264,8 @@ public final class WHIPPublisher: Sendable {
                 ) { event in
                     switch event {
                     case .connected(let remote): connected.succeed(remote)
-                    case .pathChanged: break
+                    case .pathChanged: restartSignals.post(.pathChanged)
+                    case .disconnected: restartSignals.post(.disconnected)
                     case .closed(let reason):
                         let error = WHIPError.transportClosed(Self.describe(reason))
                         connected.fail(error)
@@ -317,6 +330,15 @@ public final class WHIPPublisher: Sendable {
         let closedEarly = try await loop.submit { link.value.peer.isClosed }.get()
         if closedEarly { sender.end(with: .transportClosed("the WebRTC transport closed while the sender started")) }
 
+        let (events, continuation) = AsyncStream.makeStream(
+            of: WHIPPublisherEvent.self, bufferingPolicy: .bufferingNewest(64))
+        self.events = events
+        restarter = ICERestarter(
+            context: ICERestarter.Context(
+                client: client, session: session, mid: negotiated.mid, port: port, hostIPs: hostIPs,
+                remoteCandidates: usable, link: link, sender: sender, logger: logger),
+            signals: restartSignals, events: continuation)
+        restarter.start()
         self.sender = sender
         self.session = session
         self.client = client
@@ -351,6 +373,7 @@ public final class WHIPPublisher: Sendable {
     @discardableResult
     public func finish() async throws -> SenderStats {
         let first = !finished.exchange(true, ordering: .acquiringAndReleasing)
+        if first { restarter.stop() }
         let result: Result<SenderStats, any Error>
         do {
             result = .success(try await sender.finish())

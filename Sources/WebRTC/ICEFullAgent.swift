@@ -34,8 +34,11 @@ public struct ICEFullAgent: Sendable {
         public var consentIntervalRange: ClosedRange<Duration> = .seconds(4) ... .seconds(6)
         /// Consent expires 30 s after the last successful response (RFC 7675 section 5.1).
         public var consentTimeout: Duration = .seconds(30)
-        /// How long to try before reporting `.failed` when no pair is nominated.
+        /// How long to try before reporting `.failed` when no pair is nominated (from the start, or from a restart).
         public var nominationTimeout: Duration = .seconds(30)
+        /// A consent request on the selected pair unanswered this long reports `.disconnected` (the path may be gone:
+        /// time to restart ICE). 2.5 s: libwebrtc's "weak" connection after 2.5 s without a response.
+        public var disconnectTimeout: Duration = .milliseconds(2500)
         /// The most candidate pairs kept (RFC 8445 section 6.1.2.5 suggests 100).
         public var maxPairs = 100
 
@@ -87,12 +90,13 @@ public struct ICEFullAgent: Sendable {
         var transmissions: Int
         var rto: Duration
         var deadline: MonotonicTime
+        var startedAt: MonotonicTime
     }
 
-    /// Our credentials.
-    public let localCredentials: ICECredentials
-    /// The peer's credentials.
-    public let remoteCredentials: ICECredentials
+    /// Our credentials (new ones after `restart`).
+    public private(set) var localCredentials: ICECredentials
+    /// The peer's credentials (new ones after `restart`).
+    public private(set) var remoteCredentials: ICECredentials
     /// The settings.
     public let configuration: Configuration
     /// Our current role.
@@ -120,6 +124,16 @@ public struct ICEFullAgent: Sendable {
     var lastConsent: MonotonicTime?
     var transmits: [Transmit] = []
     var events: [ICEEvent] = []
+    /// When the restart in progress began (nil when none is): pairs are checked and nominated again while media stays
+    /// on `selected`.
+    var restartedAt: MonotonicTime?
+    /// Whether `.disconnected` was reported for the consent request outstanding now.
+    var reportedDisconnected = false
+
+    /// Whether a restart is in progress (new pairs being checked; media still on the old selected pair).
+    public var isRestarting: Bool { restartedAt != nil }
+    /// Whether a pair may be nominated now: none is yet, or a restart is looking for a new one.
+    var nominating: Bool { selected == nil || restartedAt != nil }
 
     /// 487 Role Conflict (RFC 8445 section 7.2.5.1).
     static let roleConflictCode = 487
@@ -170,12 +184,39 @@ public struct ICEFullAgent: Sendable {
         addPairs(remote: address, priority: candidate.priority)
     }
 
+    /// Restarts ICE (RFC 8445 section 9): new credentials on both sides, the checklist rebuilt from `localCandidates`
+    /// and the remote candidates added next. Media stays on the selected pair until a new pair is nominated, which
+    /// reports `.selectedPair` (the same pair too: the path is proven again); no consent is checked or expires
+    /// meanwhile. A restart that nominates nothing within `nominationTimeout` reports `.failed`. Ignored when closed.
+    /// - Parameters:
+    ///   - local: our new credentials (sent to the peer in the restart's offer or fragment).
+    ///   - remote: the peer's new credentials (from its answer).
+    ///   - localCandidates: our host and relayed candidates now (an address that changed is replaced here).
+    ///   - now: the current time; the first check may go out at once.
+    public mutating func restart(
+        local: ICECredentials, remote: ICECredentials, localCandidates: [LocalCandidate], now: MonotonicTime
+    ) {
+        guard !isClosed else { return }
+        localCredentials = local
+        remoteCredentials = remote
+        self.localCandidates = localCandidates
+        // The selected remote proved itself: its DTLS and SRTP stay accepted while the new checks run.
+        if let selected { authenticatedRemotes.insert(selected.remote) }
+        pairs.removeAll()
+        transactions.removeAll()
+        triggered.removeAll()
+        restartedAt = now
+        nextPacing = now
+        reportedDisconnected = false
+        statistics.restarts += 1
+    }
+
     /// Adds a local candidate after the start (a relayed candidate whose TURN allocation finished later): pairs it
     /// with every remote candidate of its family known so far. Ignored once a pair is selected or the agent closed.
     /// - Parameters:
     ///   - candidate: The candidate (the address the agent sends from and receives on).
     public mutating func addLocalCandidate(_ candidate: LocalCandidate) {
-        guard !isClosed, selected == nil, !localCandidates.contains(where: { $0.address == candidate.address }) else { return }
+        guard !isClosed, nominating, !localCandidates.contains(where: { $0.address == candidate.address }) else { return }
         localCandidates.append(candidate)
         var remotes: [TransportAddress: UInt32] = [:]
         for pair in pairs where remotes[pair.remote] == nil { remotes[pair.remote] = pair.remotePriority }
@@ -228,11 +269,16 @@ public struct ICEFullAgent: Sendable {
         guard !isClosed else { return nil }
         var deadlines = transactions.map(\.deadline)
         if hasCheckToStart { deadlines.append(nextPacing) }
-        if selected == nil {
+        if let restartedAt {
+            deadlines.append(restartedAt + configuration.nominationTimeout)
+        } else if selected == nil {
             deadlines.append(createdAt + configuration.nominationTimeout)
         } else {
             if let nextConsent { deadlines.append(nextConsent) }
             if let lastConsent { deadlines.append(lastConsent + configuration.consentTimeout) }
+            if !reportedDisconnected, let consent = pendingConsentStart {
+                deadlines.append(consent + configuration.disconnectTimeout)
+            }
         }
         return deadlines.min()
     }
@@ -247,11 +293,20 @@ public struct ICEFullAgent: Sendable {
             startCheck(pair: index, useCandidate: false, now: now)
             nextPacing = now + configuration.pacingInterval
         }
-        if let selected {
+        if let restartedAt {
+            if now >= restartedAt + configuration.nominationTimeout {
+                events.append(.failed)
+                close()
+            }
+        } else if let selected {
             if let lastConsent, now >= lastConsent + configuration.consentTimeout {
                 events.append(.consentExpired(remote: selected.remote))
                 close()
                 return
+            }
+            if !reportedDisconnected, let consent = pendingConsentStart, now >= consent + configuration.disconnectTimeout {
+                reportedDisconnected = true
+                events.append(.disconnected(remote: selected.remote))
             }
             if let next = nextConsent, now >= next {
                 sendRequest(local: selected.local, remote: selected.remote, useCandidate: false, now: now)
@@ -261,6 +316,13 @@ public struct ICEFullAgent: Sendable {
             events.append(.failed)
             close()
         }
+    }
+
+    /// When the oldest consent request still unanswered on the selected pair was first sent.
+    var pendingConsentStart: MonotonicTime? {
+        guard let selected else { return nil }
+        return transactions.lazy.filter { $0.local == selected.local && $0.remote == selected.remote && !$0.useCandidate }
+            .map(\.startedAt).min()
     }
 
     // MARK: - Checks
@@ -300,7 +362,7 @@ public struct ICEFullAgent: Sendable {
         guard let bytes = try? message.serialized(integrityKey: remoteCredentials.integrityKey) else { return }
         transactions.append(Transaction(
             id: id, local: local, remote: remote, useCandidate: useCandidate && role == .controlling, bytes: bytes,
-            transmissions: 1, rto: configuration.initialRTO, deadline: now + configuration.initialRTO))
+            transmissions: 1, rto: configuration.initialRTO, deadline: now + configuration.initialRTO, startedAt: now))
         transmits.append(Transmit(source: local, destination: remote, bytes: bytes))
         statistics.requestsSent += 1
     }
@@ -320,7 +382,7 @@ public struct ICEFullAgent: Sendable {
                     if pairs[pair].state == .inProgress || transaction.useCandidate {
                         pairs[pair].state = .failed
                     }
-                    if transaction.useCandidate, selected == nil,
+                    if transaction.useCandidate, nominating,
                        let other = pairs.indices.first(where: { pairs[$0].state == .succeeded }) {
                         // The nominating check went unanswered: nominate another valid pair.
                         startCheck(pair: other, useCandidate: true, now: now)
@@ -356,6 +418,7 @@ public struct ICEFullAgent: Sendable {
         if let selected, selected.local == transaction.local, selected.remote == transaction.remote,
            message.type == .bindingSuccess {
             lastConsent = now
+            reportedDisconnected = false
         }
         if message.type == .bindingError {
             if message.errorCode?.code == Self.roleConflictCode {
@@ -380,11 +443,11 @@ public struct ICEFullAgent: Sendable {
         pairs[pair].state = .succeeded
         if transaction.useCandidate {
             nominate(pair, now: now)
-        } else if role == .controlling, selected == nil,
+        } else if role == .controlling, nominating,
                   !transactions.contains(where: \.useCandidate) {
             // Regular nomination: check the first valid pair again with USE-CANDIDATE.
             startCheck(pair: pair, useCandidate: true, now: now)
-        } else if role == .controlled, pairs[pair].nominated, selected == nil {
+        } else if role == .controlled, pairs[pair].nominated, nominating {
             nominate(pair, now: now)
         }
     }
@@ -392,7 +455,9 @@ public struct ICEFullAgent: Sendable {
     mutating func nominate(_ pair: Int, now: MonotonicTime) {
         pairs[pair].nominated = true
         let chosen = (local: pairs[pair].local, remote: pairs[pair].remote)
-        if let selected, selected.local == chosen.local, selected.remote == chosen.remote { return }
+        if restartedAt == nil, let selected, selected.local == chosen.local, selected.remote == chosen.remote { return }
+        restartedAt = nil
+        reportedDisconnected = false
         selected = chosen
         lastConsent = now
         nextConsent = now + consentInterval()
@@ -486,7 +551,7 @@ public struct ICEFullAgent: Sendable {
 
     /// Reports `.failed` when every pair failed and nothing is in flight.
     mutating func failIfNothingLeft() {
-        guard selected == nil, !pairs.isEmpty, pairs.allSatisfy({ $0.state == .failed }), transactions.isEmpty
+        guard nominating, !pairs.isEmpty, pairs.allSatisfy({ $0.state == .failed }), transactions.isEmpty
         else { return }
         events.append(.failed)
         close()

@@ -43,8 +43,8 @@ public struct ICELiteAgent: Sendable {
         case closed
     }
 
-    /// Our credentials, advertised in the answer.
-    public let localCredentials: ICECredentials
+    /// Our credentials, advertised in the answer (new ones after `restart(local:remote:)`).
+    public private(set) var localCredentials: ICECredentials
     /// The peer's credentials from its offer, when known; a request naming another remote ufrag is ignored.
     public var remoteCredentials: ICECredentials?
     /// The timeouts.
@@ -135,6 +135,20 @@ public struct ICELiteAgent: Sendable {
             state = .connected(remote: source)
             events.append(.selected(remote: source))
         }
+    }
+
+    /// Restarts ICE (RFC 8445 section 9) with new credentials on both sides, as a `PATCH` with `If-Match: "*"`
+    /// asks (RFC 9725 section 4.4): from now on only checks with the new ufrag and password are answered. The selected
+    /// address stays selected (media keeps flowing) until the peer nominates another, and its consent is refreshed by
+    /// the new checks; addresses the peer already proved it owns stay trusted for DTLS. A closed agent stays closed.
+    /// - Parameters:
+    ///   - local: our new credentials (to be sent in the reply).
+    ///   - remote: the peer's new credentials, from its fragment.
+    public mutating func restart(local: ICECredentials, remote: ICECredentials) {
+        guard state != .closed else { return }
+        localCredentials = local
+        remoteCredentials = remote
+        statistics.restarts += 1
     }
 
     /// The next datagram to send, oldest first.

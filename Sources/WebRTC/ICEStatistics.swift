@@ -16,6 +16,8 @@ public struct ICEStatistics: Hashable, Sendable {
     public var requestsSent = 0
     /// Success responses received that matched a transaction (controlling agent).
     public var responsesReceived = 0
+    /// ICE restarts: new credentials on both sides (RFC 8445 section 9).
+    public var restarts = 0
 
     /// All zero.
     public init() {}

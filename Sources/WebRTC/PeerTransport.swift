@@ -88,8 +88,12 @@ public final class PeerTransport {
     public enum Event: Sendable, Equatable {
         /// ICE selected a pair and DTLS finished: send SRTP from `local` (nil: the one socket) to `remote`.
         case connected(local: TransportAddress?, remote: TransportAddress, keys: DTLSSRTPKeys)
-        /// ICE moved to another pair after connecting: send to the new address from now on.
+        /// ICE moved to another pair after connecting (or an ICE restart proved the same pair again): send to the new
+        /// address from now on.
         case pathChanged(local: TransportAddress?, remote: TransportAddress)
+        /// The selected pair stopped answering consent checks (ICE-full only; see `ICEEvent.disconnected`): restart
+        /// ICE, or consent expires.
+        case disconnected(remote: TransportAddress)
         /// The transport is closed; tear the peer down.
         case closed(CloseReason)
     }
@@ -313,6 +317,37 @@ public final class PeerTransport {
         close(.closedLocally)
     }
 
+    /// Restarts ICE with new credentials on both sides, keeping the DTLS association and the selected path until a
+    /// new pair is selected (`.pathChanged`, also when it is the same pair). ICE-lite (a WHEP viewer's restart): the
+    /// viewer's checks select. ICE-full (a WHIP publisher's restart): the checklist is rebuilt from `localCandidates`
+    /// (relayed candidates of the gatherer must be among them to be used) and `remoteCandidates`, and checked again.
+    /// - Parameters:
+    ///   - local: our new credentials.
+    ///   - remote: the peer's new credentials.
+    ///   - localCandidates: a full agent's candidates now (ignored by a lite one).
+    ///   - remoteCandidates: a full agent's remote candidates (ignored by a lite one).
+    ///   - now: the current time (nil: the latest input's).
+    /// - Returns: whether the agent restarted (false once closed).
+    public func restartICE(
+        local: ICECredentials, remote: ICECredentials, localCandidates: [ICEFullAgent.LocalCandidate] = [],
+        remoteCandidates: [ICECandidate] = [], now: MonotonicTime? = nil
+    ) -> Bool {
+        guard !isClosed else { return false }
+        let now = now ?? lastNow
+        if lite != nil {
+            lite!.restart(local: local, remote: remote)
+        } else {
+            full!.restart(local: local, remote: remote, localCandidates: localCandidates, now: now)
+            for candidate in remoteCandidates { full!.addRemoteCandidate(candidate) }
+            full!.handleTimeout(now: now)  // the first check at once
+            afterICE(now: now)
+        }
+        return true
+    }
+
+    /// Whether a full agent is restarting (checking new pairs while media stays on the old one).
+    public var isRestartingICE: Bool { full?.isRestarting ?? false }
+
     /// Releases the TURN allocations (a Refresh with LIFETIME 0 to each server) and stops gathering; nothing else
     /// changes. For an owner that ends the session without close_notify (WHIP ends it with an HTTP DELETE).
     public func releaseRelays() {
@@ -344,6 +379,7 @@ public final class PeerTransport {
             case .selectedPair(let local, let remote): select(local: local, remote: remote, now: now)
             case .consentExpired: close(.consentExpired)
             case .failed: close(.iceFailed)
+            case .disconnected(let remote): events.append(.disconnected(remote: remote))
             }
         }
     }

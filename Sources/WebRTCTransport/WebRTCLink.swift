@@ -28,8 +28,10 @@ package final class WebRTCLink {
     package enum Event: Sendable, Equatable {
         /// ICE and DTLS are done; media flows to `remote`.
         case connected(remote: TransportAddress)
-        /// ICE moved to another pair.
+        /// ICE moved to another pair (or a restart proved the same one again).
         case pathChanged(remote: TransportAddress)
+        /// The selected pair stopped answering consent checks: restart ICE (`restartICE`) or consent expires.
+        case disconnected(remote: TransportAddress)
         /// The peer is gone (consent expired, ICE or DTLS failed, close_notify, or `close()`).
         case closed(PeerTransport.CloseReason)
         /// The keys could not be installed (a libsrtp2 error): the link closed.
@@ -103,6 +105,20 @@ package final class WebRTCLink {
         finish()
     }
 
+    /// Restarts ICE with new credentials (see `PeerTransport.restartICE`); its first checks leave at once.
+    /// - Returns: whether the agent restarted (false once closed).
+    package func restartICE(
+        local: ICECredentials, remote: ICECredentials, localCandidates: [ICEFullAgent.LocalCandidate],
+        remoteCandidates: [ICECandidate]
+    ) -> Bool {
+        transport.eventLoop.preconditionInEventLoop()
+        guard !closed else { return false }
+        let restarted = peer.restartICE(local: local, remote: remote, localCandidates: localCandidates,
+                                        remoteCandidates: remoteCandidates, now: now())
+        pump()
+        return restarted
+    }
+
     /// Releases the peer's TURN allocations while the socket can still send (no close_notify).
     private func releaseRelays() {
         guard !closed else { return }
@@ -158,6 +174,8 @@ package final class WebRTCLink {
             case .pathChanged(_, let remote):
                 setRoute(remote: remote)
                 onEvent(.pathChanged(remote: remote))
+            case .disconnected(let remote):
+                onEvent(.disconnected(remote: remote))
             case .closed(let reason):
                 finish()
                 onEvent(.closed(reason))

@@ -214,7 +214,9 @@ struct ServeCommand: AsyncParsableCommand {
         let summary = ServeReport(
             timestamp: elapsed, viewers: viewers.count, framesEncoded: server.framesEncoded,
             operatorBitrate: server.operatorBitrate, appliedBitrate: server.appliedBitrate,
-            viewerStats: viewers.map { ServeReport.Viewer(id: $0.id, remote: $0.remote, connected: $0.connected, stats: $0.sender) })
+            viewerStats: viewers.map { ServeReport.Viewer(
+                id: $0.id, remote: $0.remote, connected: $0.connected, iceRestarts: $0.iceRestarts,
+                trickledCandidates: $0.trickledCandidates, stats: $0.sender) })
         let json = (try? JSONLine.encode(summary)) ?? "{}\n"
         let connected = viewers.filter(\.connected).count
         let progress = String(format: "%6.1fs", elapsed)

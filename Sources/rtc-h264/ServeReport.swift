@@ -6,6 +6,10 @@ struct ServeReport: Encodable {
         var id: String
         var remote: String?
         var connected: Bool
+        /// ICE restarts the viewer made.
+        var iceRestarts: Int
+        /// Candidates the viewer trickled.
+        var trickledCandidates: Int
         var stats: SenderStats
     }
 

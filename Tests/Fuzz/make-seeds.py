@@ -59,7 +59,7 @@ def turn_seeds():
 
 def main():
     # Seeds are written over, never cleared: some folders also hold seeds written by hand (link-header,
-    # jsep-formats), which a cleared folder would lose. Remove a stale generated seed by hand.
+    # jsep-formats, sdpfrag), which a cleared folder would lose. Remove a stale generated seed by hand.
     turn_seeds()
     rtp_tests = os.path.join(ROOT, "Tests", "RTPTests")
     rtp_packets = []

@@ -42,6 +42,10 @@ final class TestViewer: Sendable {
     let rtxPayloadType: UInt8?
     /// The answer's media SSRC.
     let mediaSSRC: UInt32
+    /// The viewer's ICE credentials (in its offer).
+    let credentials: ICECredentials
+    /// The session's `ETag` from the 201.
+    let etag: String?
 
     /// POSTs an offer, applies the answer and starts ICE and DTLS.
     /// - Parameters:
@@ -62,6 +66,7 @@ final class TestViewer: Sendable {
         let local = try await loop.submit { TransportAddress(transport.value.localAddress!)! }.get()
         let certificate = try DTLSCertificate.generate()
         let credentials = ICECredentials.random()
+        self.credentials = credentials
         var headers = ["Content-Type": "application/sdp"]
         if let token { headers["Authorization"] = "Bearer \(token)" }
         let reply = try await WHEPTestSupport.request(
@@ -75,6 +80,7 @@ final class TestViewer: Sendable {
         }
         #expect(reply.headers["content-type"] == "application/sdp")
         #expect(reply.headers["etag"] != nil)
+        etag = reply.headers["etag"]
         self.location = location
         answerSDP = reply.body
         let answer = try JSEPSessionDescription(parsing: reply.body)

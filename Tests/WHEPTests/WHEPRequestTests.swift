@@ -1,4 +1,5 @@
 import Testing
+import WebRTC
 @testable import WHEP
 
 /// The routing of WHEP requests, without sockets: every path, method, content type and token case to its request or
@@ -6,10 +7,10 @@ import Testing
 @Suite struct WHEPRequestTests {
     static func parse(
         _ method: String, _ uri: String, contentType: String? = nil, authorization: String? = nil,
-        token: String? = nil, body: String = "", tooLarge: Bool = false
+        token: String? = nil, ifMatch: String? = nil, body: String = "", tooLarge: Bool = false
     ) -> Result<WHEPRequest, WHEPReplyError> {
         WHEPRequest.parse(method: method, uri: uri, contentType: contentType, authorization: authorization,
-                          token: token, body: Array(body.utf8), bodyTooLarge: tooLarge)
+                          token: token, ifMatch: ifMatch, body: Array(body.utf8), bodyTooLarge: tooLarge)
     }
 
     @Test func wellFormedRequestsAreRouted() {
@@ -31,10 +32,12 @@ import Testing
         ("POST", "/whep", nil, "v=0", 415, "the offer must be sent as Content-Type: application/sdp (got none)\n"),
         ("POST", "/whep", "application/sdp", "", 400, "the offer is empty or not UTF-8\n"),
         ("POST", "/whep", "application/sdp", " \r\n", 400, "the offer is empty or not UTF-8\n"),
-        ("GET", "/whep/abc", nil, "", 405, "/whep/abc takes DELETE, OPTIONS\n"),
-        ("POST", "/whep/abc", "application/sdp", "v=0", 405, "/whep/abc takes DELETE, OPTIONS\n"),
-        ("PATCH", "/whep/abc", "application/trickle-ice-sdpfrag", "a=x", 405,
-         "trickle ICE and ICE restarts are not supported: the offer carries its candidates (gather first)\n"),
+        ("GET", "/whep/abc", nil, "", 405, "/whep/abc takes DELETE, PATCH, OPTIONS\n"),
+        ("POST", "/whep/abc", "application/sdp", "v=0", 405, "/whep/abc takes DELETE, PATCH, OPTIONS\n"),
+        ("PATCH", "/whep/abc", "application/sdp", "a=end-of-candidates", 415,
+         "a PATCH must be sent as Content-Type: application/trickle-ice-sdpfrag (got application/sdp)\n"),
+        ("PATCH", "/whep/abc", "application/trickle-ice-sdpfrag", "a=end-of-candidates", 428,
+         "a PATCH must carry If-Match: the session's ETag to trickle candidates, \"*\" to restart ICE\n"),
         ("DELETE", "/whep/", nil, "", 404, "no WHEP session at /whep/\n"),
         ("DELETE", "/whep/a/b", nil, "", 404, "no WHEP session at /whep/a/b\n"),
     ])
@@ -48,6 +51,30 @@ import Testing
         #expect(error.reply.status == status)
         #expect(error.reply.body == message)
         if status == 405 { #expect(error.reply.header("Allow") != nil) }
+    }
+
+    @Test func aPatchCarriesItsFragmentAndIfMatch() throws {
+        let body = "a=ice-ufrag:abcd\r\na=ice-pwd:0123456789012345678901\r\na=candidate:1 1 udp 1 192.0.2.1 9 typ host\r\n"
+        let parsed = Self.parse("PATCH", "/whep/0123abcd", contentType: "application/trickle-ice-sdpfrag; charset=utf-8",
+                                ifMatch: " \"abcd\" ", body: body)
+        #expect(parsed == .success(.patch(id: "0123abcd", fragment: try TrickleICEFragment(parsing: body), ifMatch: "\"abcd\"")))
+        func failure(_ ifMatch: String?, _ body: String, tooLarge: Bool = false) -> (Int, String)? {
+            guard case .failure(let error) = Self.parse(
+                "PATCH", "/whep/0123abcd", contentType: "application/trickle-ice-sdpfrag", ifMatch: ifMatch, body: body,
+                tooLarge: tooLarge)
+            else { return nil }
+            return (error.reply.status, error.reply.body)
+        }
+        #expect(failure("*", "a=ice-ufrag:abcd\r\n")! == (400, "bad trickle ICE fragment: SDP lacks a=ice-pwd beside its a=ice-ufrag\n"))
+        #expect(failure("*", "", tooLarge: true)! == (413, "trickle ICE fragment over 16384 bytes\n"))
+        #expect(failure("*", String(repeating: "a", count: WHEPRequest.maximumFragmentSize + 1))?.0 == 413)
+        #expect(failure("", "a=end-of-candidates")?.0 == 428)
+        // The token guards PATCH like DELETE.
+        guard case .failure(let unauthorized) = WHEPRequest.parse(
+            method: "PATCH", uri: "/whep/0123abcd", contentType: "application/trickle-ice-sdpfrag", authorization: nil,
+            token: "s3cret", ifMatch: "*", body: Array(body.utf8), bodyTooLarge: false)
+        else { Issue.record("a PATCH without the token was accepted"); return }
+        #expect(unauthorized.reply.status == 401)
     }
 
     @Test func anOverlongIDOrBodyIsRefused() {
@@ -87,10 +114,17 @@ import Testing
         #expect(Self.parse("OPTIONS", "/whep", token: token) == .success(.options))
     }
 
-    @Test func theViewerPagePostsAfterGatheringAndShowsErrors() {
+    /// The page POSTs at once and trickles (it no longer waits for gathering), restarts ICE, and shows errors; the
+    /// interop run in Chromium (serve_chromium_viewer.py) proves that it works.
+    @Test func theViewerPagePostsAtOnceTricklesRestartsAndShowsErrors() {
         let page = ViewerPage.html
         #expect(page.contains("addTransceiver(\"video\", {direction: \"recvonly\"})"))
-        #expect(page.contains("iceGatheringState"))
+        #expect(!page.contains("iceGatheringState === \"complete\""))
+        #expect(page.contains("pc.onicecandidate"))
+        #expect(page.contains("{\"Content-Type\": \"application/trickle-ice-sdpfrag\", \"If-Match\": ifMatch}"))
+        #expect(page.contains("patch(fragment([], false), \"*\")"))
+        #expect(page.contains("pc.restartIce()"))
+        #expect(page.contains("a=end-of-candidates\\r\\n"))
         #expect(page.contains("fetch(\"/whep\", {method: \"POST\""))
         #expect(page.contains("\"Content-Type\": \"application/sdp\""))
         #expect(page.contains("autoplay muted playsinline"))

@@ -97,7 +97,12 @@ import Testing
 
         let patch = try await WHEPTestSupport.request(port: port, "PATCH", "/whep/abc",
                                                 headers: ["Content-Type": "application/trickle-ice-sdpfrag"])
-        #expect(patch.status == 405)
+        #expect(patch.status == 428)  // no If-Match
+        let unknown = try await WHEPTestSupport.request(
+            port: port, "PATCH", "/whep/abc", headers: ["Content-Type": "application/trickle-ice-sdpfrag", "If-Match": "*"],
+            body: "a=end-of-candidates\r\n")
+        #expect(unknown.status == 404)
+        #expect(unknown.body == "no WHEP session abc\n")
         await server.finish()
     }
 

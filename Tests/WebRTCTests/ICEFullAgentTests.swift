@@ -102,9 +102,13 @@ import Testing
         #expect(server.pollEvent() == nil)
         let consentRequests = client.statistics.requestsSent - 2
         #expect((10...15).contains(consentRequests))  // 60 s / 4-6 s
-        // Now every datagram is lost.
+        // Now every datagram is lost: a consent request unanswered for 2.5 s reports the path disconnected, once; 30 s
+        // after the last answer consent expires.
+        let lost = now
         now = Self.run(&client, &server, from: now, until: now + .seconds(40)) { _ in true }
+        #expect(client.pollEvent() == .disconnected(remote: Self.serverSocket))
         #expect(client.pollEvent() == .consentExpired(remote: Self.serverSocket))
+        #expect(now >= lost + .seconds(24))
         #expect(server.pollEvent() == .consentExpired(remote: Self.clientSocket))
         #expect(client.isClosed)
         #expect(client.pollTimeout() == nil)
@@ -217,5 +221,60 @@ import Testing
         #expect(!b.isAuthenticated(TransportAddress(ipString: "10.0.0.9", port: 1)!))
         #expect(b.selected?.remote == Self.clientSocket)
         #expect(now - Self.t0 < .seconds(2))
+    }
+
+    /// An ICE restart after the client's address changed: new credentials on both sides, the checklist rebuilt from
+    /// the new socket; media stays on the old pair until the new one is nominated (reported even when it is the same
+    /// pair); no consent expires meanwhile; a restart that nominates nothing fails after the nomination timeout.
+    @Test func restartsOntoANewAddressWithNewCredentials() throws {
+        var client = Self.client()
+        var server = ICELiteAgent(local: Self.serverCredentials, remote: Self.clientCredentials, now: Self.t0)
+        client.addRemoteCandidate(.host(Self.serverSocket))
+        var now = Self.run(&client, &server, from: Self.t0, until: Self.t0 + .seconds(5))
+        #expect(client.pollEvent() == .selectedPair(local: Self.clientSocket, remote: Self.serverSocket))
+        #expect(server.pollEvent() == .selected(remote: Self.clientSocket))
+        // The old address dies: the next consent request goes unanswered.
+        now = Self.run(&client, &server, from: now, until: now + .seconds(9)) { _ in true }
+        #expect(client.pollEvent() == .disconnected(remote: Self.serverSocket))
+        // Restart from the new address (the server restarts with the credentials our PATCH gave it).
+        let moved = TransportAddress(ipString: "10.0.0.3", port: 40_000)!
+        let clientNew = try ICECredentials(ufrag: "cln2", password: "clientpassword9876543210")
+        let serverNew = ICELiteAgentRestartTests.newLocal
+        server.restart(local: serverNew, remote: clientNew)
+        client.restart(local: clientNew, remote: serverNew,
+                       localCandidates: [.init(address: moved, priority: ICECandidate.priority(kind: .host, localPreference: 65535))],
+                       now: now)
+        #expect(client.isRestarting)
+        #expect(client.selected?.local == Self.clientSocket)  // media stays until a new pair is nominated
+        #expect(client.localCredentials == clientNew && client.statistics.restarts == 1)
+        client.addRemoteCandidate(.host(Self.serverSocket))
+        #expect(client.pairs.count == 1 && client.pairs[0].local == moved)
+        let restartedAt = now
+        now = Self.run(&client, &server, from: now, until: now + .milliseconds(10))
+        #expect(client.pollEvent() == .selectedPair(local: moved, remote: Self.serverSocket))
+        #expect(server.pollEvent() == .selected(remote: moved))
+        #expect(!client.isRestarting)
+        #expect(now - restartedAt < .milliseconds(10))
+        // Consent goes on from the new address.
+        now = Self.run(&client, &server, from: now, until: now + .seconds(60))
+        #expect(client.pollEvent() == nil && !client.isClosed)
+
+        // A second restart proving the same pair again reports it again.
+        let third = try ICECredentials(ufrag: "cln3", password: "clientpassword1111111111")
+        server.restart(local: Self.serverCredentials, remote: third)
+        client.restart(local: third, remote: Self.serverCredentials, localCandidates: [.init(address: moved, priority: 1)], now: now)
+        client.addRemoteCandidate(.host(Self.serverSocket))
+        now = Self.run(&client, &server, from: now, until: now + .milliseconds(10))
+        #expect(client.pollEvent() == .selectedPair(local: moved, remote: Self.serverSocket))
+
+        // A restart nobody answers: no consent expiry while it runs, then failure at the nomination timeout.
+        let fourth = try ICECredentials(ufrag: "cln4", password: "clientpassword2222222222")
+        client.restart(local: fourth, remote: Self.serverCredentials, localCandidates: [.init(address: moved, priority: 1)], now: now)
+        client.addRemoteCandidate(.host(Self.serverSocket))
+        let start = now
+        now = Self.run(&client, &server, from: now, until: now + .seconds(40)) { _ in true }
+        #expect(client.pollEvent() == .failed)
+        #expect(client.isClosed)
+        #expect(now - start >= .seconds(30))
     }
 }

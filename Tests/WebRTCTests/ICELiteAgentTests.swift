@@ -159,3 +159,52 @@ import Testing
         #expect(!random.description.contains(random.password))
     }
 }
+
+/// ICE restart of the lite agent (a WHEP viewer's `PATCH` with `If-Match: "*"`).
+@Suite struct ICELiteAgentRestartTests {
+    typealias T = ICELiteAgentTests
+    static let newLocal = try! ICECredentials(ufrag: "srv2", password: "serverpassword9876543210")
+    static let newBrowser = try! ICECredentials(ufrag: "brw2", password: "browserpassword987654321")
+
+    @Test func answersOnlyTheNewCredentialsAndKeepsThePathAndItsConsent() throws {
+        var agent = ICELiteAgent(local: T.local, remote: T.browser, now: T.t0)
+        agent.handleSTUN(T.check(useCandidate: true), from: T.source, now: T.t0)
+        #expect(agent.pollEvent() == .selected(remote: T.source))
+        _ = agent.pollTransmit()
+        agent.restart(local: Self.newLocal, remote: Self.newBrowser)
+        #expect(agent.localCredentials == Self.newLocal)
+        #expect(agent.statistics.restarts == 1)
+        #expect(agent.selectedRemote == T.source)  // media goes on
+        #expect(agent.isAuthenticated(T.source))     // DTLS from it still accepted
+        // The old generation's checks are no longer answered.
+        agent.handleSTUN(T.check(id: 2), from: T.source, now: T.t0 + .seconds(1))
+        #expect(agent.pollTransmit() == nil)
+        #expect(agent.statistics.integrityFailures == 1)
+        // The new one's are, and refresh consent past the old deadline.
+        let later = T.t0 + .seconds(25)
+        agent.handleSTUN(T.check(id: 3, username: "srv2:brw2", password: Self.newLocal.password, useCandidate: true),
+                         from: T.source, now: later)
+        let polled = agent.pollTransmit()
+        let reply = try STUNMessage(parsing: try #require(polled).bytes)
+        #expect(reply.type == .bindingSuccess && reply.hasValidIntegrity(key: Array(Self.newLocal.password.utf8)))
+        #expect(agent.pollEvent() == nil)  // the same address: no new selection
+        agent.handleTimeout(now: T.t0 + .seconds(31))
+        #expect(agent.pollEvent() == nil)
+        #expect(agent.pollTimeout() == later + .seconds(30))
+        // A new address nominated with the new credentials takes the path.
+        let moved = TransportAddress(ipString: "198.51.100.4", port: 40_001)!
+        agent.handleSTUN(T.check(id: 4, username: "srv2:brw2", password: Self.newLocal.password, useCandidate: true),
+                         from: moved, now: later)
+        #expect(agent.pollEvent() == .selected(remote: moved))
+    }
+
+    @Test func aClosedAgentStaysClosed() {
+        var agent = ICELiteAgent(local: T.local, remote: T.browser, now: T.t0)
+        agent.handleTimeout(now: T.t0 + .seconds(31))  // no nomination
+        #expect(agent.pollEvent() == .failed)
+        agent.restart(local: Self.newLocal, remote: Self.newBrowser)
+        #expect(agent.state == .closed)
+        #expect(agent.localCredentials == T.local)
+        #expect(agent.statistics.restarts == 0)
+    }
+}

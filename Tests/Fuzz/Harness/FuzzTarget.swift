@@ -71,6 +71,10 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     /// `PlayoutDelay.read` must not trap; what they decode must write back to the element's bytes, and the capture
     /// time interpolated along any timestamp must come back when interpolated back.
     case rtpExtensions = "rtp-extensions"
+    /// A trickle ICE fragment (RFC 8840) as a WHEP viewer PATCHes it (issue 22): `TrickleICEFragment(parsing:)` must
+    /// not trap, keep at most `maximumCandidates` candidates, and what it reads must read back the same from its
+    /// own `sdp`.
+    case sdpfrag
 
     /// The largest frame the Y4M target reads (larger headers are parsed but not read, to bound memory).
     static let maxY4MFrameBytes = 1 << 20
@@ -92,11 +96,19 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .linkHeader: Self.linkHeader(bytes)
         case .turn: Self.turn(bytes)
         case .rtpExtensions: Self.rtpExtensions(bytes)
+        case .sdpfrag: Self.sdpfrag(bytes)
         }
     }
 
     private static func check(_ condition: Bool, _ message: @autoclosure () -> String) {
         if !condition { fatalError("fuzz property broken: \(message())") }
+    }
+
+    private static func sdpfrag(_ bytes: [UInt8]) {
+        guard let fragment = try? TrickleICEFragment(parsing: String(decoding: bytes, as: UTF8.self)) else { return }
+        check(fragment.candidates.count <= TrickleICEFragment.maximumCandidates, "\(fragment.candidates.count) candidates")
+        let again = try? TrickleICEFragment(parsing: fragment.sdp)
+        check(again == fragment, "the fragment does not read back from its sdp: \(String(reflecting: fragment.sdp))")
     }
 
     private static func rtpExtensions(_ bytes: [UInt8]) {

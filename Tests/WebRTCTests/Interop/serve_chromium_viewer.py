@@ -16,6 +16,11 @@ Checks, each failing with a message (exit status 1):
   - with --viewers N, N pages watch at once and the server counted N viewers;
   - with --loss: NACKs arrived and were answered with retransmissions (and the 99 % above still holds);
   - with --blackout-ms: a PLI arrived, a second keyframe was encoded and decoded, and decoding resumed;
+  - trickle ICE: every page POSTed its offer before gathering (the offer's candidates are counted) and PATCHed its
+    candidates afterwards: the page counted them accepted (204) and the server counted each viewer's;
+  - with --restart-after S: every page restarted ICE once, S seconds after its first decoded frame (restartIce(), the
+    new credentials PATCHed with If-Match: "*", the server's applied); the server counted one restart per viewer, and
+    the page went on decoding (at least 30 frames more after the restart, the 99 % above still holds);
   - the statistics panel of every page, at each refresh that had frames decoded over its one-second window (at least
     two): resolution, packets lost and recovered, NACKs, freezes and RTT equal to the raw getStats() values the same
     poll reported; its bitrate within 25 % of the bytesReceived delta between the two polls it names; its frames per
@@ -28,7 +33,7 @@ Checks, each failing with a message (exit status 1):
 Prints one JSON summary line. Uses only the Python standard library, /usr/bin/chromium and the rtc-h264 binary.
 
 Usage: serve_chromium_viewer.py --rtc-h264 PATH [--host IP] [--frames 150] [--viewers 1] [--loss P]
-       [--blackout-ms M] [--screenshot [--screenshot-dir DIR]]
+       [--blackout-ms M] [--restart-after S] [--screenshot [--screenshot-dir DIR]]
 """
 import argparse
 import json
@@ -65,6 +70,8 @@ def main() -> int:
     parser.add_argument("--size", default="320x240")
     parser.add_argument("--loss", type=float, default=0.0)
     parser.add_argument("--blackout-ms", type=int, default=0)
+    parser.add_argument("--restart-after", type=float, default=0.0,
+                        help="each page restarts ICE this many seconds after its first decoded frame")
     parser.add_argument("--screenshot", action="store_true",
                         help="page 0 through the DevTools pipe: screenshots while playing, its panel's text read")
     parser.add_argument("--screenshot-dir", help="keep the screenshots there (default: a temporary directory, removed)")
@@ -129,6 +136,8 @@ def main() -> int:
         for index in range(args.viewers):
             profile = os.path.join(workdir, f"profile{index}")
             url = f"{page}#token={token}&report=http://{host}:{collector.server_address[1]}/report/{index}"
+            if args.restart_after:
+                url += f"&restart={args.restart_after}"
             if args.screenshot and index == 0:
                 devtools = DevToolsPipe(url, profile, extra=["--use-fake-ui-for-media-stream"])
                 try:
@@ -236,6 +245,24 @@ def main() -> int:
                 failures.append("the page decoded no keyframe after the blackout")
             if min(decoded, default=0) < before_blackout + 20:
                 failures.append(f"decoding did not resume after the blackout ({before_blackout} before, {decoded} at the end)")
+        for i, report in enumerate(pages):
+            if not report.get("trickled"):
+                failures.append(f"page {i} trickled no candidate (offer with {report.get('offerCandidates')} "
+                                f"candidates): {report.get('trickleError')}")
+        if any(not v.get("trickledCandidates") for v in viewers if v.get("connected")):
+            failures.append("the server counted no trickled candidate for a viewer: "
+                            f"{[v.get('trickledCandidates') for v in viewers]}")
+        if args.restart_after:
+            for i, report in enumerate(pages):
+                if report.get("iceRestarts") != 1 or report.get("restartError"):
+                    failures.append(f"page {i}: {report.get('iceRestarts')} ICE restarts, "
+                                    f"error {report.get('restartError')}")
+                elif (report.get("frames") or 0) < (report.get("framesAtRestart") or 0) + 30:
+                    failures.append(f"page {i} decoded {report.get('frames')} frames, {report.get('framesAtRestart')} "
+                                    "at its ICE restart: not 30 more after it")
+            restarts = [v.get("iceRestarts") for v in viewers if v.get("connected")]
+            if restarts != [1] * args.viewers:
+                failures.append(f"the server counted ICE restarts {restarts}, expected one per viewer")
         summary = {
             "viewers": args.viewers, "framesEncoded": final.get("framesEncoded"), "framesSent": sent,
             "framesDecoded": decoded,
@@ -246,6 +273,12 @@ def main() -> int:
             "nackReceived": sum(v["stats"].get("nackCount", 0) for v in viewers),
             "retransmitted": sum(v["stats"].get("retransmittedPacketsSent", 0) for v in viewers),
             "loss": args.loss, "blackoutMs": args.blackout_ms,
+            "offerCandidates": [r.get("offerCandidates") for r in pages],
+            "trickled": [r.get("trickled") for r in pages],
+            "serverTrickled": [v.get("trickledCandidates") for v in viewers],
+            "iceRestarts": [r.get("iceRestarts") for r in pages],
+            "restartMs": [r.get("restartMs") for r in pages],
+            "framesAtRestart": [r.get("framesAtRestart") for r in pages],
             "rtcpReceived": sum(v["stats"].get("rtcpPacketsReceived", 0) for v in viewers),
             "srtcpFailures": sum(v["stats"].get("srtcpUnprotectFailures", 0) for v in viewers),
             "rtcpMalformed": sum(v["stats"].get("rtcpMalformed", 0) for v in viewers),

@@ -1,0 +1,195 @@
+import HTTPRequester
+import Logging
+import MediaTime
+import NIOCore
+import Sender
+import STUN
+import Synchronization
+import WebRTC
+import WebRTCTransport
+
+/// What a WHIP publisher reports while it streams.
+public enum WHIPPublisherEvent: Sendable, Equatable {
+    /// ICE restarted (RFC 9725 section 4.4) and media flows on the new pair: why (`address change`, `consent checks
+    /// unanswered`, `retry`), the pair, and the time from the first sign of trouble to the new pair's selection.
+    case iceRestarted(reason: String, local: String, remote: String, duration: Duration)
+    /// An ICE restart attempt failed (the PATCH was refused or no pair was selected in time); retried with backoff.
+    case iceRestartFailed(reason: String, error: String)
+}
+
+/// Keeps a WHIP publisher's path alive (RFC 9725 section 4.4): watches the host's addresses (once a second) and the
+/// link's consent (`.disconnected`), restarts ICE when either says the path may be gone (new credentials and the
+/// current host and relayed candidates PATCHed with `If-Match: "*"`, the endpoint's new credentials applied to the
+/// agent: the DTLS association and the SRTP keys stay), asks the encoder for an IDR as soon as a new pair carries
+/// media, and retries failed attempts with backoff (`ICERestartPolicy`). An endpoint that answers the PATCH `405` or
+/// `501` does not restart ICE: no more attempts are made (consent decides).
+final class ICERestarter: Sendable {
+    /// What the link reports, collected on its loop and read by the restarter's task.
+    final class Signals: Sendable {
+        enum Signal: Sendable {
+            case disconnected
+            case pathChanged
+        }
+        private let queue = Mutex<[Signal]>([])
+        func post(_ signal: Signal) { queue.withLock { $0.append(signal) } }
+        func drain() -> [Signal] { queue.withLock { queue in defer { queue.removeAll() }; return queue } }
+    }
+
+    /// What the restarts need from the publisher.
+    struct Context: Sendable {
+        let client: WHIPClient
+        let session: WHIPSession
+        let mid: String
+        let port: UInt16
+        let hostIPs: [String]
+        let remoteCandidates: [ICECandidate]
+        let link: NIOLoopBound<WebRTCLink>
+        let sender: H264Sender
+        let logger: Logger
+    }
+
+    /// How often the host's addresses are read.
+    static let addressInterval = Duration.seconds(1)
+    /// How often the task wakes to read the link's signals.
+    static let tick = Duration.milliseconds(100)
+
+    private let context: Context
+    private let signals: Signals
+    private let events: AsyncStream<WHIPPublisherEvent>.Continuation
+    private let state = Mutex(State())
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    struct State {
+        var restarts = 0
+        var failures = 0
+        var lastDuration: Duration?
+        var etag: String?
+    }
+
+    /// Restarts completed.
+    var restarts: Int { state.withLock { $0.restarts } }
+    /// Attempts that failed.
+    var failures: Int { state.withLock { $0.failures } }
+    /// The time the latest restart took, from the first trigger to the new pair.
+    var lastDuration: Duration? { state.withLock { $0.lastDuration } }
+
+    init(context: Context, signals: Signals, events: AsyncStream<WHIPPublisherEvent>.Continuation) {
+        self.context = context
+        self.signals = signals
+        self.events = events
+        state.withLock { $0.etag = context.session.etag }
+    }
+
+    func start() {
+        task.withLock { $0 = Task { await self.run() } }
+    }
+
+    func stop() {
+        task.withLock { $0?.cancel() }
+        events.finish()
+    }
+
+    private func run() async {
+        var policy = ICERestartPolicy()
+        var addresses = Set(context.hostIPs)
+        var unsupported = false
+        var attemptReason = ICERestartPolicy.Reason.retry
+        var lastAddressCheck = ContinuousClock.now
+        let endpoint = context.client.endpoint
+        while !Task.isCancelled {
+            try? await Task.sleep(for: Self.tick)
+            var now = WebRTCLink.monotonicNow()
+            for signal in signals.drain() {
+                switch signal {
+                case .disconnected:
+                    if !unsupported { policy.trigger(.disconnected, now: now) }
+                case .pathChanged:
+                    context.sender.requestKeyframe()  // the new (or re-proven) path: an IDR at once
+                    let reason = attemptReason
+                    if let gap = policy.succeeded(now: now) {
+                        let pair = try? await context.link.eventLoop.submit { [link = context.link] in
+                            (link.value.peer.path?.local.map { "\($0)" } ?? "-", link.value.peer.path.map { "\($0.remote)" } ?? "-")
+                        }.get()
+                        state.withLock {
+                            $0.restarts += 1
+                            $0.lastDuration = gap
+                        }
+                        context.logger.info("ICE restarted", metadata: [
+                            "local": "\(pair?.0 ?? "-")", "remote": "\(pair?.1 ?? "-")",
+                            "ms": "\((gap / .milliseconds(1)).rounded())",
+                        ])
+                        events.yield(.iceRestarted(reason: reason.rawValue, local: pair?.0 ?? "-", remote: pair?.1 ?? "-",
+                                                   duration: gap))
+                    }
+                }
+            }
+            if ContinuousClock.now - lastAddressCheck >= Self.addressInterval {
+                lastAddressCheck = ContinuousClock.now
+                if let route = try? await WHIPPublisher.routeSource(toward: endpoint) {
+                    let ips = Set(WHIPPublisher.hostCandidateIPs(routeIP: route, includeLoopback: endpoint.isLoopback))
+                    if ips != addresses {
+                        context.logger.notice("host addresses changed", metadata: [
+                            "addresses": "\(ips.sorted().joined(separator: ","))",
+                        ])
+                        addresses = ips
+                        if !unsupported { policy.trigger(.addressChanged, now: now) }
+                    }
+                }
+            }
+            now = WebRTCLink.monotonicNow()
+            guard !unsupported, let reason = policy.start(now: now) else { continue }
+            attemptReason = reason
+            context.logger.notice("restarting ICE", metadata: ["reason": "\(reason.rawValue)"])
+            do {
+                try await attempt()
+            } catch {
+                policy.failed(now: WebRTCLink.monotonicNow())
+                state.withLock { $0.failures += 1 }
+                if case WHIPError.httpStatus(let status, _, _) = error, status == 405 || status == 501 {
+                    unsupported = true
+                }
+                context.logger.warning("ICE restart failed", metadata: [
+                    "reason": "\(reason.rawValue)", "error": "\(error)",
+                    "retry": "\(unsupported ? "no: the endpoint does not restart ICE" : "with backoff")",
+                ])
+                events.yield(.iceRestartFailed(reason: reason.rawValue, error: "\(error)"))
+            }
+        }
+    }
+
+    /// One restart: our new credentials and candidates PATCHed, the endpoint's applied to the agent.
+    private func attempt() async throws {
+        let endpoint = context.client.endpoint
+        let route = try await WHIPPublisher.routeSource(toward: endpoint)
+        let ips = WHIPPublisher.hostCandidateIPs(routeIP: route, includeLoopback: endpoint.isLoopback)
+        let hosts = ips.compactMap { TransportAddress(ipString: $0, port: context.port) }.enumerated().map { index, address in
+            ICECandidate.host(address, foundation: String(index + 1),
+                              localPreference: ICECandidate.defaultLocalPreference - UInt32(index))
+        }
+        let link = context.link
+        let relays = try await link.eventLoop.submit {
+            link.value.peer.gatherer?.candidates.filter { $0.kind == .relay } ?? []
+        }.get()
+        let candidates = hosts + relays
+        let credentials = ICECredentials.random()
+        let (answer, etag) = try await context.client.restartICE(
+            context.session,
+            fragment: TrickleICEFragment(credentials: credentials, mid: context.mid, candidates: candidates,
+                                         endOfCandidates: true))
+        guard let remote = answer.credentials else { throw WHIPError.badAnswer("the ICE restart reply has no credentials") }
+        let family = hosts.first?.transportAddress?.ip.isIPv6 ?? false
+        let offered = answer.candidates.filter {
+            $0.transport == "udp" && $0.component == ICECandidate.rtpComponent
+                && $0.transportAddress.map { $0.ip.isIPv6 == family } == true
+        }
+        let remotes = offered.isEmpty ? context.remoteCandidates : offered
+        let locals = candidates.compactMap { candidate in
+            candidate.transportAddress.map { ICEFullAgent.LocalCandidate(address: $0, priority: candidate.priority) }
+        }
+        let restarted = try await link.eventLoop.submit {
+            link.value.restartICE(local: credentials, remote: remote, localCandidates: locals, remoteCandidates: remotes)
+        }.get()
+        guard restarted else { throw WHIPError.transportClosed("the WebRTC transport closed before the ICE restart") }
+        state.withLock { $0.etag = etag ?? $0.etag }
+    }
+}
