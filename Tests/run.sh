@@ -26,6 +26,9 @@ RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Intero
 RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Interop/whip-turn.sh
 # WHIP to Janus's VideoRoom through Debian's simple-whip-server, watched by an aiortc subscriber (frames MD5-compared).
 RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Interop/whip-janus.sh
+# WHIP ICE restart: the publisher's address replaced mid-stream (two namespaces), a restart through simple-whip-server
+# (If-Match: "*") to Janus, the picture back in headless Chromium watching the room.
+RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Interop/whip-restart.sh
 # The user-space UDP relay the network benchmarks use (Tests/Tools/ImpairmentRelay).
 python3 Tests/Tools/ImpairmentRelay/test_impairment_relay.py
 # The DocC documentation builds with no warning, and every public symbol has a documentation comment (Tests/Docs).

@@ -171,6 +171,20 @@ struct SendCommand: AsyncParsableCommand {
             try PrivateFile.write(description.serialize(), to: sdp)
         }
         let quiet = self.quiet
+        // ICE restarts of a WHIP publish (an address change, consent checks unanswered), one line each.
+        let restartLines = Task {
+            guard let publisher else { return }
+            for await event in publisher.events where !quiet {
+                switch event {
+                case .iceRestarted(let reason, let local, let remote, let duration):
+                    let milliseconds = (duration / .milliseconds(1)).rounded()
+                    FileHandle.standardError.write(Data(
+                        "ICE restarted (\(reason)): \(local) -> \(remote), media back \(Int(milliseconds)) ms after it began\n".utf8))
+                case .iceRestartFailed(let reason, let error):
+                    FileHandle.standardError.write(Data("ICE restart failed (\(reason)): \(error)\n".utf8))
+                }
+            }
+        }
         // Every report, the final one last: progress lines and the stats file (which so ends with the totals).
         let reporting = Task {
             for await stats in sender.reports {
@@ -215,6 +229,7 @@ struct SendCommand: AsyncParsableCommand {
             final = try await sender.finish()
         }
         await reporting.value
+        await restartLines.value
         await controlServer?.close()
         annexB?.close()
         statsFile?.close()

@@ -4,7 +4,8 @@ reports the page's getStats() once the stream stops (no new frame for --idle sec
 
 Prints one JSON line: {"frames": framesDecoded, "received": framesReceived, "dropped": ..., "packetsLost": ...,
 "keyFrames": ..., "firstFrameMs": ms from the answer, "width": W, "height": H, "codec": "...", "decoder": "...",
-"ice": "...", "srtp": "..."} or {"error": "..."}. Uses only the Python standard library and /usr/bin/chromium.
+"ice": "...", "srtp": "...", "timeline": [[unix seconds, framesDecoded], ...]} (a sample whenever the count moved, polled
+every 100 ms) or {"error": "..."}. Uses only the Python standard library and /usr/bin/chromium.
 """
 import argparse
 import json
@@ -53,6 +54,7 @@ async function main() {
   await call(base, {janus: "message", body: {request: "start", room: room}, jsep: {type: "answer", sdp: pc.localDescription.sdp}});
   const keepalive = setInterval(() => call("/" + session, {janus: "keepalive"}), 10000);
   let report = {frames: 0}, firstFrameMs = null, lastFrames = 0, lastChange = performance.now();
+  const timeline = [];
   while (performance.now() - started < timeoutMs) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const {inbound: s, codec, transport: t} = videoStats(await pc.getStats());
@@ -66,11 +68,15 @@ async function main() {
     }
     if (t) { report.srtp = t.srtpCipher; report.dtlsRole = t.dtlsRole; }
     if (firstFrameMs === null && report.frames > 0) firstFrameMs = performance.now() - answered;
-    if (report.frames !== lastFrames) { lastFrames = report.frames; lastChange = performance.now(); }
+    if (report.frames !== lastFrames) {
+      lastFrames = report.frames; lastChange = performance.now();
+      timeline.push([Date.now() / 1000, report.frames]);
+    }
     if (report.frames > 0 && performance.now() - lastChange > idleMs) break;
   }
   clearInterval(keepalive);
   report.firstFrameMs = firstFrameMs === null ? null : Math.round(firstFrameMs);
+  report.timeline = timeline;
   pc.close();
   await call("/" + session, {janus: "destroy"});
   await fetch("/result", {method: "POST", body: JSON.stringify(report)});
