@@ -22,7 +22,7 @@ public enum WHIPPublisherEvent: Sendable, Equatable {
 /// current host and relayed candidates PATCHed with `If-Match: "*"`, the endpoint's new credentials applied to the
 /// agent: the DTLS association and the SRTP keys stay), asks the encoder for an IDR as soon as a new pair carries
 /// media, and retries failed attempts with backoff (`ICERestartPolicy`). An endpoint that answers the PATCH `405` or
-/// `501` does not restart ICE: no more attempts are made (consent decides).
+/// `501` does not restart ICE, and `404` says the session is gone: no more attempts are made (consent decides).
 final class ICERestarter: Sendable {
     /// What the link reports, collected on its loop and read by the restarter's task.
     final class Signals: Sendable {
@@ -145,7 +145,7 @@ final class ICERestarter: Sendable {
             } catch {
                 policy.failed(now: WebRTCLink.monotonicNow())
                 state.withLock { $0.failures += 1 }
-                if case WHIPError.httpStatus(let status, _, _) = error, status == 405 || status == 501 {
+                if case WHIPError.httpStatus(let status, _, _) = error, [404, 405, 501].contains(status) {
                     unsupported = true
                 }
                 context.logger.warning("ICE restart failed", metadata: [

@@ -122,14 +122,15 @@ public final class WHIPPublisher: Sendable {
 
         // One wildcard IPv4 socket; a host candidate per interface address (the one routed toward the endpoint
         // first), each datagram paired by the address it arrived on (IP_PKTINFO).
+        // The endpoint's address family decides ours: an IPv6 route gets an IPv6 socket and IPv6 host candidates.
         let routeIP = try await Self.routeSource(toward: client.endpoint)
-        guard let routeAddress = TransportAddress(ipString: routeIP, port: 0), !routeAddress.ip.isIPv6 else {
-            throw WHIPError.connectionFailed(
-                url: client.endpoint.description, reason: "only IPv4 is supported, and the route to it is \(routeIP)")
+        guard let routeAddress = TransportAddress(ipString: routeIP, port: 0) else {
+            throw WHIPError.connectionFailed(url: client.endpoint.description, reason: "the route to it is from \(routeIP)")
         }
+        let ipv6 = routeAddress.ip.isIPv6
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         var transportConfiguration = TransportConfiguration(
-            localHost: "0.0.0.0", localPort: 0, peer: nil, rtcpMux: true, security: nil)
+            localHost: ipv6 ? "::" : "0.0.0.0", localPort: 0, peer: nil, rtcpMux: true, security: nil)
         transportConfiguration.holdMediaUntilSecured = true
         transportConfiguration.receivePacketInfo = true
         let transport = try await UDPTransport.bind(configuration: transportConfiguration, eventLoop: loop)
@@ -139,6 +140,9 @@ public final class WHIPPublisher: Sendable {
             throw WHIPError.connectionFailed(url: client.endpoint.description, reason: "no local port to offer")
         }
         let hostIPs = Self.hostCandidateIPs(routeIP: routeIP, includeLoopback: client.endpoint.isLoopback)
+        // ICE servers are resolved to IPv4: of no use from an IPv6 socket.
+        let usableServers = ipv6 ? [] : whip.iceServers
+        let ipv6Problems = ipv6 ? whip.iceServers.map { "\($0.uri): not used on an IPv6 path (ICE servers are IPv4 only)" } : []
         let locals = hostIPs.compactMap { TransportAddress(ipString: $0, port: port) }
         let local = locals[0]  // the routed one
         let hostCandidates = locals.enumerated().map { index, address in
@@ -150,7 +154,7 @@ public final class WHIPPublisher: Sendable {
         var gatherer = ICEGatherer(base: local, hostAddresses: Set(locals), timeout: whip.gatheringTimeout)
         do {
             var servers: [ICEGatherer.Server] = []
-            for server in whip.iceServers { servers.append(try await server.gathererServer()) }
+            for server in usableServers { servers.append(try await server.gathererServer()) }
             let now = WebRTCLink.monotonicNow()
             for server in servers { gatherer.add(server, now: now) }
             if !servers.isEmpty { gatherer = try await CandidateGathering.run(gatherer, on: transport) }
@@ -213,9 +217,9 @@ public final class WHIPPublisher: Sendable {
         configuration.absoluteCaptureTimeExtensionID = oneByteID(negotiated.absoluteCaptureTimeExtensionID)
         configuration.playoutDelayExtensionID = oneByteID(negotiated.playoutDelayExtensionID)
         // The endpoint's TURN servers (Link headers): allocated on from now on, next to ICE's first checks.
-        var problems = offerGatherer.failures
+        var problems = ipv6Problems + offerGatherer.failures
         var lateServers: [ICEGatherer.Server] = []
-        if whip.usesEndpointICEServers {
+        if whip.usesEndpointICEServers, !ipv6 {
             for server in session.iceServers {
                 guard !whip.iceServers.contains(where: { $0.uri == server.uri && $0.username == server.username }) else {
                     continue
@@ -421,15 +425,26 @@ public final class WHIPPublisher: Sendable {
         }
     }
 
-    /// The IPv4 addresses to offer host candidates for: the routed one first, then every other up interface's,
-    /// loopback only when the endpoint itself is on loopback (RFC 8445 section 5.1.1.1 leaves loopback out).
+    /// The addresses to offer host candidates for, of the route's family: the routed one first, then every other up
+    /// interface's, loopback only when the endpoint itself is on loopback (RFC 8445 section 5.1.1.1 leaves loopback
+    /// out), IPv6 link-local addresses never (they need a scope; RFC 8445 section 5.1.1.1 leaves them out too).
     static func hostCandidateIPs(routeIP: String, includeLoopback: Bool) -> [String] {
         var addresses = [routeIP]
+        let ipv6 = routeIP.contains(":")
         let devices = (try? System.enumerateDevices()) ?? []
         for device in devices {
-            guard let ip = device.address?.ipAddress, case .v4? = device.address else { continue }
-            let loopback = ip.hasPrefix("127.")
-            guard !loopback || includeLoopback, !addresses.contains(ip) else { continue }
+            guard let address = device.address, let ip = address.ipAddress else { continue }
+            switch address {
+            case .v4 where !ipv6:
+                guard !ip.hasPrefix("127.") || includeLoopback else { continue }
+            case .v6 where ipv6:
+                let lower = ip.lowercased()
+                guard !lower.hasPrefix("fe8"), !lower.hasPrefix("fe9"), !lower.hasPrefix("fea"), !lower.hasPrefix("feb"),
+                      lower != "::1" || includeLoopback, !lower.hasPrefix("::ffff:")
+                else { continue }
+            default: continue
+            }
+            guard !addresses.contains(ip) else { continue }
             addresses.append(ip)
         }
         return Array(addresses.prefix(Self.maximumHostCandidates))

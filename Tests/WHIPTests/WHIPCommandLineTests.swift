@@ -25,7 +25,8 @@ import TestSupport
         (["send", "--to", "127.0.0.1:5004", "--token", "abc"], "--token needs --whip"),
         (["send", "--frames", "3"], "--to HOST:PORT is required"),
         (["sdp", "--no-srtp"], "--to HOST:PORT is required"),
-        (["send", "--whip", "http://[::1]:9/whip", "--frames", "3"], "only IPv4 is supported, and the route to it is ::1"),
+        // IPv6 is spoken: nothing listens on [::1]:9, and the error says so with the bracketed URL.
+        (["send", "--whip", "http://[::1]:9/whip", "--frames", "3"], "cannot reach the WHIP endpoint http://[::1]:9/whip"),
         // ICE servers (each message names the option and the URI; the credential never appears).
         (["send", "--to", "127.0.0.1:5004", "--ice-server", "stun:192.0.2.1"],
          "--ice-server, --ice-username, --ice-credential and --ice-credential-file need --whip"),

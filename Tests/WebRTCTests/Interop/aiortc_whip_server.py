@@ -105,6 +105,10 @@ class Endpoint:
                 status, reply_headers, reply = 307, {"Location": "/whip/endpoint"}, b""
             elif method == "POST" and target in ("/whip", "/whip/endpoint"):
                 status, reply_headers, reply = await self.post(target, headers, body)
+            elif method == "PATCH" and self.resource and target == "/whip/resource/" + self.resource:
+                # No trickle ICE and no ICE restart here (aioice restarts nothing): RFC 9725's answer.
+                self.stats["patches"] = self.stats.get("patches", 0) + 1
+                status, reply_headers, reply = 405, {"Allow": "POST, DELETE", "Content-Type": "text/plain"}, b"no ICE restart"
             elif method == "DELETE" and self.resource and target == "/whip/resource/" + self.resource:
                 if self.args.token is not None and headers.get("authorization") != "Bearer " + self.args.token:
                     self.stats["unauthorized"] += 1
@@ -115,6 +119,7 @@ class Endpoint:
                     status, reply_headers, reply = 200, {}, b""
                     self.done.set()
             reasons = {200: "OK", 201: "Created", 307: "Temporary Redirect", 401: "Unauthorized", 404: "Not Found",
+                       405: "Method Not Allowed",
                        409: "Conflict", 415: "Unsupported Media Type"}
             head = "HTTP/1.1 %d %s\r\n" % (status, reasons.get(status, "Status"))
             for name, value in reply_headers.items():

@@ -119,7 +119,7 @@ def first_external_ipv4(run_inside: str) -> str:
 
 def free_port(host: str) -> int:
     """A TCP port free on `host` a moment ago."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((host, 0))
         return s.getsockname()[1]
 
@@ -179,7 +179,10 @@ class QuietHandler(http.server.BaseHTTPRequestHandler):
 
 def serve_in_thread(handler, host: str = "127.0.0.1") -> http.server.ThreadingHTTPServer:
     """An HTTP server on a free port of `host`, serving on a daemon thread; `shutdown()` it when done."""
-    server = http.server.ThreadingHTTPServer((host, 0), handler)
+    server_class = http.server.ThreadingHTTPServer
+    if ":" in host:  # an IPv6 literal
+        server_class = type("ThreadingHTTPServer6", (http.server.ThreadingHTTPServer,), {"address_family": socket.AF_INET6})
+    server = server_class((host, 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 
@@ -363,3 +366,8 @@ def read_png(data: bytes):
         rows.append(bytes(row))
         previous = row
     return width, height, rows
+
+
+def url_host(host: str) -> str:
+    """`host` as a URL's authority writes it: an IPv6 literal in brackets."""
+    return f"[{host}]" if ":" in host else host

@@ -32,6 +32,8 @@ Checks, each failing with a message (exit status 1):
     exactly the numbers the page reports.
 Prints one JSON summary line. Uses only the Python standard library, /usr/bin/chromium and the rtc-h264 binary.
 
+--host takes an IPv4 or IPv6 literal (URLs bracket the latter; --loss and --blackout-ms impair IPv4 only).
+
 Usage: serve_chromium_viewer.py --rtc-h264 PATH [--host IP] [--frames 150] [--viewers 1] [--loss P]
        [--blackout-ms M] [--restart-after S] [--screenshot [--screenshot-dir DIR]]
 """
@@ -48,7 +50,7 @@ import threading
 import time
 
 from interop_common import (DevToolsPipe, QuietHandler, first_external_ipv4, free_port, get_when_listening,
-                            launch_chromium, png_size, read_png, serve_in_thread, stop_process)
+                            launch_chromium, png_size, read_png, serve_in_thread, stop_process, url_host)
 
 # The viewport of the screenshots: a laptop's and a phone's (CSS pixels, device scale factor 1).
 WIDE = (960, 540)
@@ -117,13 +119,13 @@ def main() -> int:
     token = os.urandom(16).hex()  # beyond loopback the server requires one; the page takes it from #token=
     log = open(os.path.join(workdir, "serve.log"), "w")
     serve = subprocess.Popen(
-        [args.rtc_h264, "serve", "--whep", f"{host}:{port}", "--size", args.size, "--fps", "30", "--bitrate", "600k",
+        [args.rtc_h264, "serve", "--whep", f"{url_host(host)}:{port}", "--size", args.size, "--fps", "30", "--bitrate", "600k",
          "--frames", str(args.frames), "--stats", stats_path, "--max-viewers", str(max(2, args.viewers)), "--token", token],
         stdout=log, stderr=subprocess.STDOUT)
     browsers = []
     failures = []
     try:
-        page = f"http://{host}:{port}/"
+        page = f"http://{url_host(host)}:{port}/"
         answered = get_when_listening(page, serve)
         if answered is None:
             failures.append("serve did not start listening")
@@ -135,7 +137,7 @@ def main() -> int:
         devtools, session, shot = None, None, None
         for index in range(args.viewers):
             profile = os.path.join(workdir, f"profile{index}")
-            url = f"{page}#token={token}&report=http://{host}:{collector.server_address[1]}/report/{index}"
+            url = f"{page}#token={token}&report=http://{url_host(host)}:{collector.server_address[1]}/report/{index}"
             if args.restart_after:
                 url += f"&restart={args.restart_after}"
             if args.screenshot and index == 0:

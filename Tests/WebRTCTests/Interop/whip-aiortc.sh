@@ -11,7 +11,11 @@
 #   3. the endpoint closes its PeerConnection after 30 frames: `send` stops at once naming the close_notify, exits
 #      non-zero, and still DELETEs the session.
 #   4. the endpoint freezes (SIGSTOP) 3 s in: after 30 s without consent answers (RFC 7675) `send` stops naming the
-#      expiry, long before its 3000 frames; the DELETE is answered once the endpoint resumes.
+#      expiry, long before its 3000 frames (its ICE restart attempts meanwhile end at the endpoint's 405 to PATCH);
+#      the DELETE is answered once the endpoint resumes.
+#   5. IPv6: the endpoint on fd00:81::1 (https://[fd00:81::1]:PORT/whip, a certificate for that address): the offer's
+#      host candidates are the two IPv6 veth addresses (no link-local, no IPv4), the pair is IPv6, and the frames are
+#      decoded bit-exact as in 1.
 #
 # Usage: Tests/WebRTCTests/Interop/whip-aiortc.sh   (as root; after `swift build`; RTC_H264 = the binary)
 set -euo pipefail
@@ -37,6 +41,8 @@ cleanup() {
 }
 trap cleanup EXIT
 netns_up "$NS" whip0 10.81.0.1 whip1 10.81.0.2
+ip -n "$NS" addr add fd00:81::1/64 dev whip0 nodad
+ip -n "$NS" addr add fd00:81::2/64 dev whip1 nodad
 
 TOKEN="whip-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 printf '%s\n' "$TOKEN" >"$WORK/token"
@@ -147,4 +153,29 @@ SERVER_PID=""
 "$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r["deleted"] else "FAIL: no DELETE after consent expired")' \
     "$WORK/report-silent.json"
 echo "whip-aiortc endpoint silent: stopped after $sent frames: $(head -c 300 "$WORK/send-silent.err" | tr '\n' ' ')"
+
+# 5. IPv6 end to end: the URL, TLS to an IPv6 address, IPv6 host candidates and pair.
+mkdir -p "$WORK/v6"
+make_test_certificate "$WORK/v6" fd00:81::1
+ip netns exec "$NS" "$PY" "$HERE/aiortc_whip_server.py" --listen fd00:81::1 --port 8105 --report "$WORK/report-v6.json" \
+    --timeout 60 --tls-cert "$WORK/v6/server.pem" --tls-key "$WORK/v6/server.key" >"$WORK/server-8105.out" 2>"$WORK/server-8105.err" &
+SERVER_PID=$!
+for _ in $(seq 100); do grep -q listening "$WORK/server-8105.out" 2>/dev/null && break; sleep 0.1; done
+ip netns exec "$NS" "$RTC" send --whip "https://[fd00:81::1]:8105/whip" --ca-file "$WORK/v6/ca.pem" --frames 100 \
+    --size 320x240 --fps 30 --save-annexb "$WORK/sent-v6.h264" 2>"$WORK/send-v6.err" \
+    || { echo "FAIL: send --whip over IPv6 exited $?: $(tail -c 800 "$WORK/send-v6.err")" >&2; exit 1; }
+wait "$SERVER_PID" || true
+SERVER_PID=""
+grep -q "ICE \[fd00:81::" "$WORK/send-v6.err" || { echo "FAIL: the pair is not IPv6: $(grep -o 'ICE .*' "$WORK/send-v6.err")" >&2; exit 1; }
+"$PY" - "$WORK/report-v6.json" <<'EOF' || exit 1
+import json, sys
+report = json.load(open(sys.argv[1]))
+if report["offer_candidates"] != ["fd00:81::1", "fd00:81::2"]:
+    print("FAIL: the IPv6 offer's host candidates are %s, not fd00:81::1 and fd00:81::2" % report["offer_candidates"],
+          file=sys.stderr)
+    sys.exit(1)
+EOF
+RESULT=$(cd "$HERE" && "$PY" whip_compare.py "$WORK/report-v6.json" "$WORK/sent-v6.h264" --last-frame-pending) \
+    || { echo "FAIL: IPv6 frame comparison: $RESULT" >&2; exit 1; }
+echo "whip-aiortc IPv6: $RESULT; $(grep -o 'ICE .*' "$WORK/send-v6.err" | head -1)"
 echo "whip-aiortc: PASS"

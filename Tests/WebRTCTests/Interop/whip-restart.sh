@@ -144,6 +144,7 @@ for i in $(seq 200); do
     sleep 0.1
 done
 sleep 4
+DOWN=$(date +%s.%N)
 ip -n "$PUB" addr del "$OLD/24" dev wrs1
 sleep 0.5
 ip -n "$PUB" addr add "$NEW/24" dev wrs1
@@ -154,12 +155,13 @@ if grep -q "$TOKEN" "$WORK/send.err"; then echo "FAIL: the token was printed" >&
 RESTARTS=$(grep -c "^ICE restarted (address change)" "$WORK/send.err" || true)
 [ "$RESTARTS" = 1 ] || { echo "FAIL: $RESTARTS 'ICE restarted (address change)' lines: $(grep -i "restart\|address" "$WORK/send.err" | head -5)" >&2; exit 1; }
 python3 - "$WORK/subscriber.out" "$WORK/stats.jsonl" "$UP" "$NEW" "$JANUS_VERSION" "$(grep "^ICE restarted" "$WORK/send.err")" \
-    "$PUBLISHED" <<'EOF'
+    "$PUBLISHED" "$DOWN" <<'EOF'
 import json, sys
 lines = [line for line in open(sys.argv[1]) if line.strip()]
 report = json.loads(lines[-1]) if lines else {"error": "no report"}
 stats = [json.loads(line) for line in open(sys.argv[2]) if line.strip()]
 up, new, version, line, published = float(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6], float(sys.argv[7])
+down = float(sys.argv[8])
 problems = []
 if "error" in report:
     print("FAIL: Chromium: " + report["error"], file=sys.stderr)
@@ -177,7 +179,7 @@ if new not in line:
     problems.append(f"the restarted pair is not on {new}: {line}")
 final = stats[-1] if stats else {}
 # The sender's statistics count seconds from its start, about when its "published" line appeared.
-at_up = [s for s in stats if s.get("timestamp", 0) <= up - published]
+at_up = [s for s in stats if s.get("timestamp", 0) <= down - published]
 keyframes_before = at_up[-1].get("keyFramesEncoded", 0) if at_up else 0
 plis_before = at_up[-1].get("pliCount", 0) if at_up else 0
 if problems:
@@ -188,7 +190,8 @@ stall = (after[0] - before[-1]) * 1000
 print(f"whip-restart ({version}, simple-whip-server, Chromium): {decoded_at_up} frames before, {decoded_after} after; "
       f"picture back {gap:.0f} ms after the new address was up ({stall:.0f} ms without a frame); "
       f"keyframes after the change {final.get('keyFramesEncoded', 0) - keyframes_before} "
-      f"({final.get('keyFramesEncoded')} in all), PLIs after it {final.get('pliCount', 0) - plis_before}, "
+      f"({final.get('keyFramesEncoded')} in all), PLIs after it {final.get('pliCount', 0) - plis_before} "
+      f"(each may have cost one), "
       f"Chromium's freezes {report.get('freezes')}; {line}")
 EOF
 echo "whip-restart: PASS"
