@@ -30,9 +30,11 @@ import WebRTCTransport
 /// let stats = try await publisher.finish()                 // BYE, socket closed, DELETE of the session
 /// ```
 ///
-/// One wildcard IPv4 socket; its host candidates are the address the system routes toward the endpoint from, then
-/// every other up interface's IPv4 address (loopback only when the endpoint is on loopback), at most eight; ICE pairs
-/// each datagram by the address it arrived on. The configuration's peer address, local address, SRTP settings and
+/// One wildcard socket of the family the system routes toward the endpoint with (IPv4, or IPv6 for an IPv6 endpoint);
+/// its host candidates are the address the route leaves from, then every other up interface's address of that family
+/// (loopback only when the endpoint is on loopback, no IPv6 link-local), at most eight; ICE pairs each datagram by the
+/// address it arrived on. When the addresses change, or the selected pair stops answering consent checks, ICE is
+/// restarted (`events`, `iceRestarts`; Docs/Guide.md "When the address changes"). The configuration's peer address, local address, SRTP settings and
 /// `rtcpMux` are not used: ICE, DTLS and BUNDLE decide them.
 ///
 /// ICE servers (`WHIPConfiguration.iceServers`): before the offer, the same socket asks each STUN server for its
