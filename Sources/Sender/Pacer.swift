@@ -8,7 +8,9 @@ import RTP
 ///
 /// Pure: the caller enqueues packets as they are produced, asks `nextSendTime(now:)` when to wake up, and calls
 /// `dequeue(now:)` then; the pacer reads no clock and sends nothing. Sending a packet adds its size to a debt that
-/// drains at the pacing rate; a packet may leave while the debt is at most `burstInterval` worth of the rate.
+/// drains at the pacing rate; a packet may leave while the debt is at most `burstInterval` worth of the rate (and at
+/// most `maximumBurstSize`). With libwebrtc's 40 ms, a P frame on a link with room leaves at once (at 1.5 Mbit/s a
+/// 720p P frame of about 6 KB against an 18.75 KB allowance) while a keyframe still leaves at the pacing rate.
 ///
 /// If the oldest media packet has waited so long that the queue cannot drain within `queueTimeLimit` at the
 /// pacing rate, the rate is raised just enough to drain it in time (libwebrtc `kMaxExpectedQueueLength`, 2 s),
@@ -16,8 +18,13 @@ import RTP
 public struct Pacer: Sendable {
     /// The default factor over the target rate (libwebrtc `PacingController::kDefaultPaceMultiplier`, 2.5).
     public static let defaultPacingFactor = 2.5
-    /// The default burst allowance: 5 ms at the pacing rate (about two 1,200-byte packets at 3.75 Mbit/s).
-    public static let defaultBurstInterval: Duration = .milliseconds(5)
+    /// The default burst allowance: 40 ms at the pacing rate (libwebrtc `PacingController::kDefaultBurstInterval`;
+    /// 18.75 KB at 3.75 Mbit/s, the pacing rate of a 1.5 Mbit/s target), so that a frame smaller than that is not
+    /// held behind the pacer (issue 25: a P frame's last packet within 5 ms of its first).
+    public static let defaultBurstInterval: Duration = .milliseconds(40)
+    /// The most bytes one burst may carry, whatever the rate (libwebrtc `kMaxBurstSize`: 63 KB, so that a burst does
+    /// not overflow a send socket buffer).
+    public static let maximumBurstSize = 63_000.0
     /// The default media queue capacity in packets (about 1.4 s at 10 Mbit/s of 1,200-byte packets).
     public static let defaultMediaQueueCapacity = 1024
     /// The default retransmission queue capacity in packets.
@@ -161,12 +168,17 @@ public struct Pacer: Sendable {
         return dropped
     }
 
+    /// The debt a packet may leave under: `burstInterval` at `rate`, at most `maximumBurstSize`.
+    private func allowance(rate: Double) -> Double {
+        min(rate * burstInterval.inSeconds, Self.maximumBurstSize)
+    }
+
     /// When the next packet may leave: `now` (or earlier) when one may leave at once, nil when nothing is queued.
     /// - Parameter now: the current time.
     public func nextSendTime(now: MonotonicTime) -> MonotonicTime? {
         guard queuedPackets > 0 else { return nil }
         let rate = rate(now: now)
-        let excess = drainedDebt(now: now, rate: rate) - rate * burstInterval.inSeconds
+        let excess = drainedDebt(now: now, rate: rate) - allowance(rate: rate)
         guard excess > Self.debtTolerance else { return now }
         // Round up to the next nanosecond, so that dequeue at that time finds the debt paid.
         return now + .secondsClamped(excess / rate) + .nanoseconds(1)
@@ -179,7 +191,7 @@ public struct Pacer: Sendable {
         let rate = rate(now: now)
         debt = drainedDebt(now: now, rate: rate)
         if let last = lastDrain { lastDrain = max(last, now) } else { lastDrain = now }
-        guard queuedPackets > 0, debt <= rate * burstInterval.inSeconds + Self.debtTolerance else { return nil }
+        guard queuedPackets > 0, debt <= allowance(rate: rate) + Self.debtTolerance else { return nil }
         guard let packet = retransmissions.removeFirst() ?? media.removeFirst() else { return nil }
         debt += Double(packet.size)
         switch packet.kind {

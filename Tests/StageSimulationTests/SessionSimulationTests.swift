@@ -38,13 +38,22 @@ import Testing
 }
 
 extension SessionSimulationTests {
-    /// 10 % loss both ways, 100 ms each way: at least 97 % shown, the target never under 100 kbit/s.
+    /// 10 % loss both ways, 100 ms each way, over three loss patterns (seeds): at least 97 % shown on average and 96 %
+    /// in each, the target never under 100 kbit/s. (One pattern alone moves by a point when packet timing changes:
+    /// seeds 1-5 gave 97.5-100 % with a 5 ms pacer burst and 96.8-100 % with 40 ms, the same mean, 98.5 %.)
     @Test func tenPercentLossAtTwoHundredMillisecondRTT() throws {
-        let outcome = try SessionSimulation(Self.lossy(0.10, delay: .milliseconds(100))).run()
-        print(Self.describe("loss 10 %, 100 ms", outcome, seconds: 60))
-        #expect(outcome.shownShare >= 0.97)
-        #expect(outcome.targets.allSatisfy { $0.bitrate >= 100_000 })
-        #expect(outcome.stalledSteps < 100)
+        var shares: [Double] = []
+        for seed in [1, 2, 3] as [UInt64] {
+            var scenario = Self.lossy(0.10, delay: .milliseconds(100))
+            scenario.seed = seed
+            let outcome = try SessionSimulation(scenario).run()
+            print(Self.describe("loss 10 %, 100 ms, seed \(seed)", outcome, seconds: 60))
+            shares.append(outcome.shownShare)
+            #expect(outcome.shownShare >= 0.96)
+            #expect(outcome.targets.allSatisfy { $0.bitrate >= 100_000 })
+            #expect(outcome.stalledSteps < 100)
+        }
+        #expect(shares.reduce(0, +) / Double(shares.count) >= 0.97)
     }
 
     /// 5 % loss with NACK off at the receiver: visibly worse (under 90 % shown), nothing resent.
