@@ -9,8 +9,7 @@ import RTP
 /// Pure: the caller enqueues packets as they are produced, asks `nextSendTime(now:)` when to wake up, and calls
 /// `dequeue(now:)` then; the pacer reads no clock and sends nothing. Sending a packet adds its size to a debt that
 /// drains at the pacing rate; a packet may leave while the debt is at most `burstInterval` worth of the rate (and at
-/// most `maximumBurstSize`). With libwebrtc's 40 ms, a P frame on a link with room leaves at once (at 1.5 Mbit/s a
-/// 720p P frame of about 6 KB against an 18.75 KB allowance) while a keyframe still leaves at the pacing rate.
+/// most `maximumBurstSize`).
 ///
 /// If the oldest media packet has waited so long that the queue cannot drain within `queueTimeLimit` at the
 /// pacing rate, the rate is raised just enough to drain it in time (libwebrtc `kMaxExpectedQueueLength`, 2 s),
@@ -18,10 +17,13 @@ import RTP
 public struct Pacer: Sendable {
     /// The default factor over the target rate (libwebrtc `PacingController::kDefaultPaceMultiplier`, 2.5).
     public static let defaultPacingFactor = 2.5
-    /// The default burst allowance: 40 ms at the pacing rate (libwebrtc `PacingController::kDefaultBurstInterval`;
-    /// 18.75 KB at 3.75 Mbit/s, the pacing rate of a 1.5 Mbit/s target), so that a frame smaller than that is not
-    /// held behind the pacer (issue 25: a P frame's last packet within 5 ms of its first).
-    public static let defaultBurstInterval: Duration = .milliseconds(40)
+    /// The default burst allowance: 5 ms at the pacing rate (about two 1,200-byte packets at 3.75 Mbit/s).
+    /// libwebrtc's 40 ms (`PacingController::kDefaultBurstInterval`) lets a P frame leave at once (its packets 0.17 ms
+    /// apart instead of 6.1 ms at 720p and 1.5 Mbit/s, Docs/Benchmarks.md `run-latency.sh`), but with one send group
+    /// per frame our delay-based detector no longer saw a 500 kbit/s bottleneck's queue build in time when entering it
+    /// at 1.2 Mbit/s (`LossyPathCommandLineTests` on a loaded CI run); libwebrtc enters a path at 300 kbit/s and probes
+    /// up. Pass `burstInterval:` for the 40 ms burst.
+    public static let defaultBurstInterval: Duration = .milliseconds(5)
     /// The most bytes one burst may carry, whatever the rate (libwebrtc `kMaxBurstSize`: 63 KB, so that a burst does
     /// not overflow a send socket buffer).
     public static let maximumBurstSize = 63_000.0

@@ -22,18 +22,17 @@ import Testing
         return sent
     }
 
-    /// The default burst, libwebrtc's 40 ms at the pacing rate: a 720p P frame at 1.5 Mbit/s (about 6 KB) leaves at
-    /// once, a keyframe is spread; at high rates a burst stops at 63 KB.
-    @Test func theDefaultBurstLetsAPFrameOutAtOnceAndCapsLargeBursts() throws {
-        var pacer = try Pacer(targetBitrate: 1_500_000)  // 3.75 Mbit/s: 18,750 bytes in 40 ms
-        #expect(Pacer.defaultBurstInterval == .milliseconds(40))
+    /// libwebrtc's burst, 40 ms at the pacing rate: a 720p P frame at 1.5 Mbit/s (about 6 KB) leaves at once, a
+    /// keyframe is spread; at high rates a burst stops at 63 KB.
+    @Test func aFortyMillisecondBurstLetsAPFrameOutAtOnceAndCapsLargeBursts() throws {
+        var pacer = try Pacer(targetBitrate: 1_500_000, burstInterval: .milliseconds(40))  // 18,750 bytes in 40 ms
         for seq in UInt16(0)..<5 { pacer.enqueue(media(seq), now: ms(0)) }  // 6,000 bytes
         #expect(drain(&pacer, from: ms(0)).allSatisfy { $0.1 == 0 })
         for seq in UInt16(5)..<45 { pacer.enqueue(media(seq), now: ms(100)) }  // a 48 KB keyframe
         let keyframe = drain(&pacer, from: ms(100))
         #expect(keyframe.filter { $0.1 == 100 }.count == 16)  // debt 0 ... 18,000 <= 18,750
         #expect(keyframe.count == 40 && keyframe.last!.1 > 155)  // the other 24 at the pacing rate, 2.56 ms apart
-        var fast = try Pacer(targetBitrate: 10_000_000)  // 25 Mbit/s: 125 KB in 40 ms, capped at 63 KB
+        var fast = try Pacer(targetBitrate: 10_000_000, burstInterval: .milliseconds(40))  // 125 KB in 40 ms: capped
         for seq in UInt16(0)..<100 { fast.enqueue(media(seq), now: ms(0)) }
         #expect(drain(&fast, from: ms(0)).filter { $0.1 == 0 }.count == 53)  // debt 0 ... 62,400 <= 63,000
     }
