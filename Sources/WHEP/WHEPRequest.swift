@@ -76,8 +76,7 @@ public enum WHEPRequest: Sendable, Equatable {
             if bodyTooLarge {
                 return .failure(WHEPReplyError(.error(413, "offer over \(maximumBodySize) bytes")))
             }
-            let mediaType = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: " \t").lowercased() }
-            guard mediaType == "application/sdp" else {
+            guard mediaType(of: contentType) == "application/sdp" else {
                 return .failure(WHEPReplyError(.error(415, "the offer must be sent as Content-Type: application/sdp (got \(contentType.map { String($0.prefix(100)) } ?? "none"))")))
             }
             guard let offer = String(validating: body, as: UTF8.self), !offer.allSatisfy(\.isWhitespace) else {
@@ -92,6 +91,11 @@ public enum WHEPRequest: Sendable, Equatable {
         }
     }
 
+    /// A `Content-Type` value's media type, lowercased, without its parameters (`; charset=...`).
+    static func mediaType(of contentType: String?) -> String? {
+        contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: " \t").lowercased() }
+    }
+
     /// The most bytes a trickle fragment may have: `TrickleICEFragment.maximumCandidates` candidates of about 150
     /// bytes, with room to spare.
     public static let maximumFragmentSize = 16 * 1024
@@ -100,8 +104,7 @@ public enum WHEPRequest: Sendable, Equatable {
     static func parsePatch(
         id: String, contentType: String?, ifMatch: String?, body: [UInt8], bodyTooLarge: Bool
     ) -> Result<WHEPRequest, WHEPReplyError> {
-        let mediaType = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: " \t").lowercased() }
-        guard mediaType == TrickleICEFragment.mediaType else {
+        guard mediaType(of: contentType) == TrickleICEFragment.mediaType else {
             return .failure(WHEPReplyError(.error(415, "a PATCH must be sent as Content-Type: \(TrickleICEFragment.mediaType) (got \(contentType.map { String($0.prefix(100)) } ?? "none"))")))
         }
         guard let ifMatch = ifMatch?.trimmingCharacters(in: " \t"), !ifMatch.isEmpty else {

@@ -162,10 +162,7 @@ final class ICERestarter: Sendable {
         let endpoint = context.client.endpoint
         let route = try await WHIPPublisher.routeSource(toward: endpoint)
         let ips = WHIPPublisher.hostCandidateIPs(routeIP: route, includeLoopback: endpoint.isLoopback)
-        let hosts = ips.compactMap { TransportAddress(ipString: $0, port: context.port) }.enumerated().map { index, address in
-            ICECandidate.host(address, foundation: String(index + 1),
-                              localPreference: ICECandidate.defaultLocalPreference - UInt32(index))
-        }
+        let hosts = WHIPPublisher.hostCandidates(ips.compactMap { TransportAddress(ipString: $0, port: context.port) })
         let link = context.link
         let relays = try await link.eventLoop.submit {
             link.value.peer.gatherer?.candidates.filter { $0.kind == .relay } ?? []
@@ -177,15 +174,10 @@ final class ICERestarter: Sendable {
             fragment: TrickleICEFragment(credentials: credentials, mid: context.mid, candidates: candidates,
                                          endOfCandidates: true))
         guard let remote = answer.credentials else { throw WHIPError.badAnswer("the ICE restart reply has no credentials") }
-        let family = hosts.first?.transportAddress?.ip.isIPv6 ?? false
-        let offered = answer.candidates.filter {
-            $0.transport == "udp" && $0.component == ICECandidate.rtpComponent
-                && $0.transportAddress.map { $0.ip.isIPv6 == family } == true
-        }
+        let offered = WHIPPublisher.usableRemoteCandidates(
+            answer.candidates, ipv6: hosts.first?.transportAddress?.ip.isIPv6 ?? false)
         let remotes = offered.isEmpty ? context.remoteCandidates : offered
-        let locals = candidates.compactMap { candidate in
-            candidate.transportAddress.map { ICEFullAgent.LocalCandidate(address: $0, priority: candidate.priority) }
-        }
+        let locals = WHIPPublisher.agentCandidates(candidates)
         let restarted = try await link.eventLoop.submit {
             link.value.restartICE(local: credentials, remote: remote, localCandidates: locals, remoteCandidates: remotes)
         }.get()

@@ -147,10 +147,7 @@ public final class WHIPPublisher: Sendable {
         let ipv6Problems = ipv6 ? whip.iceServers.map { "\($0.uri): not used on an IPv6 path (ICE servers are IPv4 only)" } : []
         let locals = hostIPs.compactMap { TransportAddress(ipString: $0, port: port) }
         let local = locals[0]  // the routed one
-        let hostCandidates = locals.enumerated().map { index, address in
-            ICECandidate.host(address, foundation: String(index + 1),
-                              localPreference: ICECandidate.defaultLocalPreference - UInt32(index))
-        }
+        let hostCandidates = Self.hostCandidates(locals)
 
         // The configured STUN and TURN servers (host names resolved once): their candidates go into the offer.
         var gatherer = ICEGatherer(base: local, hostAddresses: Set(locals), timeout: whip.gatheringTimeout)
@@ -166,11 +163,7 @@ public final class WHIPPublisher: Sendable {
         }
         let offerGatherer = gatherer
         let candidates = hostCandidates + gatherer.candidates
-        // ICE pairs from host and relayed candidates; a server-reflexive one is checked from its base (RFC 8445
-        // section 6.1.2.4), which is a host candidate.
-        let agentCandidates = candidates.filter { $0.kind != .srflx }.compactMap { candidate in
-            candidate.transportAddress.map { ICEFullAgent.LocalCandidate(address: $0, priority: candidate.priority) }
-        }
+        let agentCandidates = Self.agentCandidates(candidates)
 
         // The offer.
         let certificate = try DTLSCertificate.generate()
@@ -238,10 +231,7 @@ public final class WHIPPublisher: Sendable {
             configuration.nack = false
             configuration.rtx = nil
         }
-        let usable = negotiated.remoteCandidates.filter {
-            $0.transport == "udp" && $0.component == ICECandidate.rtpComponent
-                && $0.transportAddress.map { $0.ip.isIPv6 == local.ip.isIPv6 } == true
-        }
+        let usable = Self.usableRemoteCandidates(negotiated.remoteCandidates, ipv6: local.ip.isIPv6)
         guard !usable.isEmpty else {
             throw await abandon(WHIPError.badAnswer(
                 "no UDP candidate of our address family (\(local.ip.isIPv6 ? "IPv6" : "IPv4")) in the answer"))
@@ -450,6 +440,31 @@ public final class WHIPPublisher: Sendable {
             addresses.append(ip)
         }
         return Array(addresses.prefix(Self.maximumHostCandidates))
+    }
+
+    /// Host candidates for our addresses, the routed one first: foundations 1, 2, ... and local preferences counting
+    /// down from the highest, so that the routed address is tried first.
+    static func hostCandidates(_ addresses: [TransportAddress]) -> [ICECandidate] {
+        addresses.enumerated().map { index, address in
+            ICECandidate.host(address, foundation: String(index + 1),
+                              localPreference: ICECandidate.defaultLocalPreference - UInt32(index))
+        }
+    }
+
+    /// What the full agent checks from: host and relayed candidates (a server-reflexive one is checked from its base,
+    /// a host candidate, RFC 8445 section 6.1.2.4).
+    static func agentCandidates(_ candidates: [ICECandidate]) -> [ICEFullAgent.LocalCandidate] {
+        candidates.filter { $0.kind != .srflx }.compactMap { candidate in
+            candidate.transportAddress.map { ICEFullAgent.LocalCandidate(address: $0, priority: candidate.priority) }
+        }
+    }
+
+    /// The endpoint's candidates we can pair with: UDP, the RTP component, an IP literal of our address family.
+    static func usableRemoteCandidates(_ candidates: [ICECandidate], ipv6: Bool) -> [ICECandidate] {
+        candidates.filter {
+            $0.transport == "udp" && $0.component == ICECandidate.rtpComponent
+                && $0.transportAddress.map { $0.ip.isIPv6 == ipv6 } == true
+        }
     }
 
     /// The most host candidates offered (a host with many addresses must not flood the checklist).
