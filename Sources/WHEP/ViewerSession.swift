@@ -41,8 +41,8 @@ final class ViewerSession {
     private var remoteCredentials: ICECredentials?
     /// Our host candidate, as the answer gave it (a restart's reply repeats it).
     private let localCandidate: ICECandidate
-    /// When the viewer restarted ICE, newest last (at most `restartsPerMinute`: the storm bound).
-    private var restartTimes: [MonotonicTime] = []
+    /// The storm bound on the viewer's ICE restarts.
+    private var restartLimiter = RestartLimiter()
     /// ICE restarts the viewer made.
     private(set) var iceRestarts = 0
     /// Candidates the viewer trickled for its current credentials.
@@ -50,10 +50,6 @@ final class ViewerSession {
     /// The clock (the loop's monotonic time).
     private let now: () -> MonotonicTime
 
-    /// The least time between two ICE restarts of one viewer; one sooner gets 429.
-    static let minimumRestartInterval = Duration.seconds(1)
-    /// The most ICE restarts of one viewer within a minute; more get 429.
-    static let restartsPerMinute = 10
 
     init(id: String, transport: UDPTransport, negotiated: NegotiatedVideo, ssrc: SSRC, rtxSSRC: SSRC?,
          credentials: ICECredentials, candidate: ICECandidate, encoder: FanOutEncoder, table: ViewerTable,
@@ -183,8 +179,8 @@ final class ViewerSession {
     ///
     /// - `If-Match: *` (or `"*"`, as RFC 9725's examples write it) with new credentials restarts ICE: new credentials of ours, 200 with them, our candidate and
     ///   a new `ETag`; the DTLS association and the stream go on (an ICE-lite agent learns the viewer's new address
-    ///   from its checks). A restart sooner than `minimumRestartInterval` after the last, or beyond
-    ///   `restartsPerMinute`, gets 429 with `Retry-After`.
+    ///   from its checks). A restart sooner than a second after the last, or beyond ten a minute
+    ///   (`RestartLimiter`), gets 429 with `Retry-After`.
     /// - `If-Match` with the current `ETag`: trickled candidates, 204. An ICE-lite server needs none of them (the
     ///   viewer's checks tell it its addresses): they are counted and otherwise ignored, as are candidates of an
     ///   older generation (another ufrag).
@@ -210,19 +206,12 @@ final class ViewerSession {
             return .error(400, "an ICE restart (If-Match: \"*\") needs a new a=ice-ufrag and a=ice-pwd in the fragment")
         }
         let time = now()
-        restartTimes.removeAll { time - $0 >= .seconds(60) }
-        if let last = restartTimes.last, time - last < Self.minimumRestartInterval {
-            return Self.tooManyRestarts(retryAfter: 1)
-        }
-        if restartTimes.count >= Self.restartsPerMinute {
-            let wait = restartTimes.first.map { Duration.seconds(60) - (time - $0) } ?? .seconds(60)
-            return Self.tooManyRestarts(retryAfter: max(1, Int((wait / .seconds(1)).rounded(.up))))
-        }
+        if let retryAfter = restartLimiter.refusal(now: time) { return Self.tooManyRestarts(retryAfter: retryAfter) }
         let local = ICECredentials.random()
         guard link.peer.restartICE(local: local, remote: remote) else {
             return .error(404, "the WHEP session has ended")
         }
-        restartTimes.append(time)
+        restartLimiter.record(now: time)
         localCredentials = local
         remoteCredentials = remote
         iceRestarts += 1
@@ -234,7 +223,7 @@ final class ViewerSession {
     }
 
     static func tooManyRestarts(retryAfter seconds: Int) -> WHEPReply {
-        var reply = WHEPReply.error(429, "too many ICE restarts: at most one a second and \(restartsPerMinute) a minute")
+        var reply = WHEPReply.error(429, "too many ICE restarts: at most one a second and \(RestartLimiter.perMinute) a minute")
         reply.headers.append(("Retry-After", "\(seconds)"))
         return reply
     }
