@@ -101,10 +101,12 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
-        // A WebRTC peer's ICE and DTLS (WebRTC's sans-IO PeerTransport) run over a UDPTransport's socket.
+        // A WebRTC peer's ICE and DTLS (WebRTC's sans-IO PeerTransport) run over a UDPTransport's socket, and the
+        // TCP or TLS connections to TURN servers reached so (TURNStreams).
         .target(name: "WebRTCTransport", dependencies: [
-            "Transport", "WebRTC", "STUN", "DTLS", "RTP", "MediaTime",
+            "Transport", "WebRTC", "STUN", "TURN", "DTLS", "RTP", "MediaTime",
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .target(name: "Sender", dependencies: [
             "H264", "MediaTime", "RTP", "SRTP", "Video", "Codec", "SDP", "Transport", "CongestionControl",

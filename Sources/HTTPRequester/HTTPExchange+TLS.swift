@@ -11,36 +11,42 @@ extension HTTPExchange {
     ///   - url: The URL requested.
     ///   - check: What the verification recorded about the certificate it rejected.
     static func tlsError(_ error: any Error, url: HTTPURL, check: CertificateCheck) -> HTTPExchangeError? {
+        tlsError(error, url: url.description, host: url.host, check: check)
+    }
+
+    /// The `HTTPExchangeError` for a TLS error on a connection to `url` (any URI: `turns:` too) whose certificate must
+    /// name `host`, or nil when it is not a TLS error.
+    static func tlsError(_ error: any Error, url: String, host: String, check: CertificateCheck) -> HTTPExchangeError? {
         if let extra = error as? NIOSSLExtraError {
             if extra == .failedToValidateHostname || extra == .serverHostnameImpossibleToMatch {
-                return .certificateHostMismatch(url: url.description, host: url.host)
+                return .certificateHostMismatch(url: url, host: host)
             }
-            return .tlsHandshakeFailed(url: url.description, reason: String(describing: extra))
+            return .tlsHandshakeFailed(url: url, reason: String(describing: extra))
         }
         if let ssl = error as? NIOSSLError {
             switch check.problem {
             case .expired(let notAfter)?:
-                return .certificateExpired(url: url.description, notAfter: notAfter)
+                return .certificateExpired(url: url, notAfter: notAfter)
             case .notYetValid(let notBefore)?:
-                return .certificateUntrusted(url: url.description, reason: "it is not valid before \(notBefore)")
+                return .certificateUntrusted(url: url, reason: "it is not valid before \(notBefore)")
             case .unknownIssuer?:
-                return .certificateUntrusted(url: url.description, reason: unknownIssuer)
+                return .certificateUntrusted(url: url, reason: unknownIssuer)
             case nil:
                 break
             }
             let text = String(describing: ssl)
             if text.contains(certificateVerifyFailed) {
-                return .certificateUntrusted(url: url.description, reason: "certificate verification failed (\(text))")
+                return .certificateUntrusted(url: url, reason: "certificate verification failed (\(text))")
             }
             switch ssl {
             case .uncleanShutdown:
-                return .tlsHandshakeFailed(url: url.description, reason: "the endpoint closed the connection without TLS close_notify")
+                return .tlsHandshakeFailed(url: url, reason: "the endpoint closed the connection without TLS close_notify")
             default:
-                return .tlsHandshakeFailed(url: url.description, reason: text)
+                return .tlsHandshakeFailed(url: url, reason: text)
             }
         }
         if let boring = error as? BoringSSLError {
-            return .tlsHandshakeFailed(url: url.description, reason: String(describing: boring))
+            return .tlsHandshakeFailed(url: url, reason: String(describing: boring))
         }
         return nil
     }

@@ -62,6 +62,24 @@ package struct TLSClientContext: Sendable {
             context: context, serverHostname: serverName, check: check)
     }
 
+    /// A client handler for one TLS connection that is not HTTP (TURN over TLS, `turns:`), under the same policy, and
+    /// the function that names what went wrong when the connection fails (expired, unknown issuer, name mismatch).
+    /// - Parameters:
+    ///   - host: The server's host name or IP literal, verified against its certificate.
+    ///   - name: How errors name the server (its URI).
+    /// - Returns: The handler to put first in the pipeline, and the explanation of an error it raised (nil when the
+    ///   error is not TLS's).
+    /// - Throws: NIOSSL's errors for a host name that cannot be sent as SNI.
+    package func makeStreamHandler(
+        host: String, name: String
+    ) throws -> (handler: NIOSSLClientHandler, explain: (any Error) -> String?) {
+        let check = CertificateCheck()
+        let serverName = IPv4Address.isLiteral(host) || host.contains(":") ? nil : host
+        let handler = try (RecordingVerification.self as any CertificateRecordingHandler.Type).handler(
+            context: context, serverHostname: serverName, check: check)
+        return (handler, { HTTPExchange.tlsError($0, url: name, host: host, check: check)?.description })
+    }
+
     /// Throws `invalidCAFile` with the system's reason when `path` cannot be opened for reading.
     static func checkReadable(_ path: String) throws(HTTPExchangeError) {
         let descriptor = open(path, O_RDONLY)

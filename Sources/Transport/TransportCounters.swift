@@ -24,6 +24,9 @@ public struct TransportCounters: Sendable, Equatable, Codable {
     public var socketErrors = 0
     /// RTP packets and RTCP compounds dropped because the transport was not yet secured (WebRTC before DTLS).
     public var heldBeforeSecured = 0
+    /// RTP packets and RTCP compounds dropped because the TCP or TLS connection to a TURN relay had no room for them
+    /// (its send buffer above `MediaStreamSink`'s mark: a real-time stream drops rather than queue).
+    public var relayStreamDrops = 0
     /// Times a socket was bound again after NIO closed it on a send error (`EPERM` from a firewall, `ENETUNREACH`).
     public var socketRestarts = 0
 

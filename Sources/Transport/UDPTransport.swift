@@ -8,8 +8,11 @@ import TURN
 ///
 /// Confined to its event loop: every method is called there, and the callbacks run there.
 ///
-/// Over a TURN relay (WebRTC, `setPeer(_:channel:)`) each outgoing packet is ChannelData: its 4-byte header goes in
-/// room kept in front of the packet, and incoming packets are read inside ChannelData (`.relayedMedia`).
+/// Over a TURN relay (WebRTC, `setPeer(_:channel:stream:)`) each outgoing packet is ChannelData: its 4-byte header
+/// goes in room kept in front of the packet, and incoming packets are read inside ChannelData (`.relayedMedia`). When
+/// the relay's server is reached over TCP or TLS, the ChannelData (padded to 4 bytes, RFC 8656 section 12.5) goes to
+/// that connection (`MediaStreamSink`) instead of the socket, and what arrives on it comes in through
+/// `receiveRelayedMedia`.
 ///
 /// Outgoing RTP is batched per frame (or per pacer burst): `queueRTP(maximumSize:write:)` has each packet written
 /// straight into one wire buffer and protects it there in place, `flush` hands the batch to the socket as slices sharing that storage (one
@@ -62,6 +65,8 @@ package final class UDPTransport {
     private var closed = false
     /// The TURN channel media goes out on (each packet framed as ChannelData, RFC 8656 section 12.4), or nil.
     private var channel: UInt16?
+    /// The TCP or TLS connection to the TURN server media goes to instead of the socket, or nil.
+    private var stream: (any MediaStreamSink)?
 
     /// Called once on the loop when `close()` starts, while the sockets can still send (a WebRTC link releases its
     /// TURN allocations there).
@@ -190,10 +195,13 @@ package final class UDPTransport {
     ///   - address: the peer, or the TURN server that relays to it.
     ///   - channel: the TURN channel bound to the peer when `address` is the server: every packet then goes as
     ///     ChannelData, its 4-byte header written in the room kept in front of it; nil sends packets as they are.
-    package func setPeer(_ address: SocketAddress, channel: UInt16? = nil) {
+    ///   - stream: the TCP or TLS connection to that server, when it is reached so: the ChannelData, padded to a
+    ///     multiple of 4, goes there instead of the socket. Ignored without a channel.
+    package func setPeer(_ address: SocketAddress, channel: UInt16? = nil, stream: (any MediaStreamSink)? = nil) {
         eventLoop.preconditionInEventLoop()
         peer = address
         self.channel = channel
+        self.stream = channel == nil ? nil : stream
     }
 
     /// Sends one datagram as it is (STUN, DTLS): never protected, never batched with media.
@@ -235,15 +243,17 @@ package final class UDPTransport {
         let trailer = rtpTrailer
         let channel = self.channel
         let headroom = channel == nil ? 0 : ChannelData.headerSize
-        try wire.writeWithUnsafeMutableBytes(minimumWritableBytes: headroom + maximumSize + trailer) { raw in
+        let padded = stream != nil
+        try wire.writeWithUnsafeMutableBytes(minimumWritableBytes: headroom + maximumSize + trailer + (padded ? 3 : 0)) { raw in
             let packet = UnsafeMutableRawBufferPointer(rebasing: raw[headroom...])
             var length = try write(UnsafeMutableRawBufferPointer(rebasing: packet[0..<maximumSize]))
             guard length >= 0, length <= maximumSize else { throw TransportError.invalidPacketLength(length) }
             if let srtp {
                 length = try srtp.protectRTP(UnsafeMutableRawBufferPointer(rebasing: packet[0..<(length + trailer)]), length: length)
             }
-            if let channel { try ChannelData.writeHeader(channel: channel, payloadCount: length, into: raw) }
-            return headroom + length
+            guard let channel else { return length }
+            try ChannelData.writeHeader(channel: channel, payloadCount: length, into: raw)
+            return Self.padChannelData(raw, length: headroom + length, padded: padded)
         }
         packetEnds.append(wire.writerIndex)
     }
@@ -277,15 +287,27 @@ package final class UDPTransport {
             return 0
         }
         var start = 0
+        var sent = 0
         for end in packetEnds {
-            rtpSocket.write(wire.getSlice(at: start, length: end - start)!, to: peer)
-            counters.rtpBytesSent += end - start
+            let slice = wire.getSlice(at: start, length: end - start)!
+            if let stream {
+                if stream.write(slice) {
+                    sent += 1
+                    counters.rtpBytesSent += end - start
+                } else {
+                    counters.relayStreamDrops += 1
+                }
+            } else {
+                rtpSocket.write(slice, to: peer)
+                sent += 1
+                counters.rtpBytesSent += end - start
+            }
             start = end
         }
-        rtpSocket.flush()
-        counters.rtpPacketsSent += count
+        if let stream { stream.flush() } else { rtpSocket.flush() }
+        counters.rtpPacketsSent += sent
         packetEnds.removeAll(keepingCapacity: true)
-        return count
+        return sent
     }
 
     /// Serializes, protects (SRTCP) and sends one compound RTCP packet to the peer's RTCP address.
@@ -300,7 +322,8 @@ package final class UDPTransport {
         }
         let channel = self.channel
         let headroom = channel == nil ? 0 : ChannelData.headerSize
-        let size = headroom + RTCPPacket.serializedSize(of: packets) + rtcpTrailer
+        let stream = self.stream
+        let size = headroom + RTCPPacket.serializedSize(of: packets) + rtcpTrailer + (stream == nil ? 0 : 3)
         let socket = rtcpSocket ?? rtpSocket
         var out = socket.channel.allocator.buffer(capacity: size)
         let srtp = srtpOut
@@ -309,11 +332,20 @@ package final class UDPTransport {
             let packet = UnsafeMutableRawBufferPointer(rebasing: raw[headroom...])
             var length = try RTCPPacket.serialize(packets, into: packet, reservedTrailer: trailer)
             if let srtp { length = try srtp.protectRTCP(packet, length: length) }
-            if let channel { try ChannelData.writeHeader(channel: channel, payloadCount: length, into: raw) }
-            return headroom + length
+            guard let channel else { return length }
+            try ChannelData.writeHeader(channel: channel, payloadCount: length, into: raw)
+            return Self.padChannelData(raw, length: headroom + length, padded: stream != nil)
         }
-        socket.write(out, to: destination)
-        socket.flush()
+        if let stream {
+            guard stream.write(out) else {
+                counters.relayStreamDrops += 1
+                return
+            }
+            stream.flush()
+        } else {
+            socket.write(out, to: destination)
+            socket.flush()
+        }
         counters.rtcpPacketsSent += 1
     }
 
@@ -329,7 +361,28 @@ package final class UDPTransport {
         rtcpSocket?.closeNow()
     }
 
+    /// Zeroes the padding after a ChannelData message of `length` bytes up to a multiple of 4 when `padded` (TCP and
+    /// TLS, RFC 8656 section 12.5; `raw` has the room).
+    /// - Returns: the length with the padding.
+    private static func padChannelData(_ raw: UnsafeMutableRawBufferPointer, length: Int, padded: Bool) -> Int {
+        guard padded else { return length }
+        let total = (length + 3) & ~3
+        for index in length..<total { raw[index] = 0 }
+        return total
+    }
+
     // MARK: Receiving
+
+    /// One RTP or RTCP packet a TURN server relayed over TCP or TLS, taken out of its ChannelData by the owner of that
+    /// connection (which vouched for it as `InterceptVerdict.relayedMedia` does): unprotected and handled in place.
+    /// - Parameters:
+    ///   - buffer: the packet alone.
+    ///   - address: the server it came from.
+    package func receiveRelayedMedia(_ buffer: inout ByteBuffer, from address: SocketAddress) {
+        eventLoop.preconditionInEventLoop()
+        guard !closed else { return }
+        receivedMedia(&buffer, from: address)
+    }
 
     /// The local address (port 0) the datagram being intercepted was sent to, with
     /// `TransportConfiguration.receivePacketInfo`; nil otherwise or outside an interceptor call.
@@ -361,6 +414,11 @@ package final class UDPTransport {
             counters.packetsFromStrangers += 1
             return
         }
+        receivedMedia(&buffer, from: address)
+    }
+
+    /// A datagram (or a relayed packet) that may be RTP or RTCP from the peer.
+    private func receivedMedia(_ buffer: inout ByteBuffer, from address: SocketAddress) {
         guard isSecured else {
             // Media before the keys exist cannot be authenticated: never read as plain RTP.
             counters.heldBeforeSecured += 1

@@ -8,22 +8,23 @@ import Glibc
 #endif
 
 extension ICEServer {
-    /// Why the publisher cannot gather from this server, or nil when it can: STUN (`stun:`) and TURN over UDP
-    /// (`turn:` with a username and a credential) on IPv4. Never quotes the credential.
+    /// Why the publisher cannot gather from this server, or nil when it can: STUN (`stun:`), and TURN with a username
+    /// and a credential over UDP (`turn:`), TCP (`turn:...?transport=tcp`) or TLS (`turns:`), on IPv4. Never quotes
+    /// the credential.
     /// - Parameters:
     ///   - afterOffer: Whether the offer is already sent (a server from the endpoint's `Link` headers): a
     ///     server-reflexive candidate found then could only be signalled by trickle ICE, so STUN is of no use.
     public func unusableReason(afterOffer: Bool = false) -> String? {
         switch scheme {
         case .stuns: return "STUN over TLS (stuns:) is not supported: use stun:"
-        case .turns: return "TURN over TLS (turns:) is not supported yet: use turn:"
         case .stun where afterOffer:
             return "a server-reflexive candidate found after the offer cannot be signalled without trickle ICE"
         case .stun: break
-        case .turn:
-            if transport == .tcp { return "TURN over TCP (?transport=tcp) is not supported yet: use UDP" }
+        case .turns where transport == .udp:
+            return "TURN over DTLS (turns:...?transport=udp) is not supported: use turns: (TLS over TCP)"
+        case .turn, .turns:
             if username == nil || credential == nil {
-                return "a turn: server needs a username and a credential (--ice-username, --ice-credential)"
+                return "a \(scheme.rawValue): server needs a username and a credential (--ice-username, --ice-credential)"
             }
         }
         if Self.isIPv6Address(Substring(host)) { return "IPv6 ICE servers are not supported yet (the socket is IPv4)" }
@@ -43,13 +44,19 @@ extension ICEServer {
         }
         let address = TransportAddress(ip: ip, port: UInt16(port))  // 1...65535 by the parser
         switch scheme {
-        case .turn:
+        case .turn, .turns:
             return ICEGatherer.Server(
                 address: address, kind: .turn(LongTermCredential(username: username ?? "", password: credential ?? "")),
-                name: uri)
+                name: uri, transport: turnTransport)
         default:
             return ICEGatherer.Server(address: address, kind: .stun, name: uri)
         }
+    }
+
+    /// How a TURN server is reached: UDP, TCP (`?transport=tcp`) or TLS (`turns:`).
+    var turnTransport: TURNClientConfiguration.Transport {
+        if scheme == .turns { return .tls }
+        return transport == .tcp ? .tcp : .udp
     }
 
     /// Why a host name did not resolve.

@@ -149,16 +149,28 @@ public final class WHIPPublisher: Sendable {
         let local = locals[0]  // the routed one
         let hostCandidates = Self.hostCandidates(locals)
 
-        // The configured STUN and TURN servers (host names resolved once): their candidates go into the offer.
+        // The configured STUN and TURN servers (host names resolved once): their candidates go into the offer. TURN
+        // over TCP or TLS goes over connections of its own (TURNStreams), verified as the WHIP client verifies.
+        let tls = client.tls
+        let streams = try await loop.submit {
+            NIOLoopBound(TURNStreams(servers: [], eventLoop: loop) { host, name in
+                let (handler, explain) = try tls.makeStreamHandler(host: host, name: name)
+                return (handler, explain)
+            }, eventLoop: loop)
+        }.get()
         var gatherer = ICEGatherer(base: local, hostAddresses: Set(locals), timeout: whip.gatheringTimeout)
         do {
             var servers: [ICEGatherer.Server] = []
-            for server in usableServers { servers.append(try await server.gathererServer()) }
+            for server in usableServers {
+                let resolved = try await server.gathererServer()
+                servers.append(resolved)
+                try await Self.addStream(server, resolved: resolved, to: streams)
+            }
             let now = WebRTCLink.monotonicNow()
             for server in servers { gatherer.add(server, now: now) }
-            if !servers.isEmpty { gatherer = try await CandidateGathering.run(gatherer, on: transport) }
+            if !servers.isEmpty { gatherer = try await CandidateGathering.run(gatherer, on: transport, streams: streams) }
         } catch {
-            try? await loop.submit { transport.value.close() }.get()
+            try? await loop.submit { transport.value.close(); streams.value.close() }.get()
             throw error
         }
         let offerGatherer = gatherer
@@ -190,13 +202,13 @@ public final class WHIPPublisher: Sendable {
         do {
             session = try await client.publish(offer: offer.sdp)
         } catch {
-            try? await loop.submit { transport.value.close() }.get()
+            try? await loop.submit { transport.value.close(); streams.value.close() }.get()
             throw error
         }
         let answeredAt = ContinuousClock.now
         logger.info("WHIP session created", metadata: ["ice_servers": "\(session.iceServers.count)"])
         func abandon(_ error: any Error) async -> any Error {
-            try? await loop.submit { transport.value.close() }.get()
+            try? await loop.submit { transport.value.close(); streams.value.close() }.get()
             try? await client.terminate(session)
             return error
         }
@@ -220,7 +232,9 @@ public final class WHIPPublisher: Sendable {
                     continue
                 }
                 do {
-                    lateServers.append(try await server.gathererServer(afterOffer: true))
+                    let resolved = try await server.gathererServer(afterOffer: true)
+                    lateServers.append(resolved)
+                    try await Self.addStream(server, resolved: resolved, to: streams)
                 } catch {
                     problems.append("the endpoint's \(error)")
                 }
@@ -256,7 +270,8 @@ public final class WHIPPublisher: Sendable {
                 for server in endpointServers { gatherer.add(server, now: now) }
                 let peer = PeerTransport(agent: .full(agent), dtls: dtls, gatherer: gatherer)
                 let link = WebRTCLink(
-                    transport: transport.value, peer: peer, allowRepeatTransmission: allowRepeat, local: local
+                    transport: transport.value, peer: peer, allowRepeatTransmission: allowRepeat, local: local,
+                    streams: streams.value
                 ) { event in
                     switch event {
                     case .connected(let remote): connected.succeed(remote)
@@ -444,6 +459,16 @@ public final class WHIPPublisher: Sendable {
 
     /// Host candidates for our addresses, the routed one first: foundations 1, 2, ... and local preferences counting
     /// down from the highest, so that the routed address is tried first.
+    /// Registers a TURN server reached over TCP or TLS with the connections' owner (nothing for UDP and STUN).
+    static func addStream(
+        _ server: ICEServer, resolved: ICEGatherer.Server, to streams: NIOLoopBound<TURNStreams>
+    ) async throws {
+        guard resolved.transport.isStream else { return }
+        let stream = TURNStreams.Server(
+            address: resolved.address, transport: resolved.transport, host: server.host, name: server.uri)
+        try await streams.eventLoop.submit { streams.value.add(stream) }.get()
+    }
+
     static func hostCandidates(_ addresses: [TransportAddress]) -> [ICECandidate] {
         addresses.enumerated().map { index, address in
             ICECandidate.host(address, foundation: String(index + 1),

@@ -1,13 +1,15 @@
 public import MediaTime
 public import STUN
-import TURN
+public import TURN
 
 /// Gathers server-reflexive and relayed candidates (RFC 8445 section 5.1.1.2) from STUN and TURN servers on the
 /// socket of a host candidate, and once ICE runs, carries the traffic of its relayed candidates through their TURN
 /// allocations (RFC 8656). Sans-IO, as `PeerTransport` is: datagrams from the servers and time go in, datagrams for
 /// the servers, events and deadlines come out.
 ///
-/// - Each server gets a `STUNBindingClient` (`stun:`) or a `TURNClient` (`turn:`, UDP). A Binding answer gives a
+/// - Each server gets a `STUNBindingClient` (`stun:`) or a `TURNClient` (`turn:` over UDP, TCP or TLS: a stream
+///   server's messages travel on a connection the caller keeps, named by `Transmit.transport` and the `over:` of
+///   `handle`, so that one address may serve UDP and TCP at once). A Binding answer gives a
 ///   `srflx` candidate; an allocation gives a `relay` candidate (and a `srflx` one from its mapped address). A
 ///   server-reflexive address equal to a host candidate is left out (RFC 8445 section 5.1.3: redundant).
 /// - Gathering from a server ends with its candidates, its failure, or `timeout` (then it is given up).
@@ -41,16 +43,20 @@ public struct ICEGatherer: Sendable {
         public var kind: Kind
         /// How messages name it (its URI; never a credential).
         public var name: String
+        /// How its messages travel: UDP datagrams, or frames on a TCP or TLS connection (TURN only; STUN is UDP).
+        public var transport: TURNClientConfiguration.Transport
 
         /// Creates a server.
         /// - Parameters:
         ///   - address: The server's resolved address.
         ///   - kind: STUN or TURN with a credential.
         ///   - name: How messages name it, e.g. `turn:turn.example.net:3478`.
-        public init(address: TransportAddress, kind: Kind, name: String) {
+        ///   - transport: UDP (the default), or TCP or TLS for a TURN server.
+        public init(address: TransportAddress, kind: Kind, name: String, transport: TURNClientConfiguration.Transport = .udp) {
             self.address = address
             self.kind = kind
             self.name = name
+            self.transport = transport
         }
 
         /// The name, and the address when it differs from it.
@@ -63,6 +69,8 @@ public struct ICEGatherer: Sendable {
         public var destination: TransportAddress
         /// The message.
         public var bytes: [UInt8]
+        /// How it travels: a UDP datagram, or one frame on the connection to the server over TCP or TLS.
+        public var transport: TURNClientConfiguration.Transport = .udp
     }
 
     /// What a received datagram was.
@@ -164,7 +172,9 @@ public struct ICEGatherer: Sendable {
             entry.binding = client
         case .turn(let credential):
             var client = TURNClient(
-                configuration: TURNClientConfiguration(server: server.address, credential: credential), using: &random)
+                configuration: TURNClientConfiguration(
+                    server: server.address, credential: credential, transport: server.transport),
+                using: &random)
             client.start(now: now)
             entry.turn = client
         }
@@ -176,15 +186,17 @@ public struct ICEGatherer: Sendable {
 
     /// Takes a datagram if it comes from one of the servers.
     /// - Parameters:
-    ///   - datagram: The bytes.
+    ///   - datagram: The bytes (over a stream: one whole frame, `TURNStreamFramer`).
     ///   - source: Where they came from.
+    ///   - transport: What carried them: a UDP datagram, or the TCP or TLS connection to `source`.
     ///   - now: The current time.
     /// - Returns: `.notFromServer` for anything not from a server's address; `.relayed` for a peer's data.
     public mutating func handle(
-        _ datagram: some Collection<UInt8>, from source: TransportAddress, now: MonotonicTime
+        _ datagram: some Collection<UInt8>, from source: TransportAddress,
+        over transport: TURNClientConfiguration.Transport = .udp, now: MonotonicTime
     ) -> Received {
         var matched = false
-        for index in entries.indices where entries[index].server.address == source {
+        for index in entries.indices where entries[index].server.address == source && entries[index].server.transport == transport {
             matched = true
             if entries[index].turn != nil {
                 if let (peer, range) = entries[index].turn!.receive(datagram, now: now), let relayed = entries[index].relayed {
@@ -228,7 +240,9 @@ public struct ICEGatherer: Sendable {
             collect(index)
         }
         do {
-            outgoing.append(Transmit(destination: entries[index].server.address, bytes: try client.wrap(bytes, for: peer)))
+            outgoing.append(Transmit(
+                destination: entries[index].server.address, bytes: try client.wrap(bytes, for: peer),
+                transport: entries[index].server.transport))
         } catch .noPermission {
             guard entries[index].waiting.count < Self.maximumWaiting else { return }
             entries[index].waiting.append((peer, bytes))
@@ -252,6 +266,28 @@ public struct ICEGatherer: Sendable {
             events.append(.peerFailed(relayed: relayed, peer: peer, reason: "\(error)"))
         }
         collect(index)
+    }
+
+    /// The connection to a TCP or TLS server broke or could not be made: its gathering fails with `reason`, or its
+    /// relayed candidate is lost (`.relayLost`).
+    /// - Parameters:
+    ///   - server: The server's address.
+    ///   - transport: TCP or TLS.
+    ///   - reason: Why (never a credential).
+    public mutating func connectionFailed(
+        to server: TransportAddress, over transport: TURNClientConfiguration.Transport, reason: String
+    ) {
+        for index in entries.indices where entries[index].server.address == server && entries[index].server.transport == transport {
+            guard entries[index].turn != nil || entries[index].binding != nil else { continue }
+            entries[index].turn = nil
+            entries[index].binding = nil
+            entries[index].waiting.removeAll()
+            if entries[index].gathering {
+                finishGathering(index, failure: reason)
+            } else if let relayed = entries[index].relayed {
+                events.append(.relayLost(relayed: relayed, reason: reason))
+            }
+        }
     }
 
     /// Releases every allocation (Refresh with LIFETIME 0) and stops gathering.
@@ -294,10 +330,12 @@ public struct ICEGatherer: Sendable {
     /// - Parameters:
     ///   - relayed: The relayed candidate.
     ///   - peer: The peer.
-    /// - Returns: The server and the channel, or nil until the channel is bound.
-    public func route(from relayed: TransportAddress, to peer: TransportAddress) -> (server: TransportAddress, channel: UInt16)? {
+    /// - Returns: The server, the channel and how the server is reached, or nil until the channel is bound.
+    public func route(
+        from relayed: TransportAddress, to peer: TransportAddress
+    ) -> (server: TransportAddress, channel: UInt16, transport: TURNClientConfiguration.Transport)? {
         guard let index = relayIndex(relayed), let channel = entries[index].turn?.channel(for: peer) else { return nil }
-        return (entries[index].server.address, channel)
+        return (entries[index].server.address, channel, entries[index].server.transport)
     }
 
     /// The server behind the relayed candidate `relayed`.
@@ -314,7 +352,9 @@ public struct ICEGatherer: Sendable {
     mutating func collect(_ index: Int) {
         let server = entries[index].server
         if var binding = entries[index].binding {
-            while let bytes = binding.pollTransmit() { outgoing.append(Transmit(destination: server.address, bytes: bytes)) }
+            while let bytes = binding.pollTransmit() {
+                outgoing.append(Transmit(destination: server.address, bytes: bytes, transport: server.transport))
+            }
             switch binding.result {
             case .mapped(let mapped)?:
                 entries[index].binding = nil
@@ -328,7 +368,9 @@ public struct ICEGatherer: Sendable {
             }
         }
         guard var client = entries[index].turn else { return }
-        while let bytes = client.pollTransmit() { outgoing.append(Transmit(destination: server.address, bytes: bytes)) }
+        while let bytes = client.pollTransmit() {
+            outgoing.append(Transmit(destination: server.address, bytes: bytes, transport: server.transport))
+        }
         var clientEvents: [TURNEvent] = []
         while let event = client.pollEvent() { clientEvents.append(event) }
         for event in clientEvents {
@@ -347,7 +389,7 @@ public struct ICEGatherer: Sendable {
                 entries[index].waiting.removeAll { $0.peer.ip == ip }
                 for (peer, bytes) in ready {
                     if let wrapped = try? client.wrap(bytes, for: peer) {
-                        outgoing.append(Transmit(destination: server.address, bytes: wrapped))
+                        outgoing.append(Transmit(destination: server.address, bytes: wrapped, transport: server.transport))
                     }
                 }
             case .channelBound(let peer, _):

@@ -1,6 +1,7 @@
 public import DTLS
 public import MediaTime
 public import STUN
+public import TURN
 
 /// One WebRTC peer's transport, sans-IO: ICE (lite or full) and DTLS-SRTP wired together behind the RFC 7983
 /// demultiplexer, so that the owner of the socket feeds datagrams and time in and gets datagrams, deadlines and the
@@ -73,14 +74,18 @@ public final class PeerTransport {
         public var destination: TransportAddress
         /// The TURN channel bound to the peer, when `destination` is the server: each packet goes as ChannelData.
         public var channel: UInt16?
+        /// How the server is reached: UDP, or the TCP or TLS connection to it (ChannelData padded to 4 bytes).
+        public var transport: TURNClientConfiguration.Transport
 
         /// Creates a route.
         /// - Parameters:
         ///   - destination: The peer, or its relay's server.
         ///   - channel: The channel bound to the peer on that server, or nil.
-        public init(destination: TransportAddress, channel: UInt16?) {
+        ///   - transport: How `destination` is reached (UDP unless a TURN server over TCP or TLS relays).
+        public init(destination: TransportAddress, channel: UInt16?, transport: TURNClientConfiguration.Transport = .udp) {
             self.destination = destination
             self.channel = channel
+            self.transport = transport
         }
     }
 
@@ -106,6 +111,8 @@ public final class PeerTransport {
         public var destination: TransportAddress
         /// The bytes.
         public var bytes: [UInt8]
+        /// How it travels: a UDP datagram, or a frame on the TCP or TLS connection to a TURN server (`destination`).
+        public var transport: TURNClientConfiguration.Transport = .udp
     }
 
     /// Counters for statistics and security monitoring.
@@ -185,7 +192,9 @@ public final class PeerTransport {
         guard let local = path.local, let gatherer, gatherer.isRelayed(local) else {
             return MediaRoute(destination: path.remote, channel: nil)
         }
-        return gatherer.route(from: local, to: path.remote).map { MediaRoute(destination: $0.server, channel: $0.channel) }
+        return gatherer.route(from: local, to: path.remote).map {
+            MediaRoute(destination: $0.server, channel: $0.channel, transport: $0.transport)
+        }
     }
 
     /// Handles one received datagram.
@@ -193,18 +202,23 @@ public final class PeerTransport {
     ///   - datagram: The bytes.
     ///   - source: Where they came from.
     ///   - local: The local socket they arrived on (`nil` with one socket; a full agent needs it).
+    ///   - transport: What carried them: a UDP datagram, or one frame from the TCP or TLS connection to a TURN server
+    ///     (only the gatherer's servers speak over those).
     ///   - now: The current time.
     /// - Returns: Whether the caller must unprotect it as media.
     public func handleDatagram(
         _ datagram: some Collection<UInt8>, from source: TransportAddress, to local: TransportAddress?,
-        now: MonotonicTime
+        over transport: TURNClientConfiguration.Transport = .udp, now: MonotonicTime
     ) -> Input {
         guard !isClosed else { return .dropped }
         lastNow = now
         if gatherer != nil {
-            switch gatherer!.handle(datagram, from: source, now: now) {
+            switch gatherer!.handle(datagram, from: source, over: transport, now: now) {
             case .notFromServer:
-                break
+                guard transport == .udp else {
+                    statistics.unknown += 1
+                    return .dropped
+                }
             case .consumed:
                 afterGatherer(now: now)
                 return .consumed
@@ -356,6 +370,22 @@ public final class PeerTransport {
         moveGathererTransmits()
     }
 
+    /// The connection to a TURN server over TCP or TLS broke or could not be made (see
+    /// `ICEGatherer.connectionFailed`): a relay under the selected pair closes the transport.
+    /// - Parameters:
+    ///   - server: The server's address.
+    ///   - transport: TCP or TLS.
+    ///   - reason: Why (never a credential).
+    ///   - now: The current time.
+    public func connectionFailed(
+        to server: TransportAddress, over transport: TURNClientConfiguration.Transport, reason: String, now: MonotonicTime
+    ) {
+        guard !isClosed, gatherer != nil else { return }
+        lastNow = now
+        gatherer!.connectionFailed(to: server, over: transport, reason: reason)
+        afterGatherer(now: now)
+    }
+
     // MARK: - Wiring
 
     func isAuthenticated(_ source: TransportAddress) -> Bool {
@@ -461,7 +491,8 @@ public final class PeerTransport {
     func moveGathererTransmits() {
         guard let base = gatherer?.base else { return }
         while let transmit = gatherer?.pollTransmit() {
-            transmits.append(Transmit(source: base, destination: transmit.destination, bytes: transmit.bytes))
+            transmits.append(Transmit(
+                source: base, destination: transmit.destination, bytes: transmit.bytes, transport: transmit.transport))
         }
     }
 

@@ -10,20 +10,23 @@ import WebRTC
 ///
 /// ```
 /// socket -> UDPTransport.interceptor -> ICEGatherer.handle (datagrams from the servers; anything else dropped)
-/// ICEGatherer transmits -> UDPTransport.sendDatagram;  ICEGatherer.pollTimeout -> one timer on the loop
+/// ICEGatherer transmits -> UDPTransport.sendDatagram, or TURNStreams for a server over TCP or TLS
+/// TURNStreams frames and failures -> ICEGatherer.handle / connectionFailed;  ICEGatherer.pollTimeout -> one timer
 /// ```
 /// Confined to the transport's loop.
 package final class CandidateGathering {
     private let transport: UDPTransport
+    private let streams: TURNStreams?
     private let now: () -> MonotonicTime
     private var gatherer: ICEGatherer
     private let done: EventLoopPromise<ICEGatherer>
     private var timer: Scheduled<Void>?
     private var finished = false
 
-    private init(gatherer: ICEGatherer, transport: UDPTransport, now: @escaping () -> MonotonicTime) {
+    private init(gatherer: ICEGatherer, transport: UDPTransport, streams: TURNStreams?, now: @escaping () -> MonotonicTime) {
         self.gatherer = gatherer
         self.transport = transport
+        self.streams = streams
         self.now = now
         done = transport.eventLoop.makePromise()
     }
@@ -32,15 +35,16 @@ package final class CandidateGathering {
     /// - Parameters:
     ///   - gatherer: The gatherer, its servers added.
     ///   - transport: The socket's transport (its interceptor is taken over until gathering ends, then drops all).
+    ///   - streams: The connections to the servers reached over TCP or TLS (on the transport's loop), or nil.
     ///   - now: The clock (tests inject one).
     /// - Returns: The gatherer when every server answered or timed out: its `candidates` and `failures`.
     package static func run(
-        _ gatherer: ICEGatherer, on transport: NIOLoopBound<UDPTransport>,
+        _ gatherer: ICEGatherer, on transport: NIOLoopBound<UDPTransport>, streams: NIOLoopBound<TURNStreams>? = nil,
         now: @escaping @Sendable () -> MonotonicTime = WebRTCLink.monotonicNow
     ) async throws -> ICEGatherer {
         let loop = transport.eventLoop
         let future = try await loop.submit {
-            let run = CandidateGathering(gatherer: gatherer, transport: transport.value, now: now)
+            let run = CandidateGathering(gatherer: gatherer, transport: transport.value, streams: streams?.value, now: now)
             run.start()
             return run.done.futureResult
         }.get()
@@ -54,13 +58,27 @@ package final class CandidateGathering {
             pump()
             return .consumed
         }
+        streams?.onFrame = { [self] frame, server, over in
+            guard !finished else { return }
+            _ = gatherer.handle(frame, from: server, over: over, now: now())
+            pump()
+        }
+        streams?.onFailure = { [self] server, over, reason in
+            guard !finished else { return }
+            gatherer.connectionFailed(to: server, over: over, reason: reason)
+            pump()
+        }
         gatherer.handleTimeout(now: now())
         pump()
     }
 
     private func pump() {
         while let transmit = gatherer.pollTransmit() {
-            transport.sendDatagram(transmit.bytes, to: SocketAddress(transmit.destination))
+            if transmit.transport.isStream {
+                streams?.send(transmit.bytes, to: transmit.destination, over: transmit.transport)
+            } else {
+                transport.sendDatagram(transmit.bytes, to: SocketAddress(transmit.destination))
+            }
         }
         while gatherer.pollEvent() != nil {}  // the candidates and failures stay readable on the gatherer
         guard !gatherer.isComplete else {
@@ -88,6 +106,8 @@ package final class CandidateGathering {
         timer = nil
         // Until a WebRTCLink takes the socket: nothing is media yet.
         transport.interceptor = { _, _ in .drop }
+        streams?.onFrame = nil
+        streams?.onFailure = nil
         done.succeed(gatherer)
     }
 }

@@ -3,6 +3,7 @@ import MediaTime
 import NIOCore
 import RTP
 import STUN
+import TURN
 import Transport
 import WebRTC
 
@@ -17,6 +18,7 @@ import WebRTC
 /// .pathChanged            -> UDPTransport.setPeer(mediaRoute)
 /// .closed(reason)         -> the owner's callback (tear the sender down)
 /// UDPTransport.close      -> PeerTransport.releaseRelays first (TURN allocations released while the socket lives)
+/// TURNStreams              -> transmits to TURN servers over TCP or TLS, their frames into handleDatagram(over:)
 /// ```
 /// On a relayed pair (a TURN candidate of the peer's `ICEGatherer`) the media route is the TURN server with the
 /// channel bound to the peer: the transport frames each SRTP packet as ChannelData in place, and reads the peer's
@@ -42,6 +44,8 @@ package final class WebRTCLink {
     package let transport: UDPTransport
     /// ICE and DTLS.
     package let peer: PeerTransport
+    /// The connections to TURN servers reached over TCP or TLS, or nil.
+    private let streams: TURNStreams?
     /// Whether retransmissions on the media SSRC may protect a sequence number again (NACK without RTX).
     private let allowRepeatTransmission: Bool
     /// The local candidate datagrams arrive on (a full agent pairs by it; nil for ICE-lite).
@@ -67,15 +71,18 @@ package final class WebRTCLink {
     ///   - local: for a full agent, the host candidate the socket is bound to (its checks are paired by it); nil
     ///     for ICE-lite. On a wildcard socket bound with `receivePacketInfo`, its port with the address each
     ///     datagram was sent to (one host candidate per interface).
+    ///   - streams: the connections to the gatherer's TURN servers over TCP or TLS (closed with the link), or nil.
     ///   - now: the clock (tests inject one).
     ///   - onEvent: called on the loop.
     package init(
         transport: UDPTransport, peer: PeerTransport, allowRepeatTransmission: Bool, local: TransportAddress? = nil,
+        streams: TURNStreams? = nil,
         now: @escaping () -> MonotonicTime = WebRTCLink.monotonicNow, onEvent: @escaping (Event) -> Void
     ) {
         precondition(!transport.isSecured, "WebRTCLink needs a transport that holds media until DTLS keys exist")
         self.transport = transport
         self.peer = peer
+        self.streams = streams
         self.allowRepeatTransmission = allowRepeatTransmission
         self.local = local
         self.now = now
@@ -91,6 +98,12 @@ package final class WebRTCLink {
             self?.received(bytes, from: source) ?? .drop
         }
         transport.willClose = { [weak self] in self?.releaseRelays() }
+        streams?.onFrame = { [weak self] frame, server, over in self?.received(frame, from: server, over: over) }
+        streams?.onFailure = { [weak self] server, over, reason in
+            guard let self, !self.closed else { return }
+            self.peer.connectionFailed(to: server, over: over, reason: reason, now: self.now())
+            self.pump()
+        }
         peer.handleTimeout(now: now())
         pump()
     }
@@ -123,9 +136,29 @@ package final class WebRTCLink {
     private func releaseRelays() {
         guard !closed else { return }
         peer.releaseRelays()
-        while let transmit = peer.pollTransmit() {
+        while let transmit = peer.pollTransmit() { send(transmit) }
+        streams?.close()
+    }
+
+    /// One transmit: to the socket, or to a TURN server's TCP or TLS connection.
+    private func send(_ transmit: PeerTransport.Transmit) {
+        if transmit.transport.isStream {
+            streams?.send(transmit.bytes, to: transmit.destination, over: transmit.transport)
+        } else {
             transport.sendDatagram(transmit.bytes, to: SocketAddress(transmit.destination))
         }
+    }
+
+    /// One frame from a TURN server over TCP or TLS: the server's own message, or a peer's datagram in ChannelData.
+    private func received(_ frame: [UInt8], from server: TransportAddress, over: TURNClientConfiguration.Transport) {
+        guard !closed else { return }
+        let verdict = peer.handleDatagram(frame, from: server, to: local, over: over, now: now())
+        pump()
+        guard !closed, case .relayedMedia(_, let range) = verdict,
+              range.lowerBound >= 0, range.upperBound <= frame.count else { return }
+        // The peer's SRTCP (or SRTP) from inside the ChannelData: one copy, the stream's frames are short-lived arrays.
+        var buffer = ByteBufferAllocator().buffer(bytes: frame[range])
+        transport.receiveRelayedMedia(&buffer, from: SocketAddress(server))
     }
 
     // MARK: Wiring
@@ -150,9 +183,7 @@ package final class WebRTCLink {
 
     /// Moves transmits to the socket, reacts to events, and re-arms the timer.
     private func pump() {
-        while let transmit = peer.pollTransmit() {
-            transport.sendDatagram(transmit.bytes, to: SocketAddress(transmit.destination))
-        }
+        while let transmit = peer.pollTransmit() { send(transmit) }
         while let event = peer.pollEvent() {
             switch event {
             case .connected(_, let remote, let keys):
@@ -162,9 +193,7 @@ package final class WebRTCLink {
                     try transport.secure(with: security)
                 } catch {
                     peer.close()
-                    while let transmit = peer.pollTransmit() {
-                        transport.sendDatagram(transmit.bytes, to: SocketAddress(transmit.destination))
-                    }
+                    while let transmit = peer.pollTransmit() { send(transmit) }
                     finish()
                     onEvent(.securityFailed("\(error)"))
                     return
@@ -188,7 +217,8 @@ package final class WebRTCLink {
     /// Media to the selected peer: straight to it, or to its relay's server on the bound channel.
     private func setRoute(remote: TransportAddress) {
         let route = peer.mediaRoute ?? PeerTransport.MediaRoute(destination: remote, channel: nil)
-        transport.setPeer(SocketAddress(route.destination), channel: route.channel)
+        let sink = route.transport.isStream ? streams?.sink(for: route.destination, over: route.transport) : nil
+        transport.setPeer(SocketAddress(route.destination), channel: route.channel, stream: sink)
         self.remote = remote
     }
 
@@ -224,6 +254,9 @@ package final class WebRTCLink {
         timerDeadline = nil
         transport.interceptor = { _, _ in .drop }
         transport.willClose = nil
+        streams?.onFrame = nil
+        streams?.onFailure = nil
+        streams?.close()
     }
 }
 

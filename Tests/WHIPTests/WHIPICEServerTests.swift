@@ -3,14 +3,14 @@ import Testing
 import WebRTC
 @testable import WHIP
 
-/// Which ICE servers the publisher gathers from, and how: `stun:` and `turn:` over UDP with a credential, IPv4;
+/// Which ICE servers the publisher gathers from, and how: `stun:`, and `turn:` over UDP or TCP and `turns:` (TLS)
+/// with a credential, IPv4;
 /// everything else refused with its reason before anything is sent; host names resolved once; the credential never
 /// printed.
 @Suite struct WHIPICEServerTests {
     @Test(arguments: [
         ("stuns:stun.example.net", "STUN over TLS (stuns:) is not supported: use stun:"),
-        ("turns:turn.example.net", "TURN over TLS (turns:) is not supported yet: use turn:"),
-        ("turn:turn.example.net?transport=tcp", "TURN over TCP (?transport=tcp) is not supported yet: use UDP"),
+        ("turns:turn.example.net?transport=udp", "TURN over DTLS (turns:...?transport=udp) is not supported: use turns: (TLS over TCP)"),
         ("turn:[2001:db8::1]", "IPv6 ICE servers are not supported yet (the socket is IPv4)"),
     ])
     func unsupportedServersAreRefusedWithTheirReason(uri: String, reason: String) throws {
@@ -28,6 +28,11 @@ import WebRTC
         #expect(try ICEServer(uri: "turn:turn.example.net", username: "robot", credential: "pw").unusableReason() == nil)
         #expect(try ICEServer(uri: "turn:turn.example.net?transport=udp", username: "r", credential: "p").unusableReason() == nil)
         #expect(try ICEServer(uri: "stun:stun.example.net").unusableReason() == nil)
+        #expect(try ICEServer(uri: "turn:turn.example.net?transport=tcp", username: "r", credential: "p").unusableReason() == nil)
+        #expect(try ICEServer(uri: "turns:turn.example.net", username: "r", credential: "p").unusableReason() == nil)
+        #expect(try ICEServer(uri: "turns:turn.example.net?transport=tcp", username: "r", credential: "p").unusableReason() == nil)
+        #expect(try ICEServer(uri: "turns:turn.example.net").unusableReason()
+            == "a turns: server needs a username and a credential (--ice-username, --ice-credential)")
         #expect(try ICEServer(uri: "stun:stun.example.net").unusableReason(afterOffer: true)
             == "a server-reflexive candidate found after the offer cannot be signalled without trickle ICE")
     }
@@ -40,6 +45,12 @@ import WebRTC
         #expect(turn.kind == .turn(LongTermCredential(username: "robot", password: "s3cret")))
         #expect(turn.name == "turn:localhost:3479")
         #expect(!"\(turn)".contains("s3cret"))
+        #expect(turn.transport == .udp)
+        // TCP and TLS: the same server, reached over a connection of its own (the default TLS port 5349).
+        let tcp = try await ICEServer(uri: "turn:127.0.0.1?transport=tcp", username: "robot", credential: "s3cret").gathererServer()
+        #expect(tcp.transport == .tcp && tcp.address == TransportAddress(ipString: "127.0.0.1", port: 3478))
+        let tls = try await ICEServer(uri: "turns:localhost", username: "robot", credential: "s3cret").gathererServer()
+        #expect(tls.transport == .tls && tls.address == TransportAddress(ipString: "127.0.0.1", port: 5349))
         let stun = try await ICEServer(uri: "stun:127.0.0.1").gathererServer()
         #expect(stun.kind == .stun && stun.address == TransportAddress(ipString: "127.0.0.1", port: 3478))
         await #expect(throws: WHIPError.self) { try await ICEServer(uri: "stuns:127.0.0.1").gathererServer() }
