@@ -6,17 +6,19 @@ import WHIP
 /// `--ice-credential` or `--ice-credential-file`. The credential is never printed.
 struct ICEServerOptions: ParsableArguments {
     @Option(name: .customLong("ice-server"), help: ArgumentHelp(
-        "A STUN or TURN server for --whip, repeatable: stun:HOST[:PORT] or turn:HOST[:PORT] (UDP; port 3478 by "
-            + "default). Its server-reflexive or relayed candidate goes into the offer.", valueName: "uri"))
+        "A STUN or TURN server for --whip, repeatable: stun:HOST[:PORT], turn:HOST[:PORT] (UDP; port 3478 by "
+            + "default), turn:HOST[:PORT]?transport=tcp (TCP) or turns:HOST[:PORT] (TLS, port 5349 by default; the "
+            + "certificate verified as --whip's, --ca-file adds a CA). Its server-reflexive or relayed candidate goes "
+            + "into the offer.", valueName: "uri"))
     var iceServers: [String] = []
 
-    @Option(name: .customLong("ice-username"), help: "The username on the turn: --ice-server(s).")
+    @Option(name: .customLong("ice-username"), help: "The username on the turn: and turns: --ice-server(s).")
     var iceUsername: String?
 
-    @Option(name: .customLong("ice-credential"), help: "The password on the turn: --ice-server(s) (never printed; prefer --ice-credential-file).")
+    @Option(name: .customLong("ice-credential"), help: "The password on the turn: and turns: --ice-server(s) (never printed; prefer --ice-credential-file).")
     var iceCredential: String?
 
-    @Option(name: .customLong("ice-credential-file"), help: "A file holding the password on the turn: --ice-server(s).")
+    @Option(name: .customLong("ice-credential-file"), help: "A file holding the password on the turn: and turns: --ice-server(s).")
     var iceCredentialFile: String?
 
     /// Whether any of the options is given.
@@ -64,15 +66,15 @@ struct ICEServerOptions: ParsableArguments {
             } catch {
                 throw ValidationError("--ice-server \(uri): \(Self.describe(error))")
             }
-            if server.scheme == .turn, iceUsername == nil || credential == nil {
+            if server.scheme.isTURN, iceUsername == nil || credential == nil {
                 throw ValidationError(
-                    "--ice-server \(uri): a turn: server needs --ice-username and --ice-credential (or --ice-credential-file)")
+                    "--ice-server \(uri): a \(server.scheme.rawValue): server needs --ice-username and --ice-credential (or --ice-credential-file)")
             }
             if let reason = server.unusableReason() { throw ValidationError("--ice-server \(uri): \(reason)") }
             servers.append(server)
         }
-        if (iceUsername != nil || credential != nil), !servers.contains(where: { $0.scheme == .turn }) {
-            throw ValidationError("--ice-username and --ice-credential are for turn: servers, and no --ice-server is one")
+        if (iceUsername != nil || credential != nil), !servers.contains(where: { $0.scheme.isTURN }) {
+            throw ValidationError("--ice-username and --ice-credential are for turn: and turns: servers, and no --ice-server is one")
         }
         return servers
     }

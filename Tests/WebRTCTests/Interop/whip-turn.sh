@@ -14,6 +14,11 @@
 #      candidate checked without being offered (the endpoint learns it as peer-reflexive); frames as in 1.
 #   Both runs: coturn logs one channel bound and the allocation released (Refresh, lifetime 0) at the end.
 #   3. a wrong credential: `send` names the TURN server's refusal, and ICE (the direct pair blocked) fails.
+#   4. no UDP at all leaves the publisher (iptables OUTPUT in its namespace): TURN over TCP
+#      (turn:10.83.1.1?transport=tcp), media relayed as padded ChannelData on the connection, frames as in 1.
+#   5. the same over TLS (turns:10.83.1.1, coturn's certificate from a CA the test makes, --ca-file): frames as in 1;
+#      runs 4 and 5 each bind one channel and release the allocation over their connection at the end.
+#   6. turns: without --ca-file: the certificate refused and named (unknown issuer), nothing relayed.
 #
 # Usage: Tests/WebRTCTests/Interop/whip-turn.sh   (as root; after `swift build`; RTC_H264 = the binary)
 set -euo pipefail
@@ -70,9 +75,12 @@ PASSWORD="turn-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 printf '%s\n' "$PASSWORD" >"$WORK/turn.password"
 printf '%s\n' "wrong-$PASSWORD" >"$WORK/wrong.password"
 chmod 600 "$WORK/turn.password" "$WORK/wrong.password"
-ip netns exec "$RTR" turnserver -n --listening-ip=10.83.1.1 --listening-port=3478 --relay-ip=10.83.2.1 \
+mkdir "$WORK/tls"
+make_test_certificate "$WORK/tls" 10.83.1.1
+ip netns exec "$RTR" turnserver -n --listening-ip=10.83.1.1 --listening-port=3478 --tls-listening-port=5349 \
+    --relay-ip=10.83.2.1 --cert="$WORK/tls/server.pem" --pkey="$WORK/tls/server.key" \
     --min-port=50000 --max-port=50099 --lt-cred-mech --user="$USER_NAME:$PASSWORD" --realm=rtc-h264.test \
-    --no-tls --no-dtls --no-cli --no-tcp-relay --log-file=stdout --simple-log --verbose \
+    --no-dtls --no-cli --no-tcp-relay --log-file=stdout --simple-log --verbose \
     --userdb="$WORK/turndb.sqlite" --pidfile="$WORK/turn.pid" >"$WORK/turnserver.log" 2>&1 &
 TURN_PID=$!
 disown "$TURN_PID"  # killed at the end: no job notice
@@ -95,10 +103,11 @@ start_server() {
 
 dropped_udp() { ip netns exec "$RTR" iptables -L FORWARD -v -x -n | awk '$3 == "DROP" && ($4 == "udp" || $4 == "17") { print $1 }'; }
 
-# check_relayed NAME REPORT SENT_LOG ANNEXB: the relay was selected on both sides and every frame arrived bit-exact.
+# check_relayed NAME REPORT SENT_LOG ANNEXB [RELAY]: the relay (RELAY, by default turn:10.83.1.1:3478) was selected on
+# both sides and every frame arrived bit-exact.
 check_relayed() {
-    local name=$1 report=$2 log=$3 annexb=$4
-    grep -q "relay via turn:10.83.1.1:3478" "$log" || { echo "FAIL: $name: the selected pair is not relayed: $(grep -o 'ICE .*' "$log" | head -1)" >&2; exit 1; }
+    local name=$1 report=$2 log=$3 annexb=$4 relay=${5:-turn:10.83.1.1:3478}
+    grep -qF "relay via $relay" "$log" || { echo "FAIL: $name: the selected pair is not relayed: $(grep -o 'ICE .*' "$log" | head -1)" >&2; exit 1; }
     if grep -q "$PASSWORD" "$log"; then echo "FAIL: $name: the TURN credential was printed" >&2; exit 1; fi
     "$PY" - "$report" <<'EOF' || exit 1
 import json, sys
@@ -187,4 +196,46 @@ kill "$SERVER_PID" 2>/dev/null || true
 wait "$SERVER_PID" 2>/dev/null || true
 SERVER_PID=""
 echo "whip-turn wrong credential: $(head -c 400 "$WORK/send-wrong.err" | tr '\n' ' ')"
+
+# 4-6: no UDP leaves the publisher at all (a network that allows only TCP): TURN over TCP, then over TLS.
+ip netns exec "$PUB" iptables -A OUTPUT -o tpub0 -p udp -j DROP
+dropped_out() { ip netns exec "$PUB" iptables -L OUTPUT -v -x -n | awk '$3 == "DROP" && ($4 == "udp" || $4 == "17") { print $1 }'; }
+# run_stream NAME PORT URI RELAY [args...]: one publish through the TURN server over a stream, checked as run 1.
+run_stream() {
+    local name=$1 port=$2 uri=$3 relay=$4
+    shift 4
+    start_server "$port" "$WORK/report-$name.json"
+    ip netns exec "$PUB" "$RTC" send --whip "http://10.83.2.2:$port/whip" --ice-server "$uri" \
+        --ice-username "$USER_NAME" --ice-credential-file "$WORK/turn.password" --frames 150 --size 320x240 --fps 30 \
+        --save-annexb "$WORK/sent-$name.h264" "$@" 2>"$WORK/send-$name.err" \
+        || { echo "FAIL: send through $uri exited $?: $(tail -c 800 "$WORK/send-$name.err")" >&2; exit 1; }
+    wait "$SERVER_PID" || true
+    SERVER_PID=""
+    check_relayed "$name" "$WORK/report-$name.json" "$WORK/send-$name.err" "$WORK/sent-$name.h264" "$relay"
+}
+run_stream tcp 8304 "turn:10.83.1.1?transport=tcp" "turn:10.83.1.1:3478?transport=tcp"
+[ "$(dropped_out)" -gt 0 ] || { echo "FAIL: no UDP datagram of the publisher was dropped: nothing proves UDP was blocked" >&2; exit 1; }
+echo "whip-turn tcp: $(dropped_out) UDP datagrams of the publisher dropped on its way out"
+run_stream tls 8305 "turns:10.83.1.1" "turns:10.83.1.1:5349" --ca-file "$WORK/tls/ca.pem"
+sleep 1
+for what in "CHANNEL_BIND processed, success" "refreshed, realm=<rtc-h264.test>, username=<$USER_NAME>, lifetime=0"; do
+    [ "$(grep -c "$what" "$WORK/turnserver.log")" = 4 ] \
+        || { echo "FAIL: after the TCP and TLS runs coturn logged '$what' $(grep -c "$what" "$WORK/turnserver.log") times, not 4" >&2; exit 1; }
+done
+grep -q "TLS" "$WORK/turnserver.log" || { echo "FAIL: coturn logged no TLS session" >&2; exit 1; }
+
+# 6. turns: without the test CA: the certificate is refused and named; nothing connects (no UDP, no relay).
+start_server 8306 "$WORK/report-untrusted.json"
+if ip netns exec "$PUB" "$RTC" send --whip http://10.83.2.2:8306/whip --ice-server turns:10.83.1.1 \
+    --ice-username "$USER_NAME" --ice-credential-file "$WORK/turn.password" --frames 30 --size 320x240 --quiet \
+    2>"$WORK/send-untrusted.err"; then
+    echo "FAIL: send through turns: with an untrusted certificate succeeded" >&2
+    exit 1
+fi
+grep -q "turns:10.83.1.1:5349: .*unknown issuer" "$WORK/send-untrusted.err" \
+    || { echo "FAIL: the untrusted certificate is not named: $(cat "$WORK/send-untrusted.err")" >&2; exit 1; }
+kill "$SERVER_PID" 2>/dev/null || true
+wait "$SERVER_PID" 2>/dev/null || true
+SERVER_PID=""
+echo "whip-turn untrusted turns: $(head -c 400 "$WORK/send-untrusted.err" | tr '\n' ' ')"
 echo "whip-turn: PASS"
