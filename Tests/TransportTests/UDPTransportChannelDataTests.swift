@@ -86,6 +86,71 @@ import Transport
         await b.close()
     }
 
+    /// A TCP or TLS connection to the relay's server, as the tests see it: it keeps what it is handed, or refuses.
+    final class CapturingSink: MediaStreamSink, @unchecked Sendable {
+        var frames: [[UInt8]] = []
+        var flushes = 0
+        var accepting = true
+        func write(_ frame: ByteBuffer) -> Bool {
+            guard accepting else { return false }
+            frames.append(Array(frame.readableBytesView))
+            return true
+        }
+        func flush() { flushes += 1 }
+    }
+
+    /// Over a stream (TURN over TCP or TLS, RFC 8656 section 12.5) each packet is ChannelData padded with zeros to a
+    /// multiple of 4, handed to the connection instead of the socket; a connection with no room drops the packet and
+    /// counts it. What the owner takes out of the stream's ChannelData comes in through `receiveRelayedMedia`.
+    @Test func overAStreamChannelDataIsPaddedAndGoesToTheConnection() async throws {
+        let server = try RawUDPSocket()
+        let a = try await LoopbackTransport(LoopbackTransport.configuration(
+            security: TransportSecurity(suite: Self.suite, outboundKey: Self.keyA, inboundKey: Self.keyB)))
+        let b = try await LoopbackTransport(LoopbackTransport.configuration(
+            security: TransportSecurity(suite: Self.suite, outboundKey: Self.keyB, inboundKey: Self.keyA)))
+        let sink = CapturingSink()
+        let serverAddress = try SocketAddress(ipAddress: "127.0.0.1", port: server.port)
+        try await a.onLoop { $0.setPeer(serverAddress, channel: Self.channel, stream: sink) }
+        let packet = LoopbackTransport.rtpPacket(sequenceNumber: 7, payload: Array(repeating: 0xA5, count: 101))
+        #expect(try await a.send(packet) == 1)
+        let report = RTCPPacket.receiverReport(ReceiverReport(ssrc: SSRC(9)))
+        try await a.onLoop { try $0.sendRTCP([report]) }
+        let frames = try await a.onLoop { _ in sink.frames }
+        #expect(frames.count == 2)
+        for frame in frames {
+            let length = Int(frame[2]) << 8 | Int(frame[3])
+            #expect(Array(frame.prefix(2)) == [0x40, 0x01])
+            #expect(frame.count == (4 + length + 3) & ~3 && frame.count % 4 == 0, "padded to a multiple of 4")
+            #expect(frame[(4 + length)...].allSatisfy { $0 == 0 }, "the padding is zeros")
+        }
+        let protectedLength = packet.count + Self.suite.rtpTrailerLength
+        #expect(protectedLength % 4 != 0, "the case needs padding")
+        #expect(Int(frames[0][2]) << 8 | Int(frames[0][3]) == protectedLength)
+        #expect(try await a.counters().rtpBytesSent == frames[0].count)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(server.receive() == nil, "nothing on the socket")
+
+        // The packets back out of their ChannelData into another transport: unprotected and handed up.
+        try await b.onLoop { transport in
+            for frame in frames {
+                let length = Int(frame[2]) << 8 | Int(frame[3])
+                var buffer = ByteBufferAllocator().buffer(bytes: frame[4..<(4 + length)])
+                transport.receiveRelayedMedia(&buffer, from: serverAddress)
+            }
+        }
+        #expect(try await b.rtp() == [packet])
+        #expect(try await b.rtcp() == [[report]])
+
+        // A connection with no room: dropped and counted, not queued.
+        try await a.onLoop { _ in sink.accepting = false }
+        #expect(try await a.send(LoopbackTransport.rtpPacket(sequenceNumber: 8)) == 0)
+        try await a.onLoop { try $0.sendRTCP([report]) }
+        let counters = try await a.counters()
+        #expect(counters.relayStreamDrops == 2 && counters.rtpPacketsSent == 1 && counters.rtcpPacketsSent == 1)
+        await a.close()
+        await b.close()
+    }
+
     /// `willClose` runs once, on `close()`, while datagrams can still leave.
     @Test func willCloseRunsOnceBeforeTheSocketsClose() async throws {
         let server = try RawUDPSocket()

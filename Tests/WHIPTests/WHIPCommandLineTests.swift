@@ -38,7 +38,7 @@ import TestSupport
          "--ice-server turn:192.0.2.1: a turn: server needs --ice-username and --ice-credential (or --ice-credential-file)"),
         (["send", "--whip", "http://127.0.0.1:9/whip", "--ice-server", "turns:192.0.2.1?transport=udp", "--ice-username", "u",
           "--ice-credential", "cli-turn-s3cret"],
-         "--ice-server turns:192.0.2.1:5349?transport=udp: TURN over DTLS (turns:...?transport=udp) is not supported"),
+         "--ice-server turns:192.0.2.1?transport=udp: TURN over DTLS (turns:...?transport=udp) is not supported"),
         (["send", "--whip", "http://127.0.0.1:9/whip", "--ice-server", "turns:192.0.2.1"],
          "--ice-server turns:192.0.2.1: a turns: server needs --ice-username and --ice-credential (or --ice-credential-file)"),
         (["send", "--whip", "http://127.0.0.1:9/whip", "--ice-server", "turn:[2001:db8::1]", "--ice-username", "u",

@@ -103,6 +103,53 @@ import TURN
         #expect(gatherer.handle([0, 1, 0, 0], from: Self.peer, now: now) == .notFromServer)
     }
 
+    /// One server over UDP and over TCP at the same address (as hosted services list it): each client's messages say
+    /// how they travel, an answer counts only for the client on the transport it came over, a relayed route names its
+    /// transport, and a TCP connection that breaks fails that server alone (while gathering) or loses its relay.
+    @Test func aServerOverTCPIsKeptApartFromTheSameAddressOverUDP() throws {
+        var gatherer = Self.gatherer()
+        let tcp = ICEGatherer.Server(address: Self.turnAddress, kind: .turn(Self.credential),
+                                     name: "turn:192.0.2.2:3478?transport=tcp", transport: .tcp)
+        var server = Self.server(Self.turnAddress)
+        gatherer.add(tcp, now: Self.t0)
+        gatherer.add(Self.turn, now: Self.t0)
+        var transmits: [ICEGatherer.Transmit] = []
+        while let transmit = gatherer.pollTransmit() { transmits.append(transmit) }
+        #expect(transmits.map(\.transport) == [.tcp, .udp])
+        // The TCP client's unauthenticated Allocate, answered (401) over TCP: the TCP client goes on, with an
+        // authenticated Allocate over TCP; the same answer over UDP matches no UDP transaction and changes nothing.
+        let answers = server.handle(transmits[0].bytes).compactMap { output -> [UInt8]? in
+            if case .toClient(let bytes) = output { return bytes }
+            return nil
+        }
+        #expect(answers.count == 1)
+        #expect(gatherer.handle(answers[0], from: Self.turnAddress, over: .udp, now: Self.t0) == .consumed)
+        #expect(gatherer.pollTransmit() == nil)
+        #expect(gatherer.handle(answers[0], from: Self.turnAddress, over: .tcp, now: Self.t0) == .consumed)
+        let polled = gatherer.pollTransmit()
+        let next = try #require(polled)
+        #expect(next.transport == .tcp)
+        for output in server.handle(next.bytes) {
+            if case .toClient(let bytes) = output { _ = gatherer.handle(bytes, from: Self.turnAddress, over: .tcp, now: Self.t0) }
+        }
+        #expect(gatherer.candidates.map(\.kind) == [.srflx, .relay])
+        #expect(gatherer.server(relaying: Self.relayed)?.transport == .tcp)
+        #expect(!gatherer.isComplete, "the UDP client still waits")
+        // A datagram from the TCP server's address over UDP is not the TCP client's.
+        #expect(gatherer.handle([0, 1, 0, 0], from: Self.turnAddress, over: .tls, now: Self.t0) == .notFromServer)
+
+        // The TCP connection breaks: the relay is lost (gathering from it ended); the UDP server is unaffected.
+        gatherer.connectionFailed(to: Self.turnAddress, over: .tcp, reason: "the server closed the TCP connection")
+        var events: [ICEGatherer.Event] = []
+        while let event = gatherer.pollEvent() { events.append(event) }
+        #expect(events.last == .relayLost(relayed: Self.relayed, reason: "the server closed the TCP connection"))
+        #expect(!gatherer.isRelayed(Self.relayed))
+        // Before it answers, a broken connection is the server's gathering failure, named.
+        gatherer.connectionFailed(to: Self.turnAddress, over: .udp, reason: "not a stream")  // UDP entries: the same rule
+        #expect(gatherer.isComplete)
+        #expect(gatherer.failures == ["turn:192.0.2.2:3478: not a stream"])
+    }
+
     /// A wrong credential: the server's refusal is the failure, named, with no candidate.
     @Test func aRefusedCredentialIsAFailure() throws {
         var gatherer = Self.gatherer()
