@@ -11,13 +11,15 @@ Every decoded frame is hashed (MD5 of its yuv420p planes, as PyAV hands them out
 them with a decode of the bitstream the sender wrote (`--save-annexb`). The report (--report, JSON):
   {"frames": N, "md5": [...], "width": W, "height": H, "deleted": bool, "ice": "...", "unauthorized": K,
    "redirected": K, "posts": K, "offer_sendonly": bool, "offer_actpass": bool, "offer_candidates": [addresses],
-   "offer_candidate_lines": [...], "nominated": {"host", "port", "type"} (the remote end of the pair aioice nominated)}
+   "offer_candidate_lines": [...], "nominated": {"host", "port", "type"} (the remote end of the pair aioice nominated),
+   "first_frame_ms": the offer's arrival to the first decoded frame}
 Exits after the DELETE, or after --timeout seconds.
 """
 import argparse
 import asyncio
 import json
 import ssl
+import time
 import uuid
 
 from aiortc import RTCPeerConnection
@@ -34,10 +36,13 @@ class Endpoint:
                       "unauthorized": 0, "redirected": 0, "posts": 0, "offer_sendonly": False,
                       "offer_actpass": False, "offer_candidates": []}
         self.done = asyncio.Event()
+        self.posted_at = None
 
     def on_frame(self, frame):
         self.stats["md5"].append(frame_md5(frame))
         count_frame(self.stats, frame)
+        if self.stats["frames"] == 1 and self.posted_at is not None:
+            self.stats["first_frame_ms"] = round((time.monotonic() - self.posted_at) * 1000, 1)
         if self.args.close_after and self.stats["frames"] == self.args.close_after:
             # The endpoint goes away mid-stream (DTLS close_notify): the publisher must stop with a clear error.
             self.stats["closed_by_endpoint"] = True
@@ -53,6 +58,7 @@ class Endpoint:
         if self.pc is not None:
             return 409, {"Content-Type": "text/plain"}, b"one session at a time"
         offer = body.decode()
+        self.posted_at = time.monotonic()
         self.stats["offer_sendonly"] = "a=sendonly" in offer
         self.stats["offer_actpass"] = "a=setup:actpass" in offer
         self.stats["offer_candidates"] = sorted(line.split()[4] for line in offer.split("\r\n")

@@ -1,5 +1,5 @@
 # Sourced by the scripts that run WebRTC peers in a network namespace of their own (run-in-namespace.sh,
-# whip-aiortc.sh, whip-turn.sh, whip-janus.sh, Tests/Benchmarks/run-whep.sh): browsers, aioice and Janus gather no loopback
+# whip-aiortc.sh, whip-turn.sh, whip-janus.sh, Tests/Benchmarks/run-whep.sh, run-turn.sh): browsers, aioice and Janus gather no loopback
 # candidates, so each run gets a veth pair with both ends inside a namespace nothing else uses. Run from the package
 # root (each script cds there first).
 
@@ -63,4 +63,76 @@ make_test_certificate() {
     openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" -CAcreateserial -sha256 -days 2 \
         -extfile "$dir/server.ext" -out "$dir/server.pem" 2>/dev/null \
         || { echo "FAIL: cannot make the test certificate with openssl" >&2; exit 1; }
+}
+
+# turn_lab_up WORK: the TURN scenarios' three namespaces (whip-turn.sh, Tests/Benchmarks/run-turn.sh), the publisher and
+# the endpoint on two subnets joined by a router that forwards TCP and drops every forwarded UDP datagram:
+#
+#   publisher 10.83.1.2 --- 10.83.1.1 [router: coturn listens here, relays from 10.83.2.1] 10.83.2.1 --- 10.83.2.2 endpoint
+#
+# coturn (long-term credentials, realm rtc-h264.test) on UDP and TCP 3478 and TLS 5349, its certificate for 10.83.1.1
+# from a CA in WORK/tls/ca.pem. Sets PUB, RTR, END (the namespaces), USER_NAME, PASSWORD (also in WORK/turn.password),
+# TURN_PID; coturn logs to WORK/turnserver.log. turn_lab_down undoes it.
+turn_lab_up() {
+    local work=$1 ns pair
+    PUB="rtch264-turn-pub-$$"
+    RTR="rtch264-turn-rtr-$$"
+    END="rtch264-turn-end-$$"
+    for ns in "$PUB" "$RTR" "$END"; do
+        ip netns add "$ns"
+        ip -n "$ns" link set lo up
+    done
+    ip link add tpub0 netns "$PUB" type veth peer name tpub1 netns "$RTR"
+    ip link add tend0 netns "$END" type veth peer name tend1 netns "$RTR"
+    ip -n "$PUB" addr add 10.83.1.2/24 dev tpub0
+    ip -n "$RTR" addr add 10.83.1.1/24 dev tpub1
+    ip -n "$RTR" addr add 10.83.2.1/24 dev tend1
+    ip -n "$END" addr add 10.83.2.2/24 dev tend0
+    for pair in "$PUB tpub0" "$RTR tpub1" "$RTR tend1" "$END tend0"; do
+        set -- $pair
+        ip -n "$1" link set "$2" up
+    done
+    ip -n "$PUB" route add default via 10.83.1.1
+    ip -n "$END" route add default via 10.83.2.1
+    ip netns exec "$RTR" sysctl -qw net.ipv4.ip_forward=1
+    # The firewall: no UDP between the subnets, only to and from the router (the TURN server) itself.
+    ip netns exec "$RTR" iptables -A FORWARD -p udp -j DROP
+
+    USER_NAME="robot"
+    PASSWORD="turn-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+    printf '%s\n' "$PASSWORD" >"$work/turn.password"
+    chmod 600 "$work/turn.password"
+    mkdir -p "$work/tls"
+    make_test_certificate "$work/tls" 10.83.1.1
+    ip netns exec "$RTR" turnserver -n --listening-ip=10.83.1.1 --listening-port=3478 --tls-listening-port=5349 \
+        --relay-ip=10.83.2.1 --cert="$work/tls/server.pem" --pkey="$work/tls/server.key" \
+        --min-port=50000 --max-port=50099 --lt-cred-mech --user="$USER_NAME:$PASSWORD" --realm=rtc-h264.test \
+        --no-dtls --no-cli --no-tcp-relay --log-file=stdout --simple-log --verbose \
+        --userdb="$work/turndb.sqlite" --pidfile="$work/turn.pid" >"$work/turnserver.log" 2>&1 &
+    TURN_PID=$!
+    disown "$TURN_PID"  # killed at the end: no job notice
+}
+
+# turn_lab_down: stops coturn and removes the namespaces of turn_lab_up; never fails.
+turn_lab_down() {
+    [ -n "${TURN_PID:-}" ] && kill -9 "$TURN_PID" 2>/dev/null || true
+    for ns in "${PUB:-}" "${END:-}" "${RTR:-}"; do [ -n "$ns" ] && netns_down "$ns"; done
+    return 0
+}
+
+# aiortc_endpoint_start PORT REPORT [args...]: aiortc_whip_server.py in namespace END on 10.83.2.2:PORT (PY, WORK, END
+# set), waited for until it listens; sets SERVER_PID.
+aiortc_endpoint_start() {
+    local port=$1 report=$2
+    shift 2
+    ip netns exec "$END" "$PY" Tests/WebRTCTests/Interop/aiortc_whip_server.py --listen 10.83.2.2 --port "$port" \
+        --report "$report" --timeout 60 "$@" >"$WORK/server-$port.out" 2>"$WORK/server-$port.err" &
+    SERVER_PID=$!
+    for _ in $(seq 100); do
+        grep -q listening "$WORK/server-$port.out" 2>/dev/null && return 0
+        kill -0 "$SERVER_PID" 2>/dev/null || { echo "FAIL: the endpoint exited: $(tail -c 600 "$WORK/server-$port.err")" >&2; exit 1; }
+        sleep 0.1
+    done
+    echo "FAIL: the endpoint did not listen within 10 s" >&2
+    exit 1
 }

@@ -35,71 +35,21 @@ aiortc_venv
 PY="$AIORTC_PYTHON"
 
 WORK=$(mktemp -d /tmp/whip-turn.XXXXXX)
-PUB="rtch264-turn-pub-$$"
-RTR="rtch264-turn-rtr-$$"
-END="rtch264-turn-end-$$"
 SERVER_PID=""
-TURN_PID=""
 cleanup() {
     local status=$?
     [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
-    [ -n "$TURN_PID" ] && kill -9 "$TURN_PID" 2>/dev/null || true
-    for ns in "$PUB" "$END" "$RTR"; do netns_down "$ns"; done
+    turn_lab_down
     [ "${KEEP:-0}" = 1 ] && echo "whip-turn: kept $WORK" >&2 || rm -rf "$WORK"
     exit $status
 }
 trap cleanup EXIT
-
-for ns in "$PUB" "$RTR" "$END"; do
-    ip netns add "$ns"
-    ip -n "$ns" link set lo up
-done
-ip link add tpub0 netns "$PUB" type veth peer name tpub1 netns "$RTR"
-ip link add tend0 netns "$END" type veth peer name tend1 netns "$RTR"
-ip -n "$PUB" addr add 10.83.1.2/24 dev tpub0
-ip -n "$RTR" addr add 10.83.1.1/24 dev tpub1
-ip -n "$RTR" addr add 10.83.2.1/24 dev tend1
-ip -n "$END" addr add 10.83.2.2/24 dev tend0
-for pair in "$PUB tpub0" "$RTR tpub1" "$RTR tend1" "$END tend0"; do
-    set -- $pair
-    ip -n "$1" link set "$2" up
-done
-ip -n "$PUB" route add default via 10.83.1.1
-ip -n "$END" route add default via 10.83.2.1
-ip netns exec "$RTR" sysctl -qw net.ipv4.ip_forward=1
-# The firewall: no UDP between the subnets, only to and from the router (the TURN server) itself.
-ip netns exec "$RTR" iptables -A FORWARD -p udp -j DROP
-
-USER_NAME="robot"
-PASSWORD="turn-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
-printf '%s\n' "$PASSWORD" >"$WORK/turn.password"
+turn_lab_up "$WORK"
 printf '%s\n' "wrong-$PASSWORD" >"$WORK/wrong.password"
-chmod 600 "$WORK/turn.password" "$WORK/wrong.password"
-mkdir "$WORK/tls"
-make_test_certificate "$WORK/tls" 10.83.1.1
-ip netns exec "$RTR" turnserver -n --listening-ip=10.83.1.1 --listening-port=3478 --tls-listening-port=5349 \
-    --relay-ip=10.83.2.1 --cert="$WORK/tls/server.pem" --pkey="$WORK/tls/server.key" \
-    --min-port=50000 --max-port=50099 --lt-cred-mech --user="$USER_NAME:$PASSWORD" --realm=rtc-h264.test \
-    --no-dtls --no-cli --no-tcp-relay --log-file=stdout --simple-log --verbose \
-    --userdb="$WORK/turndb.sqlite" --pidfile="$WORK/turn.pid" >"$WORK/turnserver.log" 2>&1 &
-TURN_PID=$!
-disown "$TURN_PID"  # killed at the end: no job notice
+chmod 600 "$WORK/wrong.password"
 
-# start_server PORT REPORT [args...]: the endpoint, waited for until it listens.
-start_server() {
-    local port=$1 report=$2
-    shift 2
-    ip netns exec "$END" "$PY" "$HERE/aiortc_whip_server.py" --listen 10.83.2.2 --port "$port" --report "$report" \
-        --timeout 60 "$@" >"$WORK/server-$port.out" 2>"$WORK/server-$port.err" &
-    SERVER_PID=$!
-    for _ in $(seq 100); do
-        grep -q listening "$WORK/server-$port.out" 2>/dev/null && return 0
-        kill -0 "$SERVER_PID" 2>/dev/null || { echo "FAIL: the endpoint exited: $(tail -c 600 "$WORK/server-$port.err")" >&2; exit 1; }
-        sleep 0.1
-    done
-    echo "FAIL: the endpoint did not listen within 10 s" >&2
-    exit 1
-}
+# start_server PORT REPORT [args...]: the endpoint, waited for until it listens (SERVER_PID).
+start_server() { aiortc_endpoint_start "$@"; }
 
 dropped_udp() { ip netns exec "$RTR" iptables -L FORWARD -v -x -n | awk '$3 == "DROP" && ($4 == "udp" || $4 == "17") { print $1 }'; }
 
