@@ -51,12 +51,15 @@ public final class WHIPPublisher: Sendable {
     public let session: WHIPSession
     private let logger: Logger
     /// The STUN and TURN servers the endpoint offered (`session.iceServers`, from the 201's `Link` headers); its TURN
-    /// servers over UDP are used (see `iceServerProblems` for the others).
+    /// servers (UDP, TCP and TLS) are used (see `iceServerProblems` for the others).
     public var iceServers: [ICEServer] { session.iceServers }
     /// The type of the selected pair's local candidate: `.host`, or `.relay` (through `relayServer`).
     public let localCandidateType: ICECandidate.Kind
     /// The TURN server the selected pair runs through (its URI), or nil for a direct pair.
     public let relayServer: String?
+    /// How the publisher reaches `relayServer`: "udp", "tcp" or "tls" (`getStats()`'s `relayProtocol`), or nil for a
+    /// direct pair.
+    public let relayProtocol: String?
     /// The server-reflexive and relayed candidates gathered: those of the offer, then those gathered after the
     /// answer (`typ address:port`).
     public let gatheredCandidates: [String]
@@ -314,10 +317,11 @@ public final class WHIPPublisher: Sendable {
             throw await abandon(failure)
         }
         let connectDuration = ContinuousClock.now - answeredAt
-        let (suite, selectedLocal, relay, gathered, lateProblems) = try await loop.submit {
+        let (suite, selectedLocal, (relay, relayProtocol), gathered, lateProblems) = try await loop.submit {
             let peer = link.value.peer
             let selected = peer.path?.local
-            let relay = selected.flatMap { peer.gatherer?.server(relaying: $0)?.name }
+            let relayServer = selected.flatMap { peer.gatherer?.server(relaying: $0) }
+            let relay = (relayServer?.name, relayServer?.transport.rawValue)
             let gathered = (peer.gatherer?.candidates ?? []).map { "\($0.kind.rawValue) \($0.address):\($0.port)" }
             return (peer.keys?.suite.sdpName ?? "?", selected, relay, gathered,
                     Array((peer.gatherer?.failures ?? []).dropFirst(offerGatherer.failures.count)))
@@ -358,6 +362,7 @@ public final class WHIPPublisher: Sendable {
         self.localCandidates = locals.map(\.description)
         self.localCandidateType = relay == nil ? .host : .relay
         self.relayServer = relay
+        self.relayProtocol = relayProtocol
         self.gatheredCandidates = gathered
         self.iceServerProblems = problems + lateProblems
         self.remoteAddress = remote.description
@@ -368,7 +373,7 @@ public final class WHIPPublisher: Sendable {
         }
         logger.info("WHIP connected", metadata: [
             "local": "\(localAddress)", "remote": "\(remoteAddress)", "candidate": "\(relay == nil ? "host" : "relay")",
-            "relay": "\(relay ?? "-")", "suite": "\(suite)",
+            "relay": "\(relay ?? "-")", "relay_protocol": "\(relayProtocol ?? "-")", "suite": "\(suite)",
             "connect_ms": "\((connectDuration / .milliseconds(1)).rounded())",
         ])
     }

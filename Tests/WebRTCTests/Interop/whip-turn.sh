@@ -113,14 +113,15 @@ SERVER_PID=""
 import json, sys
 entries = [json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")]
 connected = [e for e in entries if e.get("message") == "WHIP connected"]
-if not connected or connected[0].get("candidate") != "relay" or not connected[0].get("relay", "").startswith("turn:"):
+if not connected or connected[0].get("candidate") != "relay" or not connected[0].get("relay", "").startswith("turn:") \
+        or connected[0].get("relay_protocol") != "udp":
     print("FAIL: no 'WHIP connected' log entry over the relay: %s" % connected, file=sys.stderr)
     sys.exit(1)
 for needed in ("WHIP session created", "sender started", "WHIP session ended"):
     if not any(e.get("message") == needed for e in entries):
         print("FAIL: no '%s' log entry in %d entries" % (needed, len(entries)), file=sys.stderr)
         sys.exit(1)
-print("whip-turn Link: %d JSON log entries; connected %s" % (len(entries), {k: connected[0][k] for k in ("candidate", "relay", "suite", "connect_ms")}))
+print("whip-turn Link: %d JSON log entries; connected %s" % (len(entries), {k: connected[0][k] for k in ("candidate", "relay", "relay_protocol", "suite", "connect_ms")}))
 EOF
 check_relayed "Link header" "$WORK/report-link.json" "$WORK/send-link.err" "$WORK/sent-link.h264"
 # coturn's own account (--verbose): each run bound one channel, carried the stream, and was released at the end
