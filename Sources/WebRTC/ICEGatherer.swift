@@ -375,8 +375,11 @@ public struct ICEGatherer: Sendable {
         while let event = client.pollEvent() { clientEvents.append(event) }
         for event in clientEvents {
             switch event {
-            case .allocated(let relayed, let mapped, _):
+            case .allocated(let relayed, let allocationMapped, _):
                 entries[index].relayed = relayed
+                // Over TCP or TLS the mapped address is the connection's, not a UDP mapping: no srflx candidate
+                // from it (a peer's checks to that port would go nowhere), and the relay's related address is the base.
+                let mapped = server.transport.isStream ? nil : allocationMapped
                 if let mapped { addReflexive(mapped, index: index) }
                 let related = mapped ?? base
                 add(ICECandidate(

@@ -7,11 +7,13 @@
 #      the answer" (ICE and DTLS).
 #   2. CPU: one 20 s publish per path (600 frames, 1280x720, 1.5 Mbit/s): `send`'s user + system CPU seconds (target:
 #      TURN at most 5 % above direct).
-#   3. loss: 5 % of the datagrams between the relay and the endpoint dropped, both ways (iptables statistic on the
-#      router), 600 frames of 1280x720 at 1.5 Mbit/s through TURN over UDP and over TCP: the frames the endpoint
+#   3. loss: 5 % of the datagrams between the relay and the endpoint dropped, both ways (iptables statistic, on the
+#      way into the endpoint and into the router), 600 frames of 1280x720 at 1.5 Mbit/s through TURN over UDP and over TCP: the frames the endpoint
 #      decoded bit-exact and in order (target: at least 99.5 %).
 # Usage: Tests/Benchmarks/run-turn.sh [ROUNDS]   (as root; 5 by default)
 #   RTC_BIN=/path/to/rtc-h264   measure that binary (default: this checkout's release build, built if missing)
+#   PARTS="join cpu loss"       the parts to run (all by default); PATHS="direct udp tcp tls" the paths of join and cpu;
+#   KEEP=1 keeps the work directory
 set -euo pipefail
 case "${1:-}" in
     -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -96,18 +98,26 @@ EOF
 
 RESULTS="$WORK/results.txt"
 : >"$RESULTS"
-for path in direct udp tcp tls; do
+PARTS=${PARTS:-join cpu loss}
+for path in ${PATHS:-direct udp tcp tls}; do
+    case " $PARTS " in *" join "*|*" cpu "*) ;; *) continue ;; esac
     path_up "$path"
     for round in $(seq "$ROUNDS"); do
+        case " $PARTS " in *" join "*) ;; *) break ;; esac
         line=$(publish "join-$path-$round" "$path" 60) || line="-1 -1 0 0"
         echo "join $path $line" | tee -a "$RESULTS" >&2
     done
+    case " $PARTS " in *" cpu "*) ;; *) path_down "$path"; continue ;; esac
     line=$(publish "cpu-$path" "$path" 600) || line="-1 -1 0 0"
     echo "cpu $path $line" | tee -a "$RESULTS" >&2
     path_down "$path"
 done
 # 5 % loss each way on the relay's leg (coturn's relayed address to the endpoint and back).
-ip netns exec "$RTR" iptables -A OUTPUT -o tend1 -p udp -m statistic --mode random --probability 0.05 -j DROP
+case " $PARTS " in *" loss "*) ;; *) PARTS_LOSS=no ;; esac
+[ "${PARTS_LOSS:-yes}" = no ] || {
+# Both on the way in (INPUT): a datagram dropped in OUTPUT fails its sendto with EPERM, and coturn then closes the whole
+# allocation ("udp send: Operation not permitted").
+ip netns exec "$END" iptables -A INPUT -i tend0 -p udp -m statistic --mode random --probability 0.05 -j DROP
 ip netns exec "$RTR" iptables -A INPUT -i tend1 -p udp -m statistic --mode random --probability 0.05 -j DROP
 for path in udp tcp; do
     path_up "$path"
@@ -115,7 +125,9 @@ for path in udp tcp; do
     echo "loss $path $line" | tee -a "$RESULTS" >&2
     path_down "$path"
 done
-dropped=$(ip netns exec "$RTR" iptables -L OUTPUT -v -x -n | awk '$3 == "DROP" { s += $1 } END { print s + 0 }')
+}
+dropped=$( { ip netns exec "$END" iptables -L INPUT -v -x -n; ip netns exec "$RTR" iptables -L INPUT -v -x -n; } \
+    | awk '$3 == "DROP" { s += $1 } END { print s + 0 }')
 python3 - "$RESULTS" "$dropped" <<'PY'
 import statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]

@@ -132,7 +132,10 @@ import TURN
         for output in server.handle(next.bytes) {
             if case .toClient(let bytes) = output { _ = gatherer.handle(bytes, from: Self.turnAddress, over: .tcp, now: Self.t0) }
         }
-        #expect(gatherer.candidates.map(\.kind) == [.srflx, .relay])
+        // A TCP allocation's mapped address is the connection's: no srflx from it, the relay related to the base.
+        #expect(gatherer.candidates.map(\.sdpValue) == [
+            "relay1 1 udp \(0 << 24 | 65_535 << 8 | 255) 192.0.2.2 50001 typ relay raddr 10.0.0.2 rport 40000",
+        ])
         #expect(gatherer.server(relaying: Self.relayed)?.transport == .tcp)
         #expect(!gatherer.isComplete, "the UDP client still waits")
         // A datagram from the TCP server's address over UDP is not the TCP client's.
