@@ -13,7 +13,7 @@
 # Usage: Tests/Benchmarks/run-turn.sh [ROUNDS]   (as root; 5 by default)
 #   RTC_BIN=/path/to/rtc-h264   measure that binary (default: this checkout's release build, built if missing)
 #   PARTS="join cpu loss"       the parts to run (all by default); PATHS="direct udp tcp tls" the paths of join and cpu;
-#   KEEP=1 keeps the work directory
+#   KEEP=1 keeps the work directory, CAPTURE=1 records the endpoint's traffic there (tshark)
 set -euo pipefail
 case "${1:-}" in
     -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -43,6 +43,8 @@ cleanup() {
 }
 trap cleanup EXIT
 turn_lab_up "$WORK"
+# CAPTURE=1: what reaches the endpoint, in WORK/endpoint.pcap (with KEEP=1).
+[ "${CAPTURE:-0}" = 1 ] && { ip netns exec "$END" tshark -q -i tend0 -w "$WORK/endpoint.pcap" >/dev/null 2>&1 & sleep 1; }
 
 # path_args PATH: the --ice-server options of a path (none for direct).
 path_args() {
@@ -66,11 +68,10 @@ path_down() {
         tcp|tls) ip netns exec "$PUB" iptables -D OUTPUT -o tpub0 -p udp -j DROP ;;
     esac
 }
-PORT=8400
 # publish NAME PATH FRAMES: one publish; prints "first_frame_ms connect_ms cpu_seconds fraction_decoded".
 publish() {
     local name=$1 path=$2 frames=$3 args
-    PORT=$((PORT + 1))
+    PORT=$((8400 + $(wc -l <"$RESULTS")))
     aiortc_endpoint_start "$PORT" "$WORK/$name.json"
     args=$(path_args "$path")
     [ "$path" = direct ] || args="$args --ice-username $USER_NAME --ice-credential-file $WORK/turn.password"

@@ -12,7 +12,7 @@ them with a decode of the bitstream the sender wrote (`--save-annexb`). The repo
   {"frames": N, "md5": [...], "width": W, "height": H, "deleted": bool, "ice": "...", "unauthorized": K,
    "redirected": K, "posts": K, "offer_sendonly": bool, "offer_actpass": bool, "offer_candidates": [addresses],
    "offer_candidate_lines": [...], "nominated": {"host", "port", "type"} (the remote end of the pair aioice nominated),
-   "first_frame_ms": the offer's arrival to the first decoded frame}
+   "first_frame_ms": the offer's arrival to the first decoded frame, "answer_ms": of which the endpoint's own answer}
 Exits after the DELETE, or after --timeout seconds.
 """
 import argparse
@@ -22,7 +22,7 @@ import ssl
 import time
 import uuid
 
-from aiortc import RTCPeerConnection
+from aiortc import RTCConfiguration, RTCPeerConnection
 
 from interop_common import count_frame, frame_md5, on_decoded_frames, session_description, wait_at_most
 
@@ -43,6 +43,7 @@ class Endpoint:
         count_frame(self.stats, frame)
         if self.stats["frames"] == 1 and self.posted_at is not None:
             self.stats["first_frame_ms"] = round((time.monotonic() - self.posted_at) * 1000, 1)
+            self.stats["answer_ms"] = round((self.answered_at - self.posted_at) * 1000, 1)
         if self.args.close_after and self.stats["frames"] == self.args.close_after:
             # The endpoint goes away mid-stream (DTLS close_notify): the publisher must stop with a clear error.
             self.stats["closed_by_endpoint"] = True
@@ -64,7 +65,9 @@ class Endpoint:
         self.stats["offer_candidates"] = sorted(line.split()[4] for line in offer.split("\r\n")
                                                 if line.startswith("a=candidate:"))
         self.stats["offer_candidate_lines"] = [line for line in offer.split("\r\n") if line.startswith("a=candidate:")]
-        self.pc = RTCPeerConnection()
+        # No ICE servers: aiortc's default (a Google STUN server by name) makes every answer wait for a DNS timeout
+        # (5 s) on a machine without a resolver.
+        self.pc = RTCPeerConnection(RTCConfiguration(iceServers=[]))
         on_decoded_frames(self.pc, self.on_frame)
 
         @self.pc.on("iceconnectionstatechange")
@@ -74,6 +77,7 @@ class Endpoint:
         await self.pc.setRemoteDescription(session_description(offer, "offer"))
         await self.pc.setLocalDescription(await self.pc.createAnswer())
         self.resource = uuid.uuid4().hex
+        self.answered_at = time.monotonic()
         # A relative Location (RFC 3986 section 5.2): /whip/resource/<id> seen from the URL that was POSTed to.
         location = ("resource/" if target == "/whip/endpoint" else "whip/resource/") + self.resource
         headers = {"Content-Type": "application/sdp", "Location": location, "ETag": '"' + self.resource + '"'}
