@@ -123,8 +123,8 @@ final class ViewerSession {
         case .pathChanged(let remote):
             logger.info("viewer path changed", metadata: ["remote": "\(remote)"])
             self.remote = remote
-        case .disconnected:
-            break  // a full agent's event; the viewer's ICE-lite agent never reports it
+        case .disconnected, .candidate:
+            break  // a full agent's events, with servers; the viewer's ICE-lite agent has neither
         case .closed(let reason):
             end(Self.leaveReason(reason))
         case .securityFailed(let why):

@@ -23,12 +23,18 @@ public enum WHIPPublisherEvent: Sendable, Equatable {
 /// agent: the DTLS association and the SRTP keys stay), asks the encoder for an IDR as soon as a new pair carries
 /// media, and retries failed attempts with backoff (`ICERestartPolicy`). An endpoint that answers the PATCH `405` or
 /// `501` does not restart ICE, and `404` says the session is gone: no more attempts are made (consent decides).
+///
+/// It also trickles (RFC 9725 section 4.3.1, RFC 8840): a candidate gathered after the offer (the relay of a TURN
+/// server from the endpoint's `Link` headers) is PATCHed with `If-Match` and the latest `ETag`, the current
+/// credentials and the mid; an endpoint that answers `405` or `501` (or sent no `ETag`) gets no more, and learns such
+/// candidates from our checks as peer-reflexive instead.
 final class ICERestarter: Sendable {
     /// What the link reports, collected on its loop and read by the restarter's task.
     final class Signals: Sendable {
         enum Signal: Sendable {
             case disconnected
             case pathChanged
+            case candidate(ICECandidate)
         }
         private let queue = Mutex<[Signal]>([])
         func post(_ signal: Signal) { queue.withLock { $0.append(signal) } }
@@ -39,6 +45,8 @@ final class ICERestarter: Sendable {
     struct Context: Sendable {
         let client: WHIPClient
         let session: WHIPSession
+        /// The credentials of the offer (a restart replaces them).
+        let credentials: ICECredentials
         let mid: String
         let port: UInt16
         let hostIPs: [String]
@@ -64,6 +72,8 @@ final class ICERestarter: Sendable {
         var failures = 0
         var lastDuration: Duration?
         var etag: String?
+        var credentials: ICECredentials?
+        var trickled = 0
     }
 
     /// Restarts completed.
@@ -72,12 +82,17 @@ final class ICERestarter: Sendable {
     var failures: Int { state.withLock { $0.failures } }
     /// The time the latest restart took, from the first trigger to the new pair.
     var lastDuration: Duration? { state.withLock { $0.lastDuration } }
+    /// Candidates trickled to the endpoint (and accepted by it).
+    var trickled: Int { state.withLock { $0.trickled } }
 
     init(context: Context, signals: Signals, events: AsyncStream<WHIPPublisherEvent>.Continuation) {
         self.context = context
         self.signals = signals
         self.events = events
-        state.withLock { $0.etag = context.session.etag }
+        state.withLock {
+            $0.etag = context.session.etag
+            $0.credentials = context.credentials
+        }
     }
 
     func start() {
@@ -95,12 +110,16 @@ final class ICERestarter: Sendable {
         var unsupported = false
         var attemptReason = ICERestartPolicy.Reason.retry
         var lastAddressCheck = ContinuousClock.now
+        var trickling = context.session.etag != nil
         let endpoint = context.client.endpoint
         while !Task.isCancelled {
             try? await Task.sleep(for: Self.tick)
             var now = WebRTCLink.monotonicNow()
+            var late: [ICECandidate] = []
             for signal in signals.drain() {
                 switch signal {
+                case .candidate(let candidate):
+                    late.append(candidate)
                 case .disconnected:
                     if !unsupported { policy.trigger(.disconnected, now: now) }
                 case .pathChanged:
@@ -123,6 +142,7 @@ final class ICERestarter: Sendable {
                     }
                 }
             }
+            if trickling, !late.isEmpty { trickling = await trickle(late) }
             if ContinuousClock.now - lastAddressCheck >= Self.addressInterval {
                 lastAddressCheck = ContinuousClock.now
                 if let route = try? await WHIPPublisher.routeSource(toward: endpoint) {
@@ -182,6 +202,36 @@ final class ICERestarter: Sendable {
             link.value.restartICE(local: credentials, remote: remote, localCandidates: locals, remoteCandidates: remotes)
         }.get()
         guard restarted else { throw WHIPError.transportClosed("the WebRTC transport closed before the ICE restart") }
-        state.withLock { $0.etag = etag ?? $0.etag }
+        state.withLock {
+            $0.etag = etag ?? $0.etag
+            $0.credentials = credentials
+        }
+    }
+
+    /// PATCHes candidates gathered after the offer (RFC 9725 section 4.3.1).
+    /// - Returns: whether to go on trickling (false once the endpoint said it does not take trickled candidates).
+    private func trickle(_ candidates: [ICECandidate]) async -> Bool {
+        let (etag, credentials) = state.withLock { ($0.etag, $0.credentials) }
+        guard let etag, let credentials else { return false }
+        let fragment = TrickleICEFragment(credentials: credentials, mid: context.mid, candidates: candidates)
+        do {
+            try await context.client.trickle(context.session, etag: etag, fragment: fragment)
+            state.withLock { $0.trickled += candidates.count }
+            context.logger.info("trickled candidates", metadata: [
+                "candidates": "\(candidates.map { "\($0.kind.rawValue) \($0.address):\($0.port)" }.joined(separator: ","))",
+            ])
+            return true
+        } catch {
+            let unsupported: Bool
+            if case WHIPError.httpStatus(let status, _, _) = error, [405, 501].contains(status) {
+                unsupported = true
+            } else {
+                unsupported = false
+            }
+            context.logger.notice("trickle ICE refused", metadata: [
+                "error": "\(error)", "retry": "\(unsupported ? "no: the endpoint takes no trickled candidates" : "with the next candidate")",
+            ])
+            return !unsupported
+        }
     }
 }

@@ -110,6 +110,21 @@ public struct WHIPClient: Sendable {
         return (answer, response.header("ETag"))
     }
 
+    /// PATCHes candidates gathered after the offer (trickle ICE, RFC 9725 section 4.3.1): `If-Match` with the
+    /// session's latest `ETag`, an `application/trickle-ice-sdpfrag` body.
+    /// - Parameters:
+    ///   - session: The session `publish` returned.
+    ///   - etag: The latest entity-tag (the session's, or a restart's).
+    ///   - fragment: The current credentials, the mid and the candidates.
+    /// - Throws: `WHIPError`: `.httpStatus` for a status other than 204 or 200 (405 or 501: the endpoint takes no
+    ///   trickled candidates; 412: the ETag is stale), `.authenticationFailed`, connection errors.
+    public func trickle(_ session: WHIPSession, etag: String, fragment: TrickleICEFragment) async throws(WHIPError) {
+        let (response, _) = try await exchange(
+            method: "PATCH", url: session.resource, body: Array(fragment.sdp.utf8),
+            headers: [("Content-Type", TrickleICEFragment.mediaType), ("If-Match", etag)])
+        guard response.status == 204 || response.status == 200 else { throw error(for: response, method: "PATCH") }
+    }
+
     /// DELETEs the session resource (RFC 9725 section 4.2): the endpoint tears the session down.
     /// - Parameters:
     ///   - session: The session `publish` returned.

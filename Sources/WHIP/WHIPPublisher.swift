@@ -83,6 +83,8 @@ public final class WHIPPublisher: Sendable {
     public var iceRestarts: Int { restarter.restarts }
     /// ICE restart attempts that failed (each retried with backoff).
     public var iceRestartFailures: Int { restarter.failures }
+    /// Candidates gathered after the offer and trickled to the endpoint (`PATCH`, RFC 9725 section 4.3.1), accepted.
+    public var trickledCandidates: Int { restarter.trickled }
     /// How long the latest ICE restart took, from the first sign of trouble (an address change, consent checks
     /// unanswered for 2.5 s) to the new pair's selection.
     public var lastICERestartDuration: Duration? { restarter.lastDuration }
@@ -280,6 +282,7 @@ public final class WHIPPublisher: Sendable {
                     case .connected(let remote): connected.succeed(remote)
                     case .pathChanged: restartSignals.post(.pathChanged)
                     case .disconnected: restartSignals.post(.disconnected)
+                    case .candidate(let candidate): restartSignals.post(.candidate(candidate))
                     case .closed(let reason):
                         let error = WHIPError.transportClosed(Self.describe(reason))
                         connected.fail(error)
@@ -350,7 +353,7 @@ public final class WHIPPublisher: Sendable {
         self.events = events
         restarter = ICERestarter(
             context: ICERestarter.Context(
-                client: client, session: session, mid: negotiated.mid, port: port, hostIPs: hostIPs,
+                client: client, session: session, credentials: credentials, mid: negotiated.mid, port: port, hostIPs: hostIPs,
                 remoteCandidates: usable, link: link, sender: sender, logger: logger),
             signals: restartSignals, events: continuation)
         restarter.start()

@@ -99,6 +99,9 @@ public final class PeerTransport {
         /// The selected pair stopped answering consent checks (ICE-full only; see `ICEEvent.disconnected`): restart
         /// ICE, or consent expires.
         case disconnected(remote: TransportAddress)
+        /// The gatherer found a local candidate after the start (a TURN server added late, such as one of a WHIP
+        /// endpoint's `Link` headers): the peer learns it only if it is signalled (trickle ICE).
+        case candidate(ICECandidate)
         /// The transport is closed; tear the peer down.
         case closed(CloseReason)
     }
@@ -504,6 +507,7 @@ public final class PeerTransport {
             guard !isClosed else { return }
             switch event {
             case .candidate(let candidate):
+                events.append(.candidate(candidate))
                 guard candidate.kind == .relay, let address = candidate.transportAddress else { continue }
                 full?.addLocalCandidate(.init(address: address, priority: candidate.priority))
             case .channelBound(let relayed, let peer):

@@ -34,6 +34,8 @@ package final class WebRTCLink {
         case pathChanged(remote: TransportAddress)
         /// The selected pair stopped answering consent checks: restart ICE (`restartICE`) or consent expires.
         case disconnected(remote: TransportAddress)
+        /// A local candidate gathered after the start (see `PeerTransport.Event.candidate`): trickle it.
+        case candidate(ICECandidate)
         /// The peer is gone (consent expired, ICE or DTLS failed, close_notify, or `close()`).
         case closed(PeerTransport.CloseReason)
         /// The keys could not be installed (a libsrtp2 error): the link closed.
@@ -205,6 +207,8 @@ package final class WebRTCLink {
                 onEvent(.pathChanged(remote: remote))
             case .disconnected(let remote):
                 onEvent(.disconnected(remote: remote))
+            case .candidate(let candidate):
+                onEvent(.candidate(candidate))
             case .closed(let reason):
                 finish()
                 onEvent(.closed(reason))
