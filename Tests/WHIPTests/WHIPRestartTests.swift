@@ -86,6 +86,36 @@ import WebRTC
         await server.close()
     }
 
+    /// Trickle ICE (RFC 9725 section 4.3.1): the PATCH carries `If-Match` with the ETag given and the fragment; 204
+    /// is success; 405 (an endpoint without trickle) and 412 (a stale ETag) are errors that name the status.
+    @Test(arguments: [(204, nil), (405, "HTTP 405"), (412, "HTTP 412")] as [(Int, String?)])
+    func aTricklePATCHCarriesTheETagAndTheCandidates(status: Int, message: String?) async throws {
+        let server = try await ScriptedHTTPServer { request in
+            request.method == "POST"
+                ? .init(status: 201, headers: [("Content-Type", "application/sdp"), ("Location", "/session/1"), ("ETag", "\"a\"")],
+                        body: "v=0\r\n")
+                : .init(status: status, headers: [("Content-Type", "text/plain")], body: status == 204 ? "" : "no")
+        }
+        let client = try WHIPClient(configuration: WHIPConfiguration(url: server.base + "/whip", token: "t0ken"))
+        let session = try await client.publish(offer: "v=0\r\n")
+        let fragment = TrickleICEFragment(
+            credentials: try ICECredentials(ufrag: "cln1", password: "clientpassword9876543210"), mid: "0",
+            candidates: [ICECandidate(foundation: "relay1", priority: 16_777_215, address: "10.83.2.1", port: 50_001,
+                                      kind: .relay, relatedAddress: "10.83.1.2", relatedPort: 40_000)])
+        do {
+            try await client.trickle(session, etag: "\"a\"", fragment: fragment)
+            #expect(message == nil)
+        } catch {
+            #expect(message != nil && "\(error)".contains(message!), "\(error)")
+        }
+        let patch = try #require(server.requests.last)
+        #expect(patch.method == "PATCH" && patch.uri == "/session/1")
+        #expect(patch.header("If-Match") == "\"a\"")
+        #expect(patch.header("Content-Type") == "application/trickle-ice-sdpfrag")
+        #expect(try TrickleICEFragment(parsing: patch.body) == fragment)
+        await server.close()
+    }
+
     @Test(arguments: [
         (405, "application/trickle-ice-sdpfrag", restartReply, "the WHIP endpoint answered PATCH with HTTP 405"),
         (200, "text/plain", restartReply, "the ICE restart reply's Content-Type is 'text/plain'"),

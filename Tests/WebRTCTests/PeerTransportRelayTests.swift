@@ -117,7 +117,12 @@ import TURN
         let network = try Self.network()
         network.run { network.client.keys != nil && network.peer.keys != nil && network.client.mediaRoute != nil }
         var clientEvents: [PeerTransport.Event] = []
-        while let event = network.client.pollEvent() { clientEvents.append(event) }
+        var gathered: [ICECandidate] = []
+        while let event = network.client.pollEvent() {
+            if case .candidate(let candidate) = event { gathered.append(candidate) } else { clientEvents.append(event) }
+        }
+        // The relayed candidate, gathered inside the transport, is reported for trickle ICE.
+        #expect(gathered.contains { $0.kind == .relay && $0.transportAddress == Self.relayed })
         guard case .connected(Self.relayed?, Self.peerSocket, let keys)? = clientEvents.first else {
             Issue.record("not connected through the relay: \(clientEvents)")
             return

@@ -12,7 +12,7 @@ them with a decode of the bitstream the sender wrote (`--save-annexb`). The repo
   {"frames": N, "md5": [...], "width": W, "height": H, "deleted": bool, "ice": "...", "unauthorized": K,
    "redirected": K, "posts": K, "offer_sendonly": bool, "offer_actpass": bool, "offer_candidates": [addresses],
    "offer_candidate_lines": [...], "nominated": {"host", "port", "type"} (the remote end of the pair aioice nominated),
-   "first_frame_ms": the offer's arrival to the first decoded frame, "answer_ms": of which the endpoint's own answer}
+   "trickled": ["address port typ type", ...] (with --trickle), "first_frame_ms": the offer's arrival to the first decoded frame, "answer_ms": of which the endpoint's own answer}
 Exits after the DELETE, or after --timeout seconds.
 """
 import argparse
@@ -23,6 +23,7 @@ import time
 import uuid
 
 from aiortc import RTCConfiguration, RTCPeerConnection
+from aiortc.sdp import candidate_from_sdp
 
 from interop_common import count_frame, frame_md5, on_decoded_frames, session_description, wait_at_most
 
@@ -85,6 +86,19 @@ class Endpoint:
             headers["Link" + " " * number] = link  # repeated fields (the writer prints the name stripped)
         return 201, headers, self.pc.localDescription.sdp.encode()
 
+    async def trickle(self, headers, body):
+        if headers.get("content-type", "").split(";")[0].strip() != "application/trickle-ice-sdpfrag":
+            return 415, {"Content-Type": "text/plain"}, b"fragments must be application/trickle-ice-sdpfrag"
+        lines = body.decode().split("\r\n")
+        mid = next((line[6:] for line in lines if line.startswith("a=mid:")), None)
+        candidates = [line[len("a=candidate:"):] for line in lines if line.startswith("a=candidate:")]
+        for text in candidates:
+            candidate = candidate_from_sdp(text)
+            candidate.sdpMid = mid
+            await self.pc.addIceCandidate(candidate)
+        self.stats["trickled"] = self.stats.get("trickled", []) + [" ".join(text.split()[4:8]) for text in candidates]
+        return 204, {}, b""
+
     def nominated(self):
         """The remote candidate of the pair aioice nominated (its Connection is not public API: best effort)."""
         try:
@@ -116,9 +130,15 @@ class Endpoint:
             elif method == "POST" and target in ("/whip", "/whip/endpoint"):
                 status, reply_headers, reply = await self.post(target, headers, body)
             elif method == "PATCH" and self.resource and target == "/whip/resource/" + self.resource:
-                # No trickle ICE and no ICE restart here (aioice restarts nothing): RFC 9725's answer.
                 self.stats["patches"] = self.stats.get("patches", 0) + 1
-                status, reply_headers, reply = 405, {"Allow": "POST, DELETE", "Content-Type": "text/plain"}, b"no ICE restart"
+                if self.args.trickle and headers.get("if-match") == '"' + self.resource + '"':
+                    # Trickle ICE (RFC 9725 section 4.3.1): the fragment's candidates added to aioice.
+                    status, reply_headers, reply = await self.trickle(headers, body)
+                elif self.args.trickle and headers.get("if-match") not in (None, "*", '"*"'):
+                    status, reply_headers, reply = 412, {"Content-Type": "text/plain"}, b"stale ETag"
+                else:
+                    # No ICE restart here (aioice restarts nothing), nor trickle without --trickle: RFC 9725's answer.
+                    status, reply_headers, reply = 405, {"Allow": "POST, DELETE", "Content-Type": "text/plain"}, b"no ICE restart"
             elif method == "DELETE" and self.resource and target == "/whip/resource/" + self.resource:
                 if self.args.token is not None and headers.get("authorization") != "Bearer " + self.args.token:
                     self.stats["unauthorized"] += 1
@@ -129,7 +149,7 @@ class Endpoint:
                     status, reply_headers, reply = 200, {}, b""
                     self.done.set()
             reasons = {200: "OK", 201: "Created", 307: "Temporary Redirect", 401: "Unauthorized", 404: "Not Found",
-                       405: "Method Not Allowed",
+                       204: "No Content", 405: "Method Not Allowed", 412: "Precondition Failed",
                        409: "Conflict", 415: "Unsupported Media Type"}
             head = "HTTP/1.1 %d %s\r\n" % (status, reasons.get(status, "Status"))
             for name, value in reply_headers.items():
@@ -151,6 +171,7 @@ async def main():
     parser.add_argument("--redirect", action="store_true")
     parser.add_argument("--close-after", type=int, default=0, help="close the PeerConnection after N frames")
     parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--trickle", action="store_true", help="accept trickled candidates (PATCH with the ETag)")
     parser.add_argument("--link", action="append", default=[], help="a Link header of the 201 (repeatable)")
     parser.add_argument("--report", required=True)
     parser.add_argument("--tls-cert", help="serve HTTPS with this PEM certificate chain (needs --tls-key)")

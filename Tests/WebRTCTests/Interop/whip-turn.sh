@@ -11,7 +11,8 @@
 #      remote candidate is the relay's 10.83.2.1), 150 frames decoded bit-exact (MD5 against a decode of our own
 #      bitstream), the direct checks dropped at the router; the credential never printed.
 #   2. no --ice-server: the TURN server comes from the endpoint's `Link` header (RFC 9725 section 4.6), its relayed
-#      candidate checked without being offered (the endpoint learns it as peer-reflexive); frames as in 1.
+#      candidate gathered after the offer and trickled to it (PATCH with the ETag, RFC 9725 section 4.3.1); frames as
+#      in 1.
 #   Both runs: coturn logs one channel bound and the allocation released (Refresh, lifetime 0) at the end.
 #   3. a wrong credential: `send` names the TURN server's refusal, and ICE (the direct pair blocked) fails.
 #   4. no UDP at all leaves the publisher (iptables OUTPUT in its namespace): TURN over TCP
@@ -100,7 +101,7 @@ fi
 echo "whip-turn: $(dropped_udp) direct UDP datagrams dropped at the router"
 
 # 2. The TURN server from the endpoint's Link header only.
-start_server 8302 "$WORK/report-link.json" \
+start_server 8302 "$WORK/report-link.json" --trickle \
     --link "<turn:10.83.1.1:3478?transport=udp>; rel=\"ice-server\"; username=\"$USER_NAME\"; credential=\"$PASSWORD\"; credential-type=\"password\""
 ip netns exec "$PUB" "$RTC" send --whip http://10.83.2.2:8302/whip --frames 150 --size 320x240 --fps 30 \
     --log-level debug --log-format json --save-annexb "$WORK/sent-link.h264" 2>"$WORK/send-link.err" \
@@ -117,13 +118,23 @@ if not connected or connected[0].get("candidate") != "relay" or not connected[0]
         or connected[0].get("relay_protocol") != "udp":
     print("FAIL: no 'WHIP connected' log entry over the relay: %s" % connected, file=sys.stderr)
     sys.exit(1)
-for needed in ("WHIP session created", "sender started", "WHIP session ended"):
+for needed in ("WHIP session created", "trickled candidates", "sender started", "WHIP session ended"):
     if not any(e.get("message") == needed for e in entries):
         print("FAIL: no '%s' log entry in %d entries" % (needed, len(entries)), file=sys.stderr)
         sys.exit(1)
 print("whip-turn Link: %d JSON log entries; connected %s" % (len(entries), {k: connected[0][k] for k in ("candidate", "relay", "relay_protocol", "suite", "connect_ms")}))
 EOF
 check_relayed "Link header" "$WORK/report-link.json" "$WORK/send-link.err" "$WORK/sent-link.h264"
+"$PY" - "$WORK/report-link.json" <<'EOF' || exit 1
+import json, sys
+report = json.load(open(sys.argv[1]))
+trickled, nominated = report.get("trickled", []), report.get("nominated") or {}
+# (aioice may still nominate the pair it learned from our checks first, as peer-reflexive: they race the PATCH.)
+if not any(line.startswith("10.83.2.1 ") and line.endswith("typ relay") for line in trickled):
+    print("FAIL: the relayed candidate was not trickled (trickled %s, nominated %s)" % (trickled, nominated), file=sys.stderr)
+    sys.exit(1)
+print("whip-turn Link: trickled %s; the endpoint nominated a %s candidate" % (trickled, nominated.get("type")))
+EOF
 # coturn's own account (--verbose): each run bound one channel, carried the stream, and was released at the end
 # (a Refresh with lifetime 0, sent before the socket closed).
 sleep 1
