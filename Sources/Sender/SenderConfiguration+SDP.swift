@@ -82,10 +82,11 @@ extension SenderConfiguration {
     }
 
     /// The RTCP feedback this sender answers (`SenderSession` handles each), as `a=rtcp-fb` values (RFC 4585,
-    /// RFC 5104, REMB), `transport-cc` aside: the one list every SDP writer uses (the SDES SDP here, the WHEP
-    /// answer, the WHIP offer).
+    /// RFC 5104, REMB, and `rrtr`: RFC 3611's receiver reference times, answered with DLRR so that a receive-only
+    /// peer knows the round-trip time), `transport-cc` aside: the one list every SDP writer uses (the SDES SDP here,
+    /// the WHEP answer, the WHIP offer).
     public var answeredFeedback: [String] {
-        (nack ? ["nack"] : []) + ["nack pli", "ccm fir", "ccm tmmbr", "goog-remb"]
+        (nack ? ["nack"] : []) + ["nack pli", "ccm fir", "ccm tmmbr", "goog-remb", "rrtr"]
     }
 
     /// `answeredFeedback`, with `transport-cc` when the transport-wide sequence number is written.

@@ -51,7 +51,18 @@ async function main() {
   }
   const video = document.getElementById("v");
   pc.ontrack = (event) => { video.srcObject = new MediaStream([event.track]); };
-  await pc.setLocalDescription(await pc.createOffer());
+  // Chromium knows the round-trip time of a receive-only stream only from RTCP XR (it sends RRTR, the sender answers
+  // DLRR), and fills captureTime only once it has one; it offers `rrtr` only when asked: the offer is given it here.
+  const offer = await pc.createOffer();
+  const crlf = String.fromCharCode(13, 10);
+  const lines = offer.sdp.split(crlf);
+  const munged = [];
+  for (const line of lines) {
+    munged.push(line);
+    const h264 = line.match(new RegExp("^a=rtpmap:([0-9]+) H264/90000"));
+    if (h264) munged.push("a=rtcp-fb:" + h264[1] + " rrtr");
+  }
+  await pc.setLocalDescription({type: "offer", sdp: munged.join(crlf)});
   const response = await fetch(whep, {method: "POST", headers: {"Content-Type": "application/sdp",
     "Authorization": "Bearer " + token}, body: pc.localDescription.sdp});
   if (response.status !== 201) throw new Error("WHEP answered " + response.status + ": " + await response.text());
