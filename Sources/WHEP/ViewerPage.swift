@@ -11,8 +11,9 @@
 /// over the last second), the round-trip time of the selected ICE candidate pair, packets lost, packets recovered by
 /// retransmission and NACKs sent, freezes, jitter, the decoder, and a canvas graph of bitrate and RTT over the last
 /// 60 s. Its glass-to-glass latency cell shows `—` until the frames' `requestVideoFrameCallback` metadata carry a
-/// `captureTime` (Chromium sets it from the abs-capture-time header extension), then the mean over the last second of
-/// the time of the callback less the capture time. Plain JavaScript and inline CSS, no external resource, relative URLs
+/// `captureTime` (Chromium sets it from the abs-capture-time header extension once it knows the round-trip time: the
+/// page negotiates that extension and adds `rtcp-fb rrtr` to its offer, so that RTCP XR gives it one), then the mean
+/// over the last second of the time of the callback less the capture time. Plain JavaScript and inline CSS, no external resource, relative URLs
 /// only: the page works offline and over HTTPS alike.
 ///
 /// Fragment parameters (never sent to the server in the URL): `#token=...` is sent as `Authorization: Bearer` when the
@@ -153,7 +154,25 @@ enum ViewerPage {
     }
     async function main() {
       const pc = new RTCPeerConnection();
-      pc.addTransceiver("video", {direction: "recvonly"});
+      const transceiver = pc.addTransceiver("video", {direction: "recvonly"});
+      // Glass-to-glass latency needs the frames' capture times: abs-capture-time (Chromium negotiates it only when
+      // asked) and the round-trip time, which a receive-only stream learns only from RTCP XR (RRTR answered with
+      // DLRR, negotiated as rtcp-fb rrtr, which Chromium does not offer by itself: added to each offer).
+      if (transceiver.getHeaderExtensionsToNegotiate) {
+        const extensions = transceiver.getHeaderExtensionsToNegotiate();
+        extensions.forEach((e) => { if (e.uri.endsWith("/abs-capture-time")) e.direction = "recvonly"; });
+        try { transceiver.setHeaderExtensionsToNegotiate(extensions); } catch (error) {}
+      }
+      const crlf = String.fromCharCode(13, 10);
+      function withRRTR(offer) {
+        const lines = [];
+        for (const line of offer.sdp.split(crlf)) {
+          lines.push(line);
+          const h264 = line.match(new RegExp("^a=rtpmap:([0-9]+) H264/90000"));
+          if (h264) lines.push("a=rtcp-fb:" + h264[1] + " rrtr");
+        }
+        return {type: "offer", sdp: lines.join(crlf)};
+      }
       pc.ontrack = (event) => { video.srcObject = new MediaStream([event.track]); };
       let connectedMs = null, answeredMs = null, started = null;
       pc.onconnectionstatechange = () => {
@@ -205,7 +224,7 @@ enum ViewerPage {
         const begun = performance.now();
         try {
           pc.restartIce();
-          await pc.setLocalDescription(await pc.createOffer());
+          await pc.setLocalDescription(withRRTR(await pc.createOffer()));
           pending = []; gathered = false; endSent = false;
           const response = await patch(fragment([], false), "*");
           const text = await response.text();
@@ -239,7 +258,7 @@ enum ViewerPage {
         }
         if (state === "connected" || state === "completed") restartDelay = 1000;
       };
-      await pc.setLocalDescription(await pc.createOffer());
+      await pc.setLocalDescription(withRRTR(await pc.createOffer()));
       started = performance.now();
       const headers = Object.assign({"Content-Type": "application/sdp"}, auth);
       offerCandidates = (pc.localDescription.sdp.match(/\\r\\na=candidate:/g) || []).length;

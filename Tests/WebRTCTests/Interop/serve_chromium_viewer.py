@@ -229,6 +229,14 @@ def main() -> int:
         with lock:
             histories = [list(history.get(i, [])) for i in range(args.viewers)]
         comparisons = [compare_panel(i, h, args, failures) for i, h in enumerate(histories)]
+        # Glass-to-glass latency: the page negotiates abs-capture-time and rrtr, so Chromium knows the round-trip time
+        # and gives each frame a capture time; the panel shows their mean latency once it has frames.
+        latencies = [r["panel"]["latencyMs"] for h in histories for r in refreshes(h)
+                     if r["panel"].get("latencyMs") is not None]
+        if not latencies:
+            failures.append("no panel refresh showed a glass-to-glass latency (no frame carried a captureTime)")
+        elif not all(0 <= value < 2000 for value in latencies):
+            failures.append(f"implausible glass-to-glass latencies on the panel: {sorted(set(latencies))[:10]} ms")
         if args.screenshot and shot is None:
             failures.append("no screenshot: page 0's panel never showed frames decoded three times, the last two at "
                             "10 frames per second or more")
@@ -288,6 +296,7 @@ def main() -> int:
             "srtp": [r.get("srtp") for r in pages], "codec": [r.get("decoder") for r in pages],
             "size": [f"{r.get('width')}x{r.get('height')}" for r in pages],
             "panel": comparisons, "screenshot": shot,
+            "latencyMs": {"min": min(latencies), "max": max(latencies)} if latencies else None,
         }
         if shot and shot.get("files") and not args.screenshot_dir:
             summary["screenshot"] = dict(shot, files="removed (kept on failure; --screenshot-dir keeps them)")
