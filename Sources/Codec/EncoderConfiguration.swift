@@ -21,7 +21,8 @@ public struct EncoderConfiguration: Sendable, Equatable {
     public var keyframeInterval: Int
     /// An IDR at least this often, measured on the frames' own timestamps.
     public var keyframeIntervalDuration: Duration
-    /// Encoder threads (OpenH264 `iMultipleThreadIdc`; 1 = single-threaded).
+    /// Encoder threads (OpenH264 `iMultipleThreadIdc`; 1 = single-threaded). Above 1, each frame is cut into as many
+    /// slices (unless `maxNALUnitSize` sizes them), which the threads encode in parallel.
     public var threads: Int
     /// When set, every NAL unit is kept within this many bytes (OpenH264 size-limited slices), for RTP
     /// packetization-mode 0 where each NAL must fit one packet (RFC 6184 section 6.2). Nil: one slice per picture.

@@ -65,6 +65,12 @@ extension H264Encoder {
             layer.sSliceArgument.uiSliceMode = SM_SIZELIMITED_SLICE
             layer.sSliceArgument.uiSliceSizeConstraint = UInt32(maxNAL)
             p.uiMaxNalSize = UInt32(maxNAL)
+        } else if configuration.threads > 1 {
+            // One slice per thread (libwebrtc's SM_FIXEDSLCNUM_SLICE for packetization mode 1): OpenH264 encodes
+            // slices in parallel and nothing else; with a single slice its threads would have nothing to share.
+            layer.sSliceArgument.uiSliceMode = SM_FIXEDSLCNUM_SLICE
+            layer.sSliceArgument.uiSliceNum = UInt32(configuration.threads)
+            p.uiMaxNalSize = 0
         } else {
             layer.sSliceArgument.uiSliceMode = SM_SINGLE_SLICE
             layer.sSliceArgument.uiSliceNum = 1

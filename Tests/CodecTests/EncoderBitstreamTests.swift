@@ -155,6 +155,28 @@ import Video
         #expect(slicesInFirstIDR > 1)
     }
 
+    /// `threads` above 1: one slice per thread (OpenH264 encodes slices in parallel, nothing else), every frame of
+    /// them decodable; a single thread keeps one slice per frame.
+    @Test(arguments: [1, 2, 3])
+    func eachThreadGetsASlice(threads: Int) throws {
+        var config = EncoderConfiguration(width: 640, height: 360, targetBitrate: 1_000_000)
+        config.threads = threads
+        let encoder = try H264Encoder(configuration: config)
+        let decoder = try H264Decoder()
+        let pattern = try TestPattern(width: 640, height: 360)
+        var source = I420Frame(width: 640, height: 360)
+        var decoded = I420Frame(width: 16, height: 16)
+        var slicesPerFrame: Set<Int> = []
+        for index in 0..<10 {
+            pattern.render(frameIndex: index, into: &source)
+            guard let frame = try encoder.encode(.i420(source), timestamp: EncoderTestSupport.ticks(frame: index, fps: 30))
+                .encodedFrame else { continue }
+            slicesPerFrame.insert(frame.nalUnits.filter { $0.type == .idrSlice || $0.type == .nonIDRSlice }.count)
+            #expect(try decoder.decode(frame.bytes, into: &decoded))
+        }
+        #expect(slicesPerFrame == [threads])
+    }
+
     @Test func convertsAndScalesOtherFormatsAndSizes() throws {
         // A 640x480 NV12 camera frame into a 320x180 encoder: centre-cropped to 16:9 and scaled.
         let config = EncoderConfiguration(width: 320, height: 180, targetBitrate: 300_000)
