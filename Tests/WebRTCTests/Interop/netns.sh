@@ -120,12 +120,14 @@ turn_lab_down() {
     return 0
 }
 
-# aiortc_endpoint_start PORT REPORT [args...]: aiortc_whip_server.py in namespace END on 10.83.2.2:PORT (PY, WORK, END
-# set), waited for until it listens; sets SERVER_PID.
+# aiortc_endpoint_start PORT REPORT [args...]: aiortc_whip_server.py (PY and WORK set) in namespace ENDPOINT_NS (END by
+# default) on ENDPOINT_ADDR:PORT (10.83.2.2, turn_lab_up's endpoint, by default), waited for until it listens; sets
+# SERVER_PID.
 aiortc_endpoint_start() {
     local port=$1 report=$2
     shift 2
-    ip netns exec "$END" "$PY" Tests/WebRTCTests/Interop/aiortc_whip_server.py --listen 10.83.2.2 --port "$port" \
+    ip netns exec "${ENDPOINT_NS:-$END}" "$PY" Tests/WebRTCTests/Interop/aiortc_whip_server.py \
+        --listen "${ENDPOINT_ADDR:-10.83.2.2}" --port "$port" \
         --report "$report" --timeout 60 "$@" >"$WORK/server-$port.out" 2>"$WORK/server-$port.err" &
     SERVER_PID=$!
     for _ in $(seq 100); do

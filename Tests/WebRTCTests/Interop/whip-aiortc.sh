@@ -53,21 +53,8 @@ printf '%s\n' "wrong-$TOKEN" >"$WORK/wrong-token"
 make_test_certificate "$WORK" 10.81.0.1
 TLS=(--tls-cert "$WORK/server.pem" --tls-key "$WORK/server.key")
 
-# start_server PORT REPORT [args...]: the endpoint, waited for until it listens.
-start_server() {
-    local port=$1 report=$2
-    shift 2
-    ip netns exec "$NS" "$PY" "$HERE/aiortc_whip_server.py" --listen 10.81.0.1 --port "$port" --report "$report" \
-        --timeout 60 "${TLS[@]}" "$@" >"$WORK/server-$port.out" 2>"$WORK/server-$port.err" &
-    SERVER_PID=$!
-    for _ in $(seq 100); do
-        grep -q listening "$WORK/server-$port.out" 2>/dev/null && return 0
-        kill -0 "$SERVER_PID" 2>/dev/null || { echo "FAIL: the endpoint exited: $(tail -c 600 "$WORK/server-$port.err")" >&2; exit 1; }
-        sleep 0.1
-    done
-    echo "FAIL: the endpoint did not listen within 10 s" >&2
-    exit 1
-}
+# start_server PORT REPORT [args...]: the endpoint over HTTPS, waited for until it listens.
+start_server() { ENDPOINT_NS=$NS ENDPOINT_ADDR=10.81.0.1 aiortc_endpoint_start "$1" "$2" "${TLS[@]}" "${@:3}"; }
 
 # 1. Publish: token, a 307 first, 200 frames (aiortc emits a frame when the next one starts: the last is never decoded).
 start_server 8101 "$WORK/report.json" --token "$TOKEN" --redirect
@@ -157,10 +144,8 @@ echo "whip-aiortc endpoint silent: stopped after $sent frames: $(head -c 300 "$W
 # 5. IPv6 end to end: the URL, TLS to an IPv6 address, IPv6 host candidates and pair.
 mkdir -p "$WORK/v6"
 make_test_certificate "$WORK/v6" fd00:81::1
-ip netns exec "$NS" "$PY" "$HERE/aiortc_whip_server.py" --listen fd00:81::1 --port 8105 --report "$WORK/report-v6.json" \
-    --timeout 60 --tls-cert "$WORK/v6/server.pem" --tls-key "$WORK/v6/server.key" >"$WORK/server-8105.out" 2>"$WORK/server-8105.err" &
-SERVER_PID=$!
-for _ in $(seq 100); do grep -q listening "$WORK/server-8105.out" 2>/dev/null && break; sleep 0.1; done
+ENDPOINT_NS=$NS ENDPOINT_ADDR=fd00:81::1 aiortc_endpoint_start 8105 "$WORK/report-v6.json" \
+    --tls-cert "$WORK/v6/server.pem" --tls-key "$WORK/v6/server.key"
 ip netns exec "$NS" "$RTC" send --whip "https://[fd00:81::1]:8105/whip" --ca-file "$WORK/v6/ca.pem" --frames 100 \
     --size 320x240 --fps 30 --save-annexb "$WORK/sent-v6.h264" 2>"$WORK/send-v6.err" \
     || { echo "FAIL: send --whip over IPv6 exited $?: $(tail -c 800 "$WORK/send-v6.err")" >&2; exit 1; }
