@@ -20,6 +20,10 @@
 #   5. the same over TLS (turns:10.83.1.1, coturn's certificate from a CA the test makes, --ca-file): frames as in 1;
 #      runs 4 and 5 each bind one channel and release the allocation over their connection at the end.
 #   6. turns: without --ca-file: the certificate refused and named (unknown issuer), nothing relayed.
+#   7. NAT: UDP forwarded again, but the router masquerades the publisher (iptables MASQUERADE) and drops whatever the
+#      publisher did not start; with stun:10.83.2.2:3479 (a STUN-only coturn outside the NAT) the offer holds a
+#      server-reflexive candidate (the router's address, raddr the host), the endpoint nominates the router's address (as srflx or
+#      peer-reflexive), its checks to the private host address are dropped, and every frame arrives bit-exact.
 #
 # Usage: Tests/WebRTCTests/Interop/whip-turn.sh   (as root; after `swift build`; RTC_H264 = the binary)
 set -euo pipefail
@@ -40,6 +44,7 @@ SERVER_PID=""
 cleanup() {
     local status=$?
     [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
+    [ -n "${STUN_PID:-}" ] && kill -9 "$STUN_PID" 2>/dev/null || true
     turn_lab_down
     [ "${KEEP:-0}" = 1 ] && echo "whip-turn: kept $WORK" >&2 || rm -rf "$WORK"
     exit $status
@@ -200,4 +205,38 @@ kill "$SERVER_PID" 2>/dev/null || true
 wait "$SERVER_PID" 2>/dev/null || true
 SERVER_PID=""
 echo "whip-turn untrusted turns: $(head -c 400 "$WORK/send-untrusted.err" | tr '\n' ' ')"
+
+# 7. Behind a NAT: UDP out again, masqueraded; nothing in that the publisher did not start.
+ip netns exec "$PUB" iptables -D OUTPUT -o tpub0 -p udp -j DROP
+ip netns exec "$RTR" iptables -D FORWARD -p udp -j DROP
+ip netns exec "$RTR" iptables -t nat -A POSTROUTING -o tend1 -j MASQUERADE
+ip netns exec "$RTR" iptables -A FORWARD -i tend1 -o tpub1 -m conntrack --ctstate NEW -j DROP
+# A STUN server outside the NAT (beside the endpoint): one on the router itself would see the private address.
+ip netns exec "$END" turnserver -n --stun-only --listening-ip=10.83.2.2 --listening-port=3479 --no-tls --no-dtls \
+    --no-cli --log-file=stdout --pidfile="$WORK/stun.pid" >"$WORK/stunserver.log" 2>&1 &
+STUN_PID=$!
+disown "$STUN_PID"
+start_server 8307 "$WORK/report-nat.json"
+ip netns exec "$PUB" "$RTC" send --whip http://10.83.2.2:8307/whip --ice-server stun:10.83.2.2:3479 --frames 150 \
+    --size 320x240 --fps 30 --save-annexb "$WORK/sent-nat.h264" 2>"$WORK/send-nat.err" \
+    || { echo "FAIL: send behind the NAT exited $?: $(tail -c 800 "$WORK/send-nat.err")" >&2; exit 1; }
+wait "$SERVER_PID" || true
+SERVER_PID=""
+"$PY" - "$WORK/report-nat.json" <<'EOF' || exit 1
+import json, sys
+report = json.load(open(sys.argv[1]))
+lines, nominated = report["offer_candidate_lines"], report.get("nominated") or {}
+srflx = [line for line in lines if " typ srflx " in line]
+if len(srflx) != 1 or " 10.83.2.1 " not in srflx[0] or "raddr 10.83.1.2" not in srflx[0]:
+    print("FAIL: the offer holds no server-reflexive 10.83.2.1 with raddr 10.83.1.2: %s" % lines, file=sys.stderr)
+    sys.exit(1)
+if nominated.get("host") != "10.83.2.1" or nominated.get("type") == "host":
+    print("FAIL: the endpoint nominated %s, not the router's address" % nominated, file=sys.stderr)
+    sys.exit(1)
+EOF
+RESULT=$(cd "$HERE" && "$PY" whip_compare.py "$WORK/report-nat.json" "$WORK/sent-nat.h264" --last-frame-pending) \
+    || { echo "FAIL: NAT: frame comparison: $RESULT" >&2; exit 1; }
+inbound_dropped=$(ip netns exec "$RTR" iptables -L FORWARD -v -x -n | awk '$3 == "DROP" && /ctstate NEW/ { print $1 }')
+[ "${inbound_dropped:-0}" -gt 0 ] || { echo "FAIL: no unsolicited datagram toward the private address was dropped" >&2; exit 1; }
+echo "whip-turn NAT: $RESULT; $(grep -o 'ICE .*' "$WORK/send-nat.err" | head -1); $inbound_dropped unsolicited datagrams dropped at the NAT"
 echo "whip-turn: PASS"
