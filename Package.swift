@@ -231,7 +231,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "WebRTCTransportTests", dependencies: [
-            "WebRTCTransport", "Transport", "WebRTC", "STUN", "DTLS", "RTP", "TestSupport",
+            "WebRTCTransport", "Transport", "WebRTC", "STUN", "TURN", "DTLS", "RTP", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import NIOCore
 import NIOPosix
 import STUN
@@ -57,7 +62,7 @@ package final class TURNStreams {
     private let eventLoop: EventLoop
     private let makeTLSHandler: TLSHandlerFactory?
     private var servers: [Key: Server] = [:]
-    private var connections: [Key: Connection] = [:]
+    private var connections: [Key: TURNStreamConnection] = [:]
     private var closed = false
 
     struct Key: Hashable {
@@ -120,10 +125,10 @@ package final class TURNStreams {
         connections.removeAll()
     }
 
-    private func connection(for key: Key) -> Connection? {
+    private func connection(for key: Key) -> TURNStreamConnection? {
         if let existing = connections[key] { return existing }
         guard let server = servers[key] else { return nil }
-        let connection = Connection(server: server, eventLoop: eventLoop)
+        let connection = TURNStreamConnection(server: server, eventLoop: eventLoop)
         connections[key] = connection
         connection.onFrame = { [weak self] frame in self?.onFrame?(frame, key.address, key.transport) }
         connection.onFailure = { [weak self] reason in self?.onFailure?(key.address, key.transport, reason) }
@@ -133,7 +138,7 @@ package final class TURNStreams {
 }
 
 /// One TCP or TLS connection to a TURN server.
-final class Connection: MediaStreamSink {
+final class TURNStreamConnection: MediaStreamSink {
     let server: TURNStreams.Server
     let eventLoop: EventLoop
     var onFrame: (([UInt8]) -> Void)?
@@ -244,16 +249,26 @@ final class Connection: MediaStreamSink {
         onFailure?(reason)
     }
 
+    /// Whether the connection is made (errors before that are failures to connect).
+    var isConnected: Bool { channel != nil }
+
     func describe(_ error: any Error, connecting: Bool) -> String {
         if let explained = explain?(error) { return explained }
-        if let connect = error as? NIOConnectionError {
-            return "cannot connect over \(server.transport.rawValue.uppercased()) to \(server.address): "
-                + (connect.connectionErrors.first.map { "\($0.error)" } ?? "no address")
-        }
+        let kind = server.transport.rawValue.uppercased()
         if case ChannelError.connectTimeout? = error as? ChannelError {
-            return "no \(server.transport.rawValue.uppercased()) connection to \(server.address) within 5 s"
+            return "no \(kind) connection to \(server.address) within \(TURNStreams.connectTimeout.nanoseconds / 1_000_000_000) s"
         }
-        return "the \(server.transport.rawValue.uppercased()) connection to \(server.address) failed: \(error)"
+        let reason: String
+        if let io = error as? IOError {
+            reason = String(cString: strerror(io.errnoCode))
+        } else if let connect = error as? NIOConnectionError {
+            reason = connect.connectionErrors.first.map { "\($0.error)" } ?? "no address"
+        } else {
+            reason = "\(error)"
+        }
+        return connecting
+            ? "cannot connect over \(kind) to \(server.address): \(reason)"
+            : "the \(kind) connection to \(server.address) failed: \(reason)"
     }
 }
 
@@ -261,10 +276,10 @@ final class Connection: MediaStreamSink {
 private final class FrameReader: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
-    private let connection: Connection
+    private let connection: TURNStreamConnection
     private var framer = TURNStreamFramer()
 
-    init(connection: Connection) { self.connection = connection }
+    init(connection: TURNStreamConnection) { self.connection = connection }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
@@ -282,7 +297,7 @@ private final class FrameReader: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        connection.fail(connection.describe(error, connecting: false))
+        connection.fail(connection.describe(error, connecting: !connection.isConnected))
         context.close(promise: nil)
     }
 }
