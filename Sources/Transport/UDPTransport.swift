@@ -281,7 +281,6 @@ package final class UDPTransport {
     package func flush() -> Int {
         eventLoop.preconditionInEventLoop()
         guard !packetEnds.isEmpty else { return 0 }
-        let count = packetEnds.count
         guard let peer, !closed else {
             packetEnds.removeAll(keepingCapacity: true)
             return 0
@@ -289,20 +288,18 @@ package final class UDPTransport {
         var start = 0
         var sent = 0
         for end in packetEnds {
+            defer { start = end }
             let slice = wire.getSlice(at: start, length: end - start)!
             if let stream {
-                if stream.write(slice) {
-                    sent += 1
-                    counters.rtpBytesSent += end - start
-                } else {
+                guard stream.write(slice) else {
                     counters.relayStreamDrops += 1
+                    continue
                 }
             } else {
                 rtpSocket.write(slice, to: peer)
-                sent += 1
-                counters.rtpBytesSent += end - start
             }
-            start = end
+            sent += 1
+            counters.rtpBytesSent += end - start
         }
         if let stream { stream.flush() } else { rtpSocket.flush() }
         counters.rtpPacketsSent += sent

@@ -64,15 +64,17 @@ final class ICERestarter: Sendable {
     private let context: Context
     private let signals: Signals
     private let events: AsyncStream<WHIPPublisherEvent>.Continuation
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     struct State {
         var restarts = 0
         var failures = 0
         var lastDuration: Duration?
+        /// The latest entity-tag (the session's, then a restart's).
         var etag: String?
-        var credentials: ICECredentials?
+        /// Our current ICE credentials (the offer's, then a restart's).
+        var credentials: ICECredentials
         var trickled = 0
     }
 
@@ -89,10 +91,7 @@ final class ICERestarter: Sendable {
         self.context = context
         self.signals = signals
         self.events = events
-        state.withLock {
-            $0.etag = context.session.etag
-            $0.credentials = context.credentials
-        }
+        state = Mutex(State(etag: context.session.etag, credentials: context.credentials))
     }
 
     func start() {
@@ -110,7 +109,7 @@ final class ICERestarter: Sendable {
         var unsupported = false
         var attemptReason = ICERestartPolicy.Reason.retry
         var lastAddressCheck = ContinuousClock.now
-        var trickling = context.session.etag != nil
+        var trickling = true  // until the endpoint refuses, or there is no ETag to match (`trickle`)
         let endpoint = context.client.endpoint
         while !Task.isCancelled {
             try? await Task.sleep(for: Self.tick)
@@ -212,7 +211,7 @@ final class ICERestarter: Sendable {
     /// - Returns: whether to go on trickling (false once the endpoint said it does not take trickled candidates).
     private func trickle(_ candidates: [ICECandidate]) async -> Bool {
         let (etag, credentials) = state.withLock { ($0.etag, $0.credentials) }
-        guard let etag, let credentials else { return false }
+        guard let etag else { return false }
         let fragment = TrickleICEFragment(credentials: credentials, mid: context.mid, candidates: candidates)
         do {
             try await context.client.trickle(context.session, etag: etag, fragment: fragment)

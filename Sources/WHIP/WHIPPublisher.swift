@@ -465,8 +465,6 @@ public final class WHIPPublisher: Sendable {
         return Array(addresses.prefix(Self.maximumHostCandidates))
     }
 
-    /// Host candidates for our addresses, the routed one first: foundations 1, 2, ... and local preferences counting
-    /// down from the highest, so that the routed address is tried first.
     /// Registers a TURN server reached over TCP or TLS with the connections' owner (nothing for UDP and STUN).
     static func addStream(
         _ server: ICEServer, resolved: ICEGatherer.Server, to streams: NIOLoopBound<TURNStreams>
@@ -477,6 +475,8 @@ public final class WHIPPublisher: Sendable {
         try await streams.eventLoop.submit { streams.value.add(stream) }.get()
     }
 
+    /// Host candidates for our addresses, the routed one first: foundations 1, 2, ... and local preferences counting
+    /// down from the highest, so that the routed address is tried first.
     static func hostCandidates(_ addresses: [TransportAddress]) -> [ICECandidate] {
         addresses.enumerated().map { index, address in
             ICECandidate.host(address, foundation: String(index + 1),

@@ -74,11 +74,7 @@ package final class CandidateGathering {
 
     private func pump() {
         while let transmit = gatherer.pollTransmit() {
-            if transmit.transport.isStream {
-                streams?.send(transmit.bytes, to: transmit.destination, over: transmit.transport)
-            } else {
-                transport.sendDatagram(transmit.bytes, to: SocketAddress(transmit.destination))
-            }
+            transport.send(transmit.bytes, to: transmit.destination, over: transmit.transport, streams: streams)
         }
         while gatherer.pollEvent() != nil {}  // the candidates and failures stay readable on the gatherer
         guard !gatherer.isComplete else {

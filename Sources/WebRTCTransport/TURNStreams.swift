@@ -137,6 +137,21 @@ package final class TURNStreams {
     }
 }
 
+extension UDPTransport {
+    /// One message of ICE, DTLS or TURN: a datagram on the socket, or, for a TURN server reached over TCP or TLS, a
+    /// frame on the connection `streams` keeps to it.
+    func send(
+        _ bytes: [UInt8], to destination: TransportAddress, over transport: TURNClientConfiguration.Transport,
+        streams: TURNStreams?
+    ) {
+        if transport.isStream {
+            streams?.send(bytes, to: destination, over: transport)
+        } else {
+            sendDatagram(bytes, to: SocketAddress(destination))
+        }
+    }
+}
+
 /// One TCP or TLS connection to a TURN server.
 final class TURNStreamConnection: MediaStreamSink {
     let server: TURNStreams.Server

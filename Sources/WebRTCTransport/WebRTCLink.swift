@@ -144,11 +144,7 @@ package final class WebRTCLink {
 
     /// One transmit: to the socket, or to a TURN server's TCP or TLS connection.
     private func send(_ transmit: PeerTransport.Transmit) {
-        if transmit.transport.isStream {
-            streams?.send(transmit.bytes, to: transmit.destination, over: transmit.transport)
-        } else {
-            transport.sendDatagram(transmit.bytes, to: SocketAddress(transmit.destination))
-        }
+        transport.send(transmit.bytes, to: transmit.destination, over: transmit.transport, streams: streams)
     }
 
     /// One frame from a TURN server over TCP or TLS: the server's own message, or a peer's datagram in ChannelData.

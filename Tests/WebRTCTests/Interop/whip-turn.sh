@@ -78,6 +78,36 @@ EOF
     echo "whip-turn $name: $RESULT; $(grep -o 'ICE .*' "$log" | head -1)"
 }
 
+# coturn_logged_per_run COUNT: coturn's own account (--verbose) of the relayed runs so far: each bound one channel and
+# was released at the end (a Refresh with lifetime 0, sent before the socket or the connection closed).
+coturn_logged_per_run() {
+    local count=$1 what
+    sleep 1
+    for what in "CHANNEL_BIND processed, success" "refreshed, realm=<rtc-h264.test>, username=<$USER_NAME>, lifetime=0"; do
+        [ "$(grep -c "$what" "$WORK/turnserver.log")" = "$count" ] \
+            || { echo "FAIL: coturn logged '$what' $(grep -c "$what" "$WORK/turnserver.log") times, not $count (one per relayed run)" >&2; exit 1; }
+    done
+}
+
+# expect_refused NAME PORT URI CREDENTIAL_FILE REASON: a publish through URI fails, its error names REASON (grep),
+# and the TURN credential is never printed.
+expect_refused() {
+    local name=$1 port=$2 uri=$3 credential=$4 reason=$5
+    start_server "$port" "$WORK/report-$name.json"
+    if ip netns exec "$PUB" "$RTC" send --whip "http://10.83.2.2:$port/whip" --ice-server "$uri" \
+        --ice-username "$USER_NAME" --ice-credential-file "$credential" --frames 30 --size 320x240 --quiet \
+        2>"$WORK/send-$name.err"; then
+        echo "FAIL: $name: send through $uri succeeded" >&2
+        exit 1
+    fi
+    grep -q "$reason" "$WORK/send-$name.err" || { echo "FAIL: $name: the reason is not named: $(cat "$WORK/send-$name.err")" >&2; exit 1; }
+    if grep -q "$PASSWORD" "$WORK/send-$name.err"; then echo "FAIL: $name: the TURN credential was printed" >&2; exit 1; fi
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+    SERVER_PID=""
+    echo "whip-turn $name: $(head -c 400 "$WORK/send-$name.err" | tr '\n' ' ')"
+}
+
 # 1. The TURN server given with --ice-server: the relayed candidate offered and selected.
 start_server 8301 "$WORK/report-configured.json"
 ip netns exec "$PUB" "$RTC" send --whip http://10.83.2.2:8301/whip --ice-server stun:10.83.1.1 --ice-server turn:10.83.1.1 \
@@ -140,29 +170,12 @@ if not any(line.startswith("10.83.2.1 ") and line.endswith("typ relay") for line
     sys.exit(1)
 print("whip-turn Link: trickled %s; the endpoint nominated a %s candidate" % (trickled, nominated.get("type")))
 EOF
-# coturn's own account (--verbose): each run bound one channel, carried the stream, and was released at the end
-# (a Refresh with lifetime 0, sent before the socket closed).
-sleep 1
-for what in "CHANNEL_BIND processed, success" "refreshed, realm=<rtc-h264.test>, username=<$USER_NAME>, lifetime=0"; do
-    [ "$(grep -c "$what" "$WORK/turnserver.log")" = 2 ] \
-        || { echo "FAIL: coturn logged '$what' $(grep -c "$what" "$WORK/turnserver.log") times, not once per run" >&2; exit 1; }
-done
+coturn_logged_per_run 2
 echo "whip-turn: coturn relayed (client side, then peer side): $(grep -o 'usage: .*' "$WORK/turnserver.log" | sed 's/realm=<[^>]*>, username=<[^>]*>, //' | tr '\n' ';')"
 
 # 3. A wrong credential: the refusal named, no relayed candidate, and ICE fails (the direct pair is blocked).
-start_server 8303 "$WORK/report-wrong.json"
-if ip netns exec "$PUB" "$RTC" send --whip http://10.83.2.2:8303/whip --ice-server turn:10.83.1.1 \
-    --ice-username "$USER_NAME" --ice-credential-file "$WORK/wrong.password" --frames 30 --size 320x240 --quiet \
-    2>"$WORK/send-wrong.err"; then
-    echo "FAIL: send with a wrong TURN credential succeeded" >&2
-    exit 1
-fi
-grep -q "turn:10.83.1.1:3478: TURN server 10.83.1.1:3478 refused the credential" "$WORK/send-wrong.err" || { echo "FAIL: the refusal is not named: $(cat "$WORK/send-wrong.err")" >&2; exit 1; }
-if grep -q "$PASSWORD" "$WORK/send-wrong.err"; then echo "FAIL: the TURN credential was printed" >&2; exit 1; fi
-kill "$SERVER_PID" 2>/dev/null || true
-wait "$SERVER_PID" 2>/dev/null || true
-SERVER_PID=""
-echo "whip-turn wrong credential: $(head -c 400 "$WORK/send-wrong.err" | tr '\n' ' ')"
+expect_refused wrong-credential 8303 turn:10.83.1.1 "$WORK/wrong.password" \
+    "turn:10.83.1.1:3478: TURN server 10.83.1.1:3478 refused the credential"
 
 # 4-6: no UDP leaves the publisher at all (a network that allows only TCP): TURN over TCP, then over TLS.
 ip netns exec "$PUB" iptables -A OUTPUT -o tpub0 -p udp -j DROP
@@ -184,27 +197,11 @@ run_stream tcp 8304 "turn:10.83.1.1?transport=tcp" "turn:10.83.1.1:3478?transpor
 [ "$(dropped_out)" -gt 0 ] || { echo "FAIL: no UDP datagram of the publisher was dropped: nothing proves UDP was blocked" >&2; exit 1; }
 echo "whip-turn tcp: $(dropped_out) UDP datagrams of the publisher dropped on its way out"
 run_stream tls 8305 "turns:10.83.1.1" "turns:10.83.1.1:5349" --ca-file "$WORK/tls/ca.pem"
-sleep 1
-for what in "CHANNEL_BIND processed, success" "refreshed, realm=<rtc-h264.test>, username=<$USER_NAME>, lifetime=0"; do
-    [ "$(grep -c "$what" "$WORK/turnserver.log")" = 4 ] \
-        || { echo "FAIL: after the TCP and TLS runs coturn logged '$what' $(grep -c "$what" "$WORK/turnserver.log") times, not 4" >&2; exit 1; }
-done
+coturn_logged_per_run 4
 grep -q "TLS" "$WORK/turnserver.log" || { echo "FAIL: coturn logged no TLS session" >&2; exit 1; }
 
 # 6. turns: without the test CA: the certificate is refused and named; nothing connects (no UDP, no relay).
-start_server 8306 "$WORK/report-untrusted.json"
-if ip netns exec "$PUB" "$RTC" send --whip http://10.83.2.2:8306/whip --ice-server turns:10.83.1.1 \
-    --ice-username "$USER_NAME" --ice-credential-file "$WORK/turn.password" --frames 30 --size 320x240 --quiet \
-    2>"$WORK/send-untrusted.err"; then
-    echo "FAIL: send through turns: with an untrusted certificate succeeded" >&2
-    exit 1
-fi
-grep -q "turns:10.83.1.1:5349: .*unknown issuer" "$WORK/send-untrusted.err" \
-    || { echo "FAIL: the untrusted certificate is not named: $(cat "$WORK/send-untrusted.err")" >&2; exit 1; }
-kill "$SERVER_PID" 2>/dev/null || true
-wait "$SERVER_PID" 2>/dev/null || true
-SERVER_PID=""
-echo "whip-turn untrusted turns: $(head -c 400 "$WORK/send-untrusted.err" | tr '\n' ' ')"
+expect_refused untrusted-turns 8306 turns:10.83.1.1 "$WORK/turn.password" "turns:10.83.1.1:5349: .*unknown issuer"
 
 # 7. Behind a NAT: UDP out again, masqueraded; nothing in that the publisher did not start.
 ip netns exec "$PUB" iptables -D OUTPUT -o tpub0 -p udp -j DROP
