@@ -160,7 +160,7 @@ let package = Package(
         // The WHEP server: HTTP (NIOHTTP1), one encoder shared by every viewer, a WebRTCLink + SenderCore per viewer;
         // a `ControlTarget` (Control) so that one control endpoint serves it and the sender alike.
         .target(name: "WHEP", dependencies: [
-            "HTTPEndpoint", "Control", "Codec", "DTLS", "H264", "MediaTime", "RTP", "SRTP", "STUN", "Sender", "Transport", "Video", "WebRTC", "WebRTCTransport",
+            "HTTPEndpoint", "HTTPRequester", "Control", "Codec", "DTLS", "H264", "MediaTime", "RTP", "SRTP", "STUN", "Sender", "Transport", "Video", "WebRTC", "WebRTCTransport",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -217,7 +217,7 @@ let package = Package(
         // The HTTP client's URLs: parsing and RFC 3986 reference resolution (its exchanges are tested through WHIP's).
         .testTarget(name: "HTTPRequesterTests", dependencies: ["HTTPRequester"]),
         .testTarget(name: "WHIPTests", dependencies: [
-            "WHIP", "HTTPRequester", "WebRTC", "Sender", "Codec", "TestSupport",
+            "WHIP", "HTTPRequester", "WebRTC", "WebRTCTransport", "Sender", "Codec", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -24,6 +24,9 @@ RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Intero
 # WHIP through Debian's coturn with direct UDP blocked at a router namespace: the relayed pair selected on both sides,
 # frames MD5-compared; the TURN server given with --ice-server, then learned from the endpoint's Link header.
 RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Interop/whip-turn.sh
+# WHEP behind a firewall and a NAT: `serve --whep --ice-server` (TURN over UDP, over TCP, then STUN behind a
+# masquerading router) watched by aiortc from the other side; the relayed or server-reflexive path, frames MD5-compared.
+RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Interop/whep-turn.sh
 # WHIP to Janus's VideoRoom through Debian's simple-whip-server, watched by an aiortc subscriber (frames MD5-compared).
 RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Interop/whip-janus.sh
 # WHIP ICE restart: the publisher's address replaced mid-stream (two namespaces), a restart through simple-whip-server

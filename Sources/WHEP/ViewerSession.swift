@@ -10,8 +10,8 @@ import Transport
 import WebRTC
 import WebRTCTransport
 
-/// One viewer: its UDP socket (`UDPTransport`, media held until DTLS keys exist), its ICE-lite agent and DTLS endpoint
-/// (`WebRTCLink`), and once connected its `SenderSessionDriver` on the shared encoder (`FanOutViewer`). Confined to the
+/// One viewer: its UDP socket (`UDPTransport`, media held until DTLS keys exist), its ICE agent (ICE-lite, or full and
+/// controlled when the server has ICE servers) and DTLS endpoint (`WebRTCLink`), and once connected its `SenderSessionDriver` on the shared encoder (`FanOutViewer`). Confined to the
 /// transport's loop.
 ///
 /// Lifecycle: answered -> (ICE + DTLS within the connect timeout) -> connected: attached to the encoder, which sends
@@ -39,8 +39,10 @@ final class ViewerSession {
     private var localCredentials: ICECredentials
     /// The viewer's ICE credentials now (from its offer, then from its latest restart), if it gave any.
     private var remoteCredentials: ICECredentials?
-    /// Our host candidate, as the answer gave it (a restart's reply repeats it).
-    private let localCandidate: ICECandidate
+    /// Our candidates, as the answer gave them (a restart's reply repeats them): the host one, then any gathered.
+    private let localCandidates: [ICECandidate]
+    /// What a full agent checks from (a restart checks from them again); empty for ICE-lite.
+    private let checkedCandidates: [ICEFullAgent.LocalCandidate]
     /// The storm bound on the viewer's ICE restarts.
     private var restartLimiter = RestartLimiter()
     /// ICE restarts the viewer made.
@@ -52,7 +54,8 @@ final class ViewerSession {
 
 
     init(id: String, transport: UDPTransport, negotiated: NegotiatedVideo, ssrc: SSRC, rtxSSRC: SSRC?,
-         credentials: ICECredentials, candidate: ICECandidate, encoder: FanOutEncoder, table: ViewerTable,
+         credentials: ICECredentials, candidates: [ICECandidate], checkedCandidates: [ICEFullAgent.LocalCandidate],
+         encoder: FanOutEncoder, table: ViewerTable,
          events: AsyncStream<WHEPEvent>.Continuation, logger: Logger,
          now: @escaping () -> MonotonicTime = WebRTCLink.monotonicNow) {
         var logger = logger
@@ -68,7 +71,8 @@ final class ViewerSession {
         self.events = events
         localCredentials = credentials
         remoteCredentials = negotiated.remoteCredentials
-        localCandidate = candidate
+        localCandidates = candidates
+        self.checkedCandidates = checkedCandidates
         self.now = now
         // Nobody reads a viewer's own streams: its statistics are polled (`statistics()`); keep only the newest.
         reports = AsyncStream.makeStream(of: SenderStats.self, bufferingPolicy: .bufferingNewest(1)).continuation
@@ -80,11 +84,15 @@ final class ViewerSession {
     static func logID(_ id: String) -> Substring { id.prefix(8) }
 
     /// Starts ICE and DTLS over the socket and the connect timer.
-    func start(peer: PeerTransport, connectTimeout: Duration) {
+    /// - Parameters:
+    ///   - local: a full agent's socket address (its checks are paired by it); nil for ICE-lite.
+    ///   - streams: the connections to TURN servers over TCP or TLS (closed with the link), or nil.
+    func start(peer: PeerTransport, local: TransportAddress? = nil, streams: TURNStreams? = nil, connectTimeout: Duration) {
         let configuration = encoder.configuration
         let link = WebRTCLink(
             transport: transport, peer: peer,
-            allowRepeatTransmission: configuration.nack && negotiated.rtxPayloadType == nil
+            allowRepeatTransmission: configuration.nack && negotiated.rtxPayloadType == nil, local: local,
+            streams: streams
         ) { [weak self] event in self?.handle(event) }
         self.link = link
         let weakSelf = NIOLoopBound(WeakReference(self), eventLoop: transport.eventLoop)
@@ -115,7 +123,11 @@ final class ViewerSession {
                     absoluteCaptureTimeExtensionID: Self.oneByteID(negotiated.absoluteCaptureTimeExtensionID),
                     playoutDelayExtensionID: Self.oneByteID(negotiated.playoutDelayExtensionID),
                     events: senderEvents, reports: reports, logger: logger)
-                logger.info("viewer joined", metadata: ["remote": "\(remote)"])
+                let path = selectedPath()
+                logger.info("viewer joined", metadata: [
+                    "remote": "\(remote)", "local_candidate": "\(path.type)",
+                    "relay_protocol": "\(path.relayProtocol ?? "-")",
+                ])
                 events.yield(.viewerJoined(id: id, remote: "\(remote)"))
             } catch {
                 end(.securityFailed("\(error)"))
@@ -124,7 +136,7 @@ final class ViewerSession {
             logger.info("viewer path changed", metadata: ["remote": "\(remote)"])
             self.remote = remote
         case .disconnected, .candidate:
-            break  // a full agent's events, with servers; the viewer's ICE-lite agent has neither
+            break  // a full agent's: the viewer restarts ICE if it wants to, and every candidate was in the answer
         case .closed(let reason):
             end(Self.leaveReason(reason))
         case .securityFailed(let why):
@@ -140,7 +152,7 @@ final class ViewerSession {
         case .dtlsTimeout: .dtlsFailed("handshake timeout")
         case .closedByPeer: .closedByViewer
         case .closedLocally: .deleted
-        case .relayFailed: .iceFailed  // a WHEP server gathers no relayed candidates
+        case .relayFailed: .iceFailed  // the relay under the selected pair was lost
         }
     }
 
@@ -151,7 +163,7 @@ final class ViewerSession {
         timeout?.cancel()
         timeout = nil
         viewer?.finishOnLoop()  // the RTCP BYE first, while the viewer still reads SRTCP
-        link?.close()           // then DTLS close_notify
+        link?.close()           // then DTLS close_notify (and the TURN allocations released)
         transport.close()
         reports.finish()
         senderEvents.finish()
@@ -194,6 +206,7 @@ final class ViewerSession {
             }
             if fragment.credentials == nil || fragment.credentials?.ufrag == remoteCredentials?.ufrag {
                 trickledCandidates += fragment.candidates.count
+                link.addRemoteCandidates(fragment.candidates)  // a full agent checks them; ICE-lite needs none
             }
             logger.debug("candidates trickled", metadata: [
                 "candidates": "\(fragment.candidates.count)", "end_of_candidates": "\(fragment.endOfCandidates)",
@@ -208,7 +221,9 @@ final class ViewerSession {
         let time = now()
         if let retryAfter = restartLimiter.refusal(now: time) { return Self.tooManyRestarts(retryAfter: retryAfter) }
         let local = ICECredentials.random()
-        guard link.peer.restartICE(local: local, remote: remote) else {
+        guard link.restartICE(local: local, remote: remote, localCandidates: checkedCandidates,
+                              remoteCandidates: fragment.candidates)
+        else {
             return .error(404, "the WHEP session has ended")
         }
         restartLimiter.record(now: time)
@@ -216,7 +231,7 @@ final class ViewerSession {
         remoteCredentials = remote
         iceRestarts += 1
         logger.info("viewer restarted ICE", metadata: ["restarts": "\(iceRestarts)"])
-        let reply = TrickleICEFragment(credentials: local, mid: fragment.mid, candidates: [localCandidate],
+        let reply = TrickleICEFragment(credentials: local, mid: fragment.mid, candidates: localCandidates,
                                        endOfCandidates: true)
         return WHEPReply(status: 200, headers: [("Content-Type", TrickleICEFragment.mediaType), ("ETag", etag)],
                          body: reply.sdp)
@@ -230,8 +245,19 @@ final class ViewerSession {
 
     /// The viewer's statistics now.
     func statistics() -> WHEPViewerStatistics {
-        WHEPViewerStatistics(
-            id: id, remote: remote.map { "\($0)" }, connected: viewer != nil, iceRestarts: iceRestarts,
-            trickledCandidates: trickledCandidates, sender: viewer?.snapshotOnLoop() ?? SenderStats())
+        let path = selectedPath()
+        return WHEPViewerStatistics(
+            id: id, remote: remote.map { "\($0)" }, connected: viewer != nil,
+            localCandidateType: remote == nil ? nil : path.type, relayProtocol: path.relayProtocol,
+            iceRestarts: iceRestarts, trickledCandidates: trickledCandidates,
+            sender: viewer?.snapshotOnLoop() ?? SenderStats())
+    }
+
+    /// Our side of the selected pair, as `getStats()` names it: `host`, or `relay` with the protocol to the TURN
+    /// server (`udp`, `tcp`, `tls`).
+    private func selectedPath() -> (type: String, relayProtocol: String?) {
+        guard let peer = link?.peer, let local = peer.path?.local, let server = peer.gatherer?.server(relaying: local)
+        else { return ("host", nil) }
+        return ("relay", server.transport.rawValue)
     }
 }

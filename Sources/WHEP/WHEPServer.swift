@@ -4,6 +4,7 @@ import DTLS
 public import Logging
 import H264
 import HTTPEndpoint
+import HTTPRequester
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -14,11 +15,13 @@ import Synchronization
 public import Sender
 import Transport
 public import Video
-import WebRTC
+public import WebRTC
 import WebRTCTransport
 
 /// A WHEP endpoint (WebRTC-HTTP Egress Protocol) that browsers play directly: one H.264 encoder shared by every
-/// viewer, each viewer with its own ICE-lite agent, DTLS-SRTP context and UDP socket.
+/// viewer, each viewer with its own ICE agent, DTLS-SRTP context and UDP socket. The agent is ICE-lite with the one host
+/// candidate; with `iceServers` (a server behind a NAT or a firewall) it is a full agent (controlled) whose answer
+/// also carries its server-reflexive and relayed candidates (TURN over UDP, TCP or TLS), gathered before the answer.
 ///
 /// ```swift
 /// var options = WHEPServer.Options(host: "127.0.0.1", port: 8080)
@@ -87,6 +90,19 @@ public final class WHEPServer: Sendable {
         /// Serve HTTPS (TLS 1.2+) with this certificate chain and key, or nil for plain HTTP. The viewer page's
         /// URL is then `https://`; the page itself uses relative URLs, so it POSTs its offer over the same origin.
         public var tls: TLSServerConfiguration?
+        /// STUN and TURN servers for a server that viewers cannot reach directly (behind a NAT or a firewall): with
+        /// any, each viewer's socket gathers from them before its offer is answered (`iceGatheringTimeout` at most),
+        /// the answer carries the server-reflexive and relayed candidates beside the host one, and the viewer gets a
+        /// full ICE agent (controlled: it checks the viewer's candidates too, which opens a NAT's mapping) instead
+        /// of ICE-lite. Each viewer holds its own TURN allocation, released when it leaves. IPv4 only. Host names
+        /// are resolved once, when the server starts.
+        public var iceServers: [ICEServer] = []
+        /// How long a viewer's gathering may take; a server that has not answered by then is left out of that
+        /// answer. 3 s.
+        public var iceGatheringTimeout: Duration = .seconds(3)
+        /// A PEM file of CA certificates trusted besides the system's for `turns:` servers (their certificate and
+        /// host name are always verified), or nil.
+        public var iceServerCAFile: String?
 
         /// The largest viewer limit accepted.
         public static let maximumViewerLimit = 1000
@@ -126,6 +142,8 @@ public final class WHEPServer: Sendable {
     let table: ViewerTable
     private let context: DTLSContext
     private let advertisedIP: IPAddress
+    /// The ICE servers, resolved, and how a `turns:` connection is verified (nil without ICE servers).
+    private let gathering: ViewerGathering?
     private let eventsContinuation: AsyncStream<WHEPEvent>.Continuation
     private let logger: Logger
 
@@ -191,6 +209,9 @@ public final class WHEPServer: Sendable {
         }
         // Read before anything starts: a bad certificate or key leaves nothing running.
         let tlsContext = try options.tls.map { tls throws(TLSServerError) in try tls.makeContext() }
+        gathering = try await ViewerGathering.resolve(
+            options.iceServers, caFile: options.iceServerCAFile, timeout: options.iceGatheringTimeout,
+            bound: bindIP, advertised: advertised)
         var options = options
         options.host = bindHost.trimmingCharacters(in: "[]")
         let suites = options.srtpSuites.map { $0 == .aeadAES128GCM ? SRTPSuite.aeadAES128GCM : .aesCM128HMACSHA1_80 }
@@ -236,6 +257,7 @@ public final class WHEPServer: Sendable {
         logger.info("WHEP server listening", metadata: [
             "url": "\(url)", "max_viewers": "\(options.maximumViewers)", "advertised": "\(advertised)",
             "token": "\(options.token == nil ? "none" : "required")",
+            "ice_servers": "\(options.iceServers.map(\.uri).joined(separator: " "))",
         ])
     }
 
@@ -441,18 +463,34 @@ public final class WHEPServer: Sendable {
         // The offer is read and answered here, off the event loops (other viewers' media runs on them); only the
         // session's start runs on its loop.
         let port = (try? await loop.submit { transport.value.localPort }.get()) ?? 0
+        // Behind a NAT or a firewall: the viewer's server-reflexive and relayed candidates, before the answer.
+        let gathered: ViewerGathering.Result?
+        if let gathering {
+            do {
+                gathered = try await gathering.gather(on: transport, port: port)
+            } catch {
+                loop.execute { transport.value.close() }
+                table.release()
+                logger.warning("cannot gather a viewer's candidates", metadata: ["error": "\(error)"])
+                return .error(503, "cannot gather the viewer's candidates: \(error)")
+            }
+        } else {
+            gathered = nil
+        }
         let negotiation: Negotiation
-        switch setup.negotiate(offer: offer, port: port) {
+        switch setup.negotiate(offer: offer, port: port, gathered: gathered?.gatherer.candidates) {
         case .success(let value): negotiation = value
         case .failure(let error):
-            loop.execute { transport.value.close() }
+            loop.execute { transport.value.close(); gathered?.streams.value.close() }
             table.release()
             logger.notice("offer refused", metadata: [
                 "status": "\(error.reply.status)", "reason": "\(error.reply.body.prefix(200))",
             ])
             return error.reply
         }
-        let reply = try? await loop.submit { setup.start(negotiation, transport: transport.value) }.get()
+        let reply = try? await loop.submit {
+            setup.start(negotiation, transport: transport.value, gathered: gathered.map { ($0.gatherer, $0.local, $0.streams.value) })
+        }.get()
         return reply ?? .error(500, "the viewer could not be set up")
     }
 
@@ -462,6 +500,8 @@ public final class WHEPServer: Sendable {
         let ssrc: SSRC
         let rtxSSRC: SSRC
         let credentials: ICECredentials
+        /// Our candidates in the answer: the host one, then any gathered.
+        let candidates: [ICECandidate]
         let answer: JSEPSessionDescription
         let negotiated: NegotiatedVideo
     }
@@ -484,7 +524,9 @@ public final class WHEPServer: Sendable {
 
         /// Draws the viewer's id, SSRCs and ICE credentials and answers its offer. Pure but for randomness: runs off
         /// the event loops.
-        func negotiate(offer: JSEPSessionDescription, port: Int) -> Result<Negotiation, RefusedOffer> {
+        /// - Parameters:
+        ///   - gathered: the viewer's gathered candidates for a full agent (possibly none), or nil for ICE-lite.
+        func negotiate(offer: JSEPSessionDescription, port: Int, gathered: [ICECandidate]?) -> Result<Negotiation, RefusedOffer> {
             var rng = SystemRandomNumberGenerator()
             let id = (0..<16).map { _ in String(UInt8.random(in: 0...255, using: &rng), radix: 16).leftPadded(2) }.joined()
             let configuration = encoder.configuration
@@ -503,14 +545,15 @@ public final class WHEPServer: Sendable {
             // The capture time whenever the browser offers it; the playout delay when one is configured.
             video.absoluteCaptureTime = true
             video.playoutDelay = configuration.playoutDelay != nil
+            let candidates = [Self.candidate(ip: advertisedIP, port: port)] + (gathered ?? [])
             let local = LocalTransportDescription(
-                credentials: credentials, candidates: [Self.candidate(ip: advertisedIP, port: port)],
-                iceLite: true, fingerprint: context.certificate.fingerprint)
+                credentials: credentials, candidates: candidates, iceLite: gathered == nil,
+                fingerprint: context.certificate.fingerprint)
             do {
                 let (answer, negotiated) = try VideoAnswerer.answer(
                     offer, video: video, transport: local, origin: "- \(UInt64.random(in: 1...(1 << 62), using: &rng)) 1 IN IP4 0.0.0.0")
                 return .success(Negotiation(id: id, ssrc: ssrc, rtxSSRC: rtxSSRC, credentials: credentials,
-                                            answer: answer, negotiated: negotiated))
+                                            candidates: candidates, answer: answer, negotiated: negotiated))
             } catch {
                 return .failure(RefusedOffer(reply: .error(400, "cannot answer the offer: \(error)")))
             }
@@ -521,38 +564,67 @@ public final class WHEPServer: Sendable {
             .host(TransportAddress(ip: ip, port: UInt16(clamping: port)))
         }
 
-        /// Starts a negotiated viewer's session (ICE-lite, DTLS) on its transport's loop.
-        func start(_ negotiation: Negotiation, transport: UDPTransport) -> WHEPReply {
+        /// Starts a negotiated viewer's session (ICE, DTLS) on its transport's loop: ICE-lite, or with `gathered`
+        /// (the gatherer, the socket's local address, the TURN connections) a full agent, controlled.
+        func start(
+            _ negotiation: Negotiation, transport: UDPTransport,
+            gathered: (gatherer: ICEGatherer, local: TransportAddress, streams: TURNStreams)?
+        ) -> WHEPReply {
             let (id, ssrc, rtxSSRC, credentials) = (negotiation.id, negotiation.ssrc, negotiation.rtxSSRC, negotiation.credentials)
             let (answer, negotiated) = (negotiation.answer, negotiation.negotiated)
             let fail = { (reply: WHEPReply) -> WHEPReply in
+                gathered?.streams.close()
                 transport.close()
                 table.release()
                 return reply
             }
-            var iceConfiguration = ICELiteAgent.Configuration()
-            iceConfiguration.consentTimeout = consentTimeout
+            let now = WebRTCLink.monotonicNow()
+            let agent: PeerTransport.Agent
+            // What a full agent checks from: the host candidate from the socket's own address (the advertised one
+            // may be a NAT's), the relayed ones as gathered.
+            let locals = gathered.map { gathered in
+                ICEFullAgent.LocalCandidate.checked(from: negotiation.candidates).enumerated().map { index, candidate in
+                    index == 0 ? ICEFullAgent.LocalCandidate(address: gathered.local, priority: candidate.priority) : candidate
+                }
+            } ?? []
+            if gathered != nil {
+                var configuration = ICEFullAgent.Configuration()
+                configuration.consentTimeout = consentTimeout
+                var full = ICEFullAgent(local: credentials, remote: negotiated.remoteCredentials, localCandidates: locals,
+                                        role: .controlled, configuration: configuration, now: now)
+                for candidate in negotiated.remoteCandidates where candidate.transportAddress?.ip.isIPv6 == false {
+                    full.addRemoteCandidate(candidate)
+                }
+                agent = .full(full)
+            } else {
+                var configuration = ICELiteAgent.Configuration()
+                configuration.consentTimeout = consentTimeout
+                agent = .lite(ICELiteAgent(local: credentials, remote: negotiated.remoteCredentials,
+                                           configuration: configuration, now: now))
+            }
             let peer: PeerTransport
             do {
                 peer = PeerTransport(
-                    agent: .lite(ICELiteAgent(local: credentials, remote: negotiated.remoteCredentials,
-                                              configuration: iceConfiguration, now: WebRTCLink.monotonicNow())),
+                    agent: agent,
                     dtls: try DTLSEndpoint(context: context, role: negotiated.dtlsRole,
-                                           remoteFingerprint: negotiated.remoteFingerprint))
+                                           remoteFingerprint: negotiated.remoteFingerprint),
+                    gatherer: gathered?.gatherer)
             } catch {
                 return fail(.error(500, "DTLS set-up failed: \(error)"))
             }
             let session = ViewerSession(
                 id: id, transport: transport, negotiated: negotiated, ssrc: ssrc, rtxSSRC: rtxSSRC,
-                credentials: credentials, candidate: Self.candidate(ip: advertisedIP, port: transport.localPort),
+                credentials: credentials, candidates: negotiation.candidates,
+                checkedCandidates: locals,
                 encoder: encoder, table: table, events: events, logger: logger)
             guard table.install(id, ViewerTable.Handle(loop: transport.eventLoop,
                                                        session: NIOLoopBound(session, eventLoop: transport.eventLoop)))
             else {
+                gathered?.streams.close()
                 transport.close()
                 return .error(503, "the server is finishing")
             }
-            session.start(peer: peer, connectTimeout: connectTimeout)
+            session.start(peer: peer, local: gathered?.local, streams: gathered?.streams, connectTimeout: connectTimeout)
             logger.debug("offer answered", metadata: ["viewer": "\(ViewerSession.logID(id))"])
             return WHEPReply(status: 201, headers: [
                 ("Content-Type", "application/sdp"),

@@ -19,6 +19,8 @@ public enum WHEPServerError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidConnectionLimit(total: Int, perAddress: Int)
     /// The HTTP request timeout is outside `WHEPServer.Options.requestTimeouts`.
     case invalidRequestTimeout
+    /// An ICE server cannot be used (the server and why; never its credential).
+    case iceServer(String)
 
     public var description: String {
         switch self {
@@ -33,6 +35,7 @@ public enum WHEPServerError: Error, Equatable, Sendable, CustomStringConvertible
         case .invalidConnectionLimit(let total, let perAddress):
             "the HTTP connection limit must be 1-\(WHEPServer.Options.maximumConnectionLimit) and the per-address one 1-the total, got \(total) and \(perAddress)"
         case .invalidRequestTimeout: "the HTTP request timeout must be 0.1-300 s"
+        case .iceServer(let why): why
         }
     }
 }

@@ -8,6 +8,11 @@ public struct WHEPViewerStatistics: Sendable, Encodable {
     public var remote: String?
     /// Whether ICE and DTLS finished (media flows).
     public var connected: Bool
+    /// Our side of the selected pair once there is one, as `getStats()` names it: `host`, or `relay` (through a TURN
+    /// server of `WHEPServer.Options.iceServers`).
+    public var localCandidateType: String?
+    /// How a relayed pair reaches its TURN server: `udp`, `tcp` or `tls` (`getStats()`'s `relayProtocol`), or nil.
+    public var relayProtocol: String?
     /// ICE restarts the viewer made (`PATCH` with `If-Match: "*"`).
     public var iceRestarts: Int
     /// Candidates the viewer trickled (`PATCH`) for its current ICE credentials.

@@ -196,7 +196,7 @@ final class ICERestarter: Sendable {
         let offered = WHIPPublisher.usableRemoteCandidates(
             answer.candidates, ipv6: hosts.first?.transportAddress?.ip.isIPv6 ?? false)
         let remotes = offered.isEmpty ? context.remoteCandidates : offered
-        let locals = WHIPPublisher.agentCandidates(candidates)
+        let locals = ICEFullAgent.LocalCandidate.checked(from: candidates)
         let restarted = try await link.eventLoop.submit {
             link.value.restartICE(local: credentials, remote: remote, localCandidates: locals, remoteCandidates: remotes)
         }.get()

@@ -1,3 +1,5 @@
+public import WebRTC
+
 /// The ICE servers of a reply's `Link` header fields (RFC 9725 section 4.6): the links whose relations include
 /// `ice-server`, read as `ICEServer`s in order, at most `maximumServers`. Links of other relations are ignored;
 /// malformed links and unusable ICE server links are skipped with an explanation, never failing the publish.
@@ -39,5 +41,19 @@ public struct ICEServerLinks: Hashable, Sendable {
             summaries.append("\(beyond) more ICE server links ignored: at most \(Self.maximumServers) are kept")
         }
         self.problems = Array(problems.prefix(LinkHeader.maximumExplanations - summaries.count)) + summaries
+    }
+}
+
+extension ICEServer {
+    /// Reads an ICE server link: its target URI, `username`, `credential` and `credential-type`.
+    /// - Parameters:
+    ///   - link: A link whose relations include `ice-server` (not checked here).
+    /// - Throws: `ICEServerError`, as `init(uri:username:credential:)`, and `.unsupportedCredentialType` for a
+    ///   `credential-type` other than `password`.
+    public init(link: LinkValue) throws(ICEServerError) {
+        if let type = link.parameters["credential-type"], type.lowercased() != Self.passwordCredentialType {
+            throw .unsupportedCredentialType(type)
+        }
+        try self.init(uri: link.target, username: link.parameters["username"], credential: link.parameters["credential"])
     }
 }

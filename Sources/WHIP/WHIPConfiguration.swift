@@ -1,3 +1,4 @@
+public import WebRTC
 import HTTPRequester
 /// Where and how to publish with WHIP (RFC 9725).
 ///

@@ -167,7 +167,8 @@ public final class WHIPPublisher: Sendable {
         do {
             var servers: [ICEGatherer.Server] = []
             for server in usableServers {
-                let resolved = try await server.gathererServer()
+                let resolved: ICEGatherer.Server
+                do { resolved = try await server.gathererServer() } catch { throw WHIPError.iceServer(uri: error.uri, reason: error.reason) }
                 servers.append(resolved)
                 try await Self.addStream(server, resolved: resolved, to: streams)
             }
@@ -180,7 +181,7 @@ public final class WHIPPublisher: Sendable {
         }
         let offerGatherer = gatherer
         let candidates = hostCandidates + gatherer.candidates
-        let agentCandidates = Self.agentCandidates(candidates)
+        let agentCandidates = ICEFullAgent.LocalCandidate.checked(from: candidates)
 
         // The offer.
         let certificate = try DTLSCertificate.generate()
@@ -481,14 +482,6 @@ public final class WHIPPublisher: Sendable {
         addresses.enumerated().map { index, address in
             ICECandidate.host(address, foundation: String(index + 1),
                               localPreference: ICECandidate.defaultLocalPreference - UInt32(index))
-        }
-    }
-
-    /// What the full agent checks from: host and relayed candidates (a server-reflexive one is checked from its base,
-    /// a host candidate, RFC 8445 section 6.1.2.4).
-    static func agentCandidates(_ candidates: [ICECandidate]) -> [ICEFullAgent.LocalCandidate] {
-        candidates.filter { $0.kind != .srflx }.compactMap { candidate in
-            candidate.transportAddress.map { ICEFullAgent.LocalCandidate(address: $0, priority: candidate.priority) }
         }
     }
 

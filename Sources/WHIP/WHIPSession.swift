@@ -1,3 +1,4 @@
+public import WebRTC
 import HTTPRequester
 
 /// A published WHIP session: the resource to DELETE when done, the endpoint's SDP answer, and the ICE servers it

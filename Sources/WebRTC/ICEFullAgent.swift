@@ -69,6 +69,16 @@ public struct ICEFullAgent: Sendable {
             self.address = address
             self.priority = priority
         }
+
+        /// What an agent checks from, of the candidates it signals: host and relayed candidates (a server-reflexive
+        /// one is checked from its base, a host candidate, RFC 8445 section 6.1.2.4).
+        /// - Parameters:
+        ///   - candidates: The candidates of our offer or answer.
+        public static func checked(from candidates: [ICECandidate]) -> [LocalCandidate] {
+            candidates.filter { $0.kind != .srflx }.compactMap { candidate in
+                candidate.transportAddress.map { LocalCandidate(address: $0, priority: candidate.priority) }
+            }
+        }
     }
 
     /// A datagram to send from a given local socket.

@@ -362,6 +362,19 @@ public final class PeerTransport {
         return true
     }
 
+    /// A remote candidate trickled by the peer (RFC 8838): a full agent pairs it and checks it; an ICE-lite agent
+    /// needs none (the peer's checks tell it the addresses). Ignored when closed.
+    /// - Parameters:
+    ///   - candidate: the candidate (see `ICEFullAgent.addRemoteCandidate` for what is ignored).
+    ///   - now: the current time.
+    public func addRemoteCandidate(_ candidate: ICECandidate, now: MonotonicTime) {
+        guard !isClosed, full != nil else { return }
+        lastNow = now
+        full!.addRemoteCandidate(candidate)
+        full!.handleTimeout(now: now)
+        afterICE(now: now)
+    }
+
     /// Whether a full agent is restarting (checking new pairs while media stays on the old one).
     public var isRestartingICE: Bool { full?.isRestarting ?? false }
 

@@ -134,6 +134,15 @@ package final class WebRTCLink {
         return restarted
     }
 
+    /// Candidates trickled by the peer (see `PeerTransport.addRemoteCandidate`); checks for them leave at once.
+    package func addRemoteCandidates(_ candidates: [ICECandidate]) {
+        transport.eventLoop.preconditionInEventLoop()
+        guard !closed, !candidates.isEmpty else { return }
+        let time = now()
+        for candidate in candidates { peer.addRemoteCandidate(candidate, now: time) }
+        pump()
+    }
+
     /// Releases the peer's TURN allocations while the socket can still send (no close_notify).
     private func releaseRelays() {
         guard !closed else { return }

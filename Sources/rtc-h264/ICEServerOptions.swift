@@ -1,15 +1,16 @@
 import ArgumentParser
 import Foundation
 import WHIP
+import WebRTC
 
-/// `send --whip`'s STUN and TURN servers: `--ice-server` (repeatable) with the TURN servers' `--ice-username` and
+/// The STUN and TURN servers of `send --whip` and `serve`: `--ice-server` (repeatable) with the TURN servers' `--ice-username` and
 /// `--ice-credential` or `--ice-credential-file`. The credential is never printed.
 struct ICEServerOptions: ParsableArguments {
     @Option(name: .customLong("ice-server"), help: ArgumentHelp(
-        "A STUN or TURN server for --whip, repeatable: stun:HOST[:PORT], turn:HOST[:PORT] (UDP; port 3478 by "
-            + "default), turn:HOST[:PORT]?transport=tcp (TCP) or turns:HOST[:PORT] (TLS, port 5349 by default; the "
-            + "certificate verified as --whip's, --ca-file adds a CA). Its server-reflexive or relayed candidate goes "
-            + "into the offer.", valueName: "uri"))
+        "A STUN or TURN server, repeatable: stun:HOST[:PORT], turn:HOST[:PORT] (UDP; port 3478 by default), "
+            + "turn:HOST[:PORT]?transport=tcp (TCP) or turns:HOST[:PORT] (TLS, port 5349 by default; the certificate "
+            + "and host name always verified, --ca-file adds a CA). IPv4. Its server-reflexive or relayed candidate "
+            + "goes into send --whip's offer, or into each viewer's answer for serve.", valueName: "uri"))
     var iceServers: [String] = []
 
     @Option(name: .customLong("ice-username"), help: "The username on the turn: and turns: --ice-server(s).")
@@ -25,9 +26,9 @@ struct ICEServerOptions: ParsableArguments {
     var isUsed: Bool { !iceServers.isEmpty || iceUsername != nil || iceCredential != nil || iceCredentialFile != nil }
 
     /// Checks the values before anything starts (the credential file is read by `servers()`).
-    /// - Parameter whip: Whether `--whip` is given.
+    /// - Parameter whip: Whether `--whip` is given (`send` uses the servers only for it; `serve` always).
     /// - Throws: `ValidationError` naming the option and the problem.
-    func check(whip: Bool) throws {
+    func check(whip: Bool = true) throws {
         guard isUsed else { return }
         guard whip else {
             throw ValidationError("--ice-server, --ice-username, --ice-credential and --ice-credential-file need --whip")

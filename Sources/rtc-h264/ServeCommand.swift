@@ -32,8 +32,15 @@ struct ServeCommand: AsyncParsableCommand {
             send.
             --tls-cert PEM --tls-key PEM serve HTTPS (TLS 1.2+) on --whep and --control: open https://HOST:PORT/ \
             (a certificate or key that cannot be used is an error at start-up).
+            Behind a NAT or a firewall that viewers cannot cross, --ice-server stun:HOST and --ice-server turn:HOST \
+            (with --ice-username and --ice-credential-file; ?transport=tcp or turns: where UDP is blocked) give each \
+            viewer a full ICE agent whose answer also carries the server-reflexive and relayed candidates, gathered \
+            from its own socket before the answer (--ice-gathering-timeout at most); each viewer holds its own TURN \
+            allocation, released when it leaves.
             Example: rtc-h264 serve --whep 127.0.0.1:8080   then open http://127.0.0.1:8080/
             Example: rtc-h264 serve --whep 127.0.0.1:8080 --control 127.0.0.1:8090   then rtc-h264 control --to 127.0.0.1:8090 bitrate 800k
+            Example: rtc-h264 serve --whep 10.0.0.5:8080 --token-file token --ice-server turn:turn.example.net \
+            --ice-username robot --ice-credential-file turn.password
             """
     )
 
@@ -60,6 +67,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The IP written in the answers' ICE candidate (default: the --whep host; required when it is 0.0.0.0 or ::).")
     var advertise: String?
 
+    @OptionGroup(title: "ICE servers (a server behind a NAT or a firewall)") var ice: ICEServerOptions
+
+    @Option(name: .customLong("ca-file"), help: "PEM file of CA certificates to trust for turns: --ice-server(s), in addition to the system's trust store.")
+    var caFile: String?
+
+    @Option(name: .customLong("ice-gathering-timeout"), help: "Seconds a viewer's gathering from the --ice-server(s) may take before its answer goes without the missing candidates (0.1-30).")
+    var iceGatheringTimeout: Double = 3
+
     @Option(name: .customLong("allow-origin"), help: "The Access-Control-Allow-Origin value for WHEP players on other origins.")
     var allowOrigin: String = "*"
 
@@ -85,6 +100,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         if token != nil && tokenFile != nil { throw ValidationError("give --token or --token-file, not both") }
+        try ice.check()
+        guard iceGatheringTimeout.isFinite, (0.1...30).contains(iceGatheringTimeout) else {
+            throw ValidationError("--ice-gathering-timeout must be 0.1-30 seconds")
+        }
+        if caFile != nil, !ice.iceServers.contains(where: { $0.hasPrefix("turns:") }) {
+            throw ValidationError("--ca-file is for turns: --ice-server(s), and none is given")
+        }
         guard (1...WHEPServer.Options.maximumViewerLimit).contains(maxViewers) else {
             throw ValidationError("--max-viewers must be 1-\(WHEPServer.Options.maximumViewerLimit)")
         }
@@ -138,6 +160,9 @@ struct ServeCommand: AsyncParsableCommand {
         options.allowedOrigin = allowOrigin
         options.connectTimeout = .milliseconds(Int64((connectTimeout * 1000).rounded()))
         options.tls = tls.configuration
+        options.iceServers = try ice.servers()
+        options.iceGatheringTimeout = .milliseconds(Int64((iceGatheringTimeout * 1000).rounded()))
+        options.iceServerCAFile = caFile
         let statsFile = try stats.map { try OutputFile(path: $0, privateToOwner: true) }
         let server: WHEPServer
         do {
@@ -215,7 +240,8 @@ struct ServeCommand: AsyncParsableCommand {
             timestamp: elapsed, viewers: viewers.count, framesEncoded: server.framesEncoded,
             operatorBitrate: server.operatorBitrate, appliedBitrate: server.appliedBitrate,
             viewerStats: viewers.map { ServeReport.Viewer(
-                id: $0.id, remote: $0.remote, connected: $0.connected, iceRestarts: $0.iceRestarts,
+                id: $0.id, remote: $0.remote, connected: $0.connected, localCandidateType: $0.localCandidateType,
+                relayProtocol: $0.relayProtocol, iceRestarts: $0.iceRestarts,
                 trickledCandidates: $0.trickledCandidates, stats: $0.sender) })
         let json = (try? JSONLine.encode(summary)) ?? "{}\n"
         let connected = viewers.filter(\.connected).count

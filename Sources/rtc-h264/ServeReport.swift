@@ -6,6 +6,10 @@ struct ServeReport: Encodable {
         var id: String
         var remote: String?
         var connected: Bool
+        /// Our side of the selected pair: `host` or `relay` (`getStats()`'s `candidateType`).
+        var localCandidateType: String?
+        /// How a relayed pair reaches its TURN server: `udp`, `tcp` or `tls`.
+        var relayProtocol: String?
         /// ICE restarts the viewer made.
         var iceRestarts: Int
         /// Candidates the viewer trickled.

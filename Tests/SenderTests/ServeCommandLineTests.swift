@@ -28,6 +28,18 @@ import TestSupport
          "give --control-token or --control-token-file, not both"),
         (["--whep", "127.0.0.1:8080", "--control", "8090", "--control-token-file", "/nonexistent/token"],
          "cannot read --control-token-file /nonexistent/token"),
+        (["--whep", "127.0.0.1:8080", "--ice-server", "stuns:stun.example.net"],
+         "--ice-server stuns:stun.example.net: STUN over TLS (stuns:) is not supported: use stun:"),
+        (["--whep", "127.0.0.1:8080", "--ice-server", "turn:turn.example.net"],
+         "a turn: server needs --ice-username and --ice-credential (or --ice-credential-file)"),
+        (["--whep", "127.0.0.1:8080", "--ice-server", "stun:127.0.0.1", "--ice-username", "robot"],
+         "--ice-username and --ice-credential are for turn: and turns: servers, and no --ice-server is one"),
+        (["--whep", "127.0.0.1:8080", "--ice-server", "stun:127.0.0.1", "--ca-file", "ca.pem"],
+         "--ca-file is for turns: --ice-server(s), and none is given"),
+        (["--whep", "127.0.0.1:8080", "--ice-server", "stun:127.0.0.1", "--ice-gathering-timeout", "0"],
+         "--ice-gathering-timeout must be 0.1-30 seconds"),
+        (["--whep", "[::1]:8080", "--ice-server", "stun:127.0.0.1"],
+         "ICE servers are IPv4 only: bind --whep to an IPv4 address to use them"),
     ])
     func badOptionsAreRefusedWithAClearMessage(arguments: [String], message: String) async throws {
         let run = try await CommandLineTests.run(["serve"] + arguments)

@@ -54,9 +54,10 @@ final class TestViewer: Sendable {
     ///   - offeredFingerprint: the fingerprint written in the offer (default: the certificate's own).
     ///   - transportCC: whether the offer has transport-cc (`a=extmap` id 3 and `a=rtcp-fb ... transport-cc`).
     ///   - host: the server's and the viewer's address (an IPv4 or IPv6 literal).
+    ///   - iceLite: whether the answer must say `a=ice-lite` (a server without ICE servers), or must not.
     init(
         serverPort httpPort: Int, token: String? = nil, offeredFingerprint: DTLSFingerprint? = nil,
-        transportCC: Bool = false, host: String = "127.0.0.1"
+        transportCC: Bool = false, host: String = "127.0.0.1", iceLite: Bool = true
     ) async throws {
         loop = MultiThreadedEventLoopGroup.singleton.next()
         var configuration = TransportConfiguration(localHost: host, localPort: 0, peer: nil, rtcpMux: true, security: nil)
@@ -85,7 +86,7 @@ final class TestViewer: Sendable {
         answerSDP = reply.body
         let answer = try JSEPSessionDescription(parsing: reply.body)
         let section = try #require(answer.media.first)
-        #expect(answer.attributes.contains { $0.name == "ice-lite" })
+        #expect(answer.attributes.contains { $0.name == "ice-lite" } == iceLite)
         #expect(section.direction == "sendonly")
         let remote = try answer.remoteTransport(for: section)
         let candidate = try #require(remote.candidates.first?.transportAddress)

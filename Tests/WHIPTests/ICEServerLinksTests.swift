@@ -1,6 +1,7 @@
 import HTTPRequester
 import Testing
 @testable import WHIP
+@testable import WebRTC
 
 /// The `Link` header parser (RFC 8288) and the ICE servers read from it (RFC 9725 section 4.6, RFC 7064, RFC 7065):
 /// literal header texts in, servers (canonical URIs, usernames, credentials) and explanations out.

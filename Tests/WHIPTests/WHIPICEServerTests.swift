@@ -1,6 +1,7 @@
 import STUN
 import Testing
-import WebRTC
+@testable import WebRTC
+@testable import WebRTCTransport
 @testable import WHIP
 
 /// Which ICE servers the publisher gathers from, and how: `stun:`, and `turn:` over UDP or TCP and `turns:` (TLS)
@@ -53,7 +54,7 @@ import WebRTC
         #expect(tls.transport == .tls && tls.address == TransportAddress(ipString: "127.0.0.1", port: 5349))
         let stun = try await ICEServer(uri: "stun:127.0.0.1").gathererServer()
         #expect(stun.kind == .stun && stun.address == TransportAddress(ipString: "127.0.0.1", port: 3478))
-        await #expect(throws: WHIPError.self) { try await ICEServer(uri: "stuns:127.0.0.1").gathererServer() }
+        await #expect(throws: ICEServerUnusable.self) { try await ICEServer(uri: "stuns:127.0.0.1").gathererServer() }
 
         var configuration = WHIPConfiguration(url: "https://sfu.example/whip", token: "t")
         configuration.iceServers = [try ICEServer(uri: "turn:turn.example.net", username: "robot", credential: "s3cret")]

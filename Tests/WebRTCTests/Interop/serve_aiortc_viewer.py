@@ -9,12 +9,21 @@ server encoded (`serve --save-annexb`); DELETE answers 200 and the server logs t
 second DELETE of the same Location answers 404.
 Prints one JSON summary line. Run with a Python that has aiortc (run-in-namespace.sh makes a venv).
 
-Usage: serve_aiortc_viewer.py --rtc-h264 PATH [--host IP] [--frames 90]
+For a server that viewers cannot reach directly (whep-turn.sh): --serve-prefix runs serve elsewhere (another
+network namespace), --serve-args adds its ICE server options, --port fixes the port (the namespace's address is not
+ours to bind), and --expect-candidate TYPE [--expect-relay-protocol P] checks that the answer carries a candidate of
+TYPE and that the server's statistics (`--stats`) name that type and protocol for the viewer's selected pair;
+--secret-file fails the run if the server's output holds the file's text (a TURN password).
+
+Usage: serve_aiortc_viewer.py --rtc-h264 PATH [--host IP] [--port N] [--min-frames 60] [--serve-prefix CMD]
+           [--serve-args ARGS] [--expect-candidate host|srflx|relay] [--expect-relay-protocol udp|tcp|tls]
+           [--secret-file F]
 """
 import argparse
 import asyncio
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -57,6 +66,7 @@ async def watch(base, token, args, failures):
         failures.append(f"201 without a Location under /whep/: {location}")
     if not headers.get("Content-Type", "").startswith("application/sdp"):
         failures.append(f"answer Content-Type {headers.get('Content-Type')}")
+    stats["answerCandidates"] = [line[len("a=candidate:"):] for line in body.splitlines() if line.startswith("a=candidate:")]
     await pc.setRemoteDescription(session_description(body, "answer"))
     await wait_at_most(done, args.timeout)
     stats["seconds"] = round(time.time() - started, 2)
@@ -68,23 +78,53 @@ async def watch(base, token, args, failures):
     return stats
 
 
+def check_path(args, stats, stats_path, failures):
+    """The answer carries a candidate of the expected type, and the server's statistics name it for the selected pair."""
+    typed = [line for line in stats["answerCandidates"] if f" typ {args.expect_candidate}" in line]
+    if not typed:
+        failures.append(f"the answer holds no {args.expect_candidate} candidate: {stats['answerCandidates']}")
+    paths = set()
+    for line in open(stats_path):
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        for viewer in entry.get("viewerStats", []):
+            if viewer.get("connected"):
+                paths.add((viewer.get("localCandidateType"), viewer.get("relayProtocol")))
+    stats["selectedPaths"] = sorted(f"{kind}/{protocol}" for kind, protocol in paths)
+    # A server-reflexive candidate is checked from its base: the pair's local side is the host socket.
+    expected = ("host" if args.expect_candidate == "srflx" else args.expect_candidate, args.expect_relay_protocol)
+    if paths != {expected}:
+        failures.append(f"the server's statistics give the selected pair {stats['selectedPaths']}, expected {expected}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rtc-h264", required=True)
     parser.add_argument("--host")
     parser.add_argument("--min-frames", type=int, default=60)
     parser.add_argument("--timeout", type=float, default=20.0)
+    parser.add_argument("--port", type=int)
+    parser.add_argument("--serve-prefix", default="")
+    parser.add_argument("--serve-args", default="")
+    parser.add_argument("--expect-candidate", choices=["host", "srflx", "relay"])
+    parser.add_argument("--expect-relay-protocol", choices=["udp", "tcp", "tls"])
+    parser.add_argument("--secret-file")
     args = parser.parse_args()
     host = args.host or first_external_ipv4("Tests/WebRTCTests/Interop/run-in-namespace.sh")
-    port = free_port(host)
+    port = args.port or free_port(host)
     token = os.urandom(16).hex()
     workdir = tempfile.mkdtemp(prefix="serve-aiortc-")
     log_path = os.path.join(workdir, "serve.log")
     annexb_path = os.path.join(workdir, "sent.h264")
+    stats_path = os.path.join(workdir, "stats.jsonl")
     log = open(log_path, "w")
     serve = subprocess.Popen(
-        [args.rtc_h264, "serve", "--whep", f"{host}:{port}", "--size", "320x240", "--fps", "30", "--bitrate", "600k",
-         "--token", token, "--save-annexb", annexb_path], stdout=log, stderr=subprocess.STDOUT)
+        shlex.split(args.serve_prefix)
+        + [args.rtc_h264, "serve", "--whep", f"{host}:{port}", "--size", "320x240", "--fps", "30", "--bitrate", "600k",
+           "--token", token, "--save-annexb", annexb_path, "--stats", stats_path] + shlex.split(args.serve_args),
+        stdout=log, stderr=subprocess.STDOUT)
     failures = []
     try:
         base = f"http://{host}:{port}/"
@@ -117,6 +157,10 @@ def main() -> int:
             failures.append(f"a second DELETE answered {stats.get('deleteAgain')}, expected 404")
         if "left: DELETE" not in served:
             failures.append("the server did not log the viewer leaving on DELETE")
+        if args.expect_candidate:
+            check_path(args, stats, stats_path, failures)
+        if args.secret_file and open(args.secret_file).read().strip() in served:
+            failures.append("the server printed the secret (the TURN credential)")
         print(json.dumps(stats), flush=True)
         if failures:
             sys.stderr.write(served[-3000:])

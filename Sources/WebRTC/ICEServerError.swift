@@ -1,4 +1,3 @@
-import WebRTC
 
 /// Why a link or URI does not give a usable ICE server. Descriptions never quote a credential.
 public enum ICEServerError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,6 +1,7 @@
-import WebRTC
+public import TURN
 
-/// A STUN or TURN server a WHIP endpoint hands out in a `Link` header (RFC 9725 section 4.6):
+/// A STUN or TURN server: configured (`--ice-server`), or handed out by a WHIP endpoint in a `Link` header (RFC 9725
+/// section 4.6):
 ///
 /// ```
 /// Link: <turn:turn.example.net?transport=udp>; rel="ice-server"; username="user"; credential="myPassword"
@@ -96,18 +97,6 @@ public struct ICEServer: Hashable, Sendable, CustomStringConvertible, CustomDebu
         guard self.uri.utf8.count <= Self.maximumFieldLength else { throw .tooLong(field: "URI") }
     }
 
-    /// Reads an ICE server link: its target URI, `username`, `credential` and `credential-type`.
-    /// - Parameters:
-    ///   - link: A link whose relations include `ice-server` (not checked here).
-    /// - Throws: `ICEServerError`, as `init(uri:username:credential:)`, and `.unsupportedCredentialType` for a
-    ///   `credential-type` other than `password`.
-    public init(link: LinkValue) throws(ICEServerError) {
-        if let type = link.parameters["credential-type"], type.lowercased() != Self.passwordCredentialType {
-            throw .unsupportedCredentialType(type)
-        }
-        try self.init(uri: link.target, username: link.parameters["username"], credential: link.parameters["credential"])
-    }
-
     /// The URI in canonical form: scheme, host (IPv6 in brackets), port always, `?transport=` when given.
     /// `ICEServer(uri: server.uri)` reads it back to the same scheme, host, port and transport.
     public var uri: String {
@@ -194,4 +183,35 @@ public struct ICEServer: Hashable, Sendable, CustomStringConvertible, CustomDebu
 
     /// The longest IPv6 address text (`ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255`).
     static let maximumIPv6Length = 45
+}
+
+extension ICEServer {
+    /// Why an ICE agent here cannot gather from this server, or nil when it can: STUN (`stun:`), and TURN with a username
+    /// and a credential over UDP (`turn:`), TCP (`turn:...?transport=tcp`) or TLS (`turns:`), on IPv4. Never quotes
+    /// the credential.
+    /// - Parameters:
+    ///   - afterOffer: Whether the offer is already sent (a server from the endpoint's `Link` headers): a
+    ///     server-reflexive candidate found then could only be signalled by trickle ICE, so STUN is of no use.
+    public func unusableReason(afterOffer: Bool = false) -> String? {
+        switch scheme {
+        case .stuns: return "STUN over TLS (stuns:) is not supported: use stun:"
+        case .stun where afterOffer:
+            return "a server-reflexive candidate found after the offer cannot be signalled without trickle ICE"
+        case .stun: break
+        case .turns where transport == .udp:
+            return "TURN over DTLS (turns:...?transport=udp) is not supported: use turns: (TLS over TCP)"
+        case .turn, .turns:
+            if username == nil || credential == nil {
+                return "a \(scheme.rawValue): server needs a username and a credential (--ice-username, --ice-credential)"
+            }
+        }
+        if Self.isIPv6Address(Substring(host)) { return "IPv6 ICE servers are not supported yet (the socket is IPv4)" }
+        return nil
+    }
+
+    /// How a TURN server is reached: UDP, TCP (`?transport=tcp`) or TLS (`turns:`).
+    public var turnTransport: TURNClientConfiguration.Transport {
+        if scheme == .turns { return .tls }
+        return transport == .tcp ? .tcp : .udp
+    }
 }

@@ -1,0 +1,108 @@
+import HTTPRequester
+import NIOCore
+import STUN
+import TURN
+import Transport
+import WebRTC
+import WebRTCTransport
+
+/// A WHEP server's STUN and TURN servers (`WHEPServer.Options.iceServers`), resolved once, and each viewer's
+/// gathering from them: its socket's server-reflexive and relayed candidates, gathered before its answer (a WHEP
+/// server cannot trickle its own candidates to a viewer that did not ask), the TURN allocations kept for its
+/// session.
+struct ViewerGathering: Sendable {
+    /// One viewer's gathering: the gatherer (its candidates, and the allocations for the session), the socket's
+    /// address the agent checks from, and the connections to the servers reached over TCP or TLS.
+    struct Result: Sendable {
+        let gatherer: ICEGatherer
+        let local: TransportAddress
+        let streams: NIOLoopBound<TURNStreams>
+    }
+
+    /// A server resolved, with how it was configured (its host name verifies a `turns:` certificate).
+    private struct Resolved: Sendable {
+        let server: ICEServer
+        let gathering: ICEGatherer.Server
+    }
+
+    private let servers: [Resolved]
+    /// How a `turns:` connection is verified (the system's trust store and the CA file), or nil without one.
+    private let tls: TLSClientContext?
+    private let timeout: Duration
+    /// The address the viewers' sockets are bound to (the advertised one on a wildcard socket).
+    private let localIP: IPAddress
+    /// The addresses a server-reflexive candidate must differ from to be worth offering.
+    private let hostIPs: Set<IPAddress>
+
+    /// Resolves the servers' host names and reads the CA file once; nil without servers.
+    /// - Throws: `WHEPServerError.iceServer` for a server that cannot be used, whose name does not resolve, a bad CA
+    ///   file, or an IPv6 binding (the servers are IPv4).
+    static func resolve(
+        _ servers: [ICEServer], caFile: String?, timeout: Duration, bound: IPAddress, advertised: IPAddress
+    ) async throws(WHEPServerError) -> ViewerGathering? {
+        guard !servers.isEmpty else { return nil }
+        guard !bound.isIPv6, !advertised.isIPv6 else {
+            throw .iceServer("ICE servers are IPv4 only: bind --whep to an IPv4 address to use them")
+        }
+        guard timeout >= .milliseconds(100), timeout <= .seconds(30) else {
+            throw .iceServer("the ICE gathering timeout must be 0.1-30 s")
+        }
+        var resolved: [Resolved] = []
+        for server in servers {
+            do {
+                resolved.append(Resolved(server: server, gathering: try await server.gathererServer()))
+            } catch {
+                throw .iceServer("\(error)")
+            }
+        }
+        var tls: TLSClientContext?
+        if resolved.contains(where: { $0.gathering.transport == .tls }) {
+            do {
+                tls = try TLSClientContext(caFile: caFile)
+            } catch {
+                throw .iceServer("the TLS set-up for turns: servers failed: \(error)")
+            }
+        }
+        let wildcard = bound == IPAddress("0.0.0.0")
+        return ViewerGathering(servers: resolved, tls: tls, timeout: timeout, localIP: wildcard ? advertised : bound,
+                               hostIPs: [bound, advertised])
+    }
+
+    /// Gathers for one viewer's socket: every server answered or given up within the timeout (a server that
+    /// failed is left out of the answer; the viewer may still reach the host candidate).
+    /// - Throws: what the event loop throws when it is shutting down.
+    func gather(on transport: NIOLoopBound<UDPTransport>, port: Int) async throws -> Result {
+        let loop = transport.eventLoop
+        let local = TransportAddress(ip: localIP, port: UInt16(clamping: port))
+        var makeTLSHandler: TURNStreams.TLSHandlerFactory?
+        if let tls {
+            makeTLSHandler = { host, name in
+                let (handler, explain) = try tls.makeStreamHandler(host: host, name: name)
+                return (handler, explain)
+            }
+        }
+        let factory = makeTLSHandler
+        let streams = try await loop.submit {
+            NIOLoopBound(TURNStreams(servers: [], eventLoop: loop, makeTLSHandler: factory), eventLoop: loop)
+        }.get()
+        let servers = servers
+        try await loop.submit {
+            for resolved in servers where resolved.gathering.transport.isStream {
+                streams.value.add(TURNStreams.Server(
+                    address: resolved.gathering.address, transport: resolved.gathering.transport,
+                    host: resolved.server.host, name: resolved.server.uri))
+            }
+        }.get()
+        let hosts = Set(hostIPs.map { TransportAddress(ip: $0, port: local.port) })
+        var gatherer = ICEGatherer(base: local, hostAddresses: hosts, timeout: timeout)
+        let now = WebRTCLink.monotonicNow()
+        for resolved in servers { gatherer.add(resolved.gathering, now: now) }
+        do {
+            gatherer = try await CandidateGathering.run(gatherer, on: transport, streams: streams)
+        } catch {
+            try? await loop.submit { streams.value.close() }.get()
+            throw error
+        }
+        return Result(gatherer: gatherer, local: local, streams: streams)
+    }
+}
