@@ -205,6 +205,7 @@ public final class WHIPPublisher: Sendable {
 
         // POST, then read the answer; from here on a failure deletes the session again.
         let session: WHIPSession
+        let postedAt = ContinuousClock.now
         do {
             session = try await client.publish(offer: offer.sdp)
         } catch {
@@ -212,7 +213,11 @@ public final class WHIPPublisher: Sendable {
             throw error
         }
         let answeredAt = ContinuousClock.now
-        logger.info("WHIP session created", metadata: ["ice_servers": "\(session.iceServers.count)"])
+        // The exchange as the endpoint's user sees it: connection, TLS handshake, the POST and its answer.
+        logger.info("WHIP session created", metadata: [
+            "ice_servers": "\(session.iceServers.count)",
+            "post_ms": "\(((answeredAt - postedAt) / .milliseconds(1) * 10).rounded() / 10)",
+        ])
         func abandon(_ error: any Error) async -> any Error {
             try? await loop.submit { transport.value.close(); streams.value.close() }.get()
             try? await client.terminate(session)
