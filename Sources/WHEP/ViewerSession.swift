@@ -49,6 +49,11 @@ final class ViewerSession {
     private(set) var iceRestarts = 0
     /// Candidates the viewer trickled for its current credentials.
     private(set) var trickledCandidates = 0
+    /// The viewer's signalled candidates for its current credentials (its offer's or restart's, then trickled ones,
+    /// at most `maximumRemoteCandidates`): what names the selected pair's remote type.
+    private var remoteCandidates: [ICECandidate]
+    /// The most remote candidates kept per ICE generation.
+    static let maximumRemoteCandidates = 100
     /// The clock (the loop's monotonic time).
     private let now: () -> MonotonicTime
 
@@ -71,6 +76,7 @@ final class ViewerSession {
         self.events = events
         localCredentials = credentials
         remoteCredentials = negotiated.remoteCredentials
+        remoteCandidates = Array(negotiated.remoteCandidates.prefix(Self.maximumRemoteCandidates))
         localCandidates = candidates
         self.checkedCandidates = checkedCandidates
         self.now = now
@@ -126,6 +132,7 @@ final class ViewerSession {
                 let path = selectedPath()
                 logger.info("viewer joined", metadata: [
                     "remote": "\(remote)", "local_candidate": "\(path.type)",
+                    "remote_candidate": "\(ICECandidate.kind(of: remote, among: remoteCandidates).rawValue)",
                     "relay_protocol": "\(path.relayProtocol ?? "-")",
                 ])
                 events.yield(.viewerJoined(id: id, remote: "\(remote)"))
@@ -206,6 +213,7 @@ final class ViewerSession {
             }
             if fragment.credentials == nil || fragment.credentials?.ufrag == remoteCredentials?.ufrag {
                 trickledCandidates += fragment.candidates.count
+                remoteCandidates += fragment.candidates.prefix(Self.maximumRemoteCandidates - remoteCandidates.count)
                 link.addRemoteCandidates(fragment.candidates)  // a full agent checks them; ICE-lite needs none
             }
             logger.debug("candidates trickled", metadata: [
@@ -229,6 +237,7 @@ final class ViewerSession {
         restartLimiter.record(now: time)
         localCredentials = local
         remoteCredentials = remote
+        remoteCandidates = Array(fragment.candidates.prefix(Self.maximumRemoteCandidates))
         iceRestarts += 1
         logger.info("viewer restarted ICE", metadata: ["restarts": "\(iceRestarts)"])
         let reply = TrickleICEFragment(credentials: local, mid: fragment.mid, candidates: localCandidates,
@@ -248,7 +257,9 @@ final class ViewerSession {
         let path = selectedPath()
         return WHEPViewerStatistics(
             id: id, remote: remote.map { "\($0)" }, connected: viewer != nil,
-            localCandidateType: remote == nil ? nil : path.type, relayProtocol: path.relayProtocol,
+            localCandidateType: remote == nil ? nil : path.type,
+            remoteCandidateType: remote.map { ICECandidate.kind(of: $0, among: remoteCandidates).rawValue },
+            relayProtocol: path.relayProtocol,
             iceRestarts: iceRestarts, trickledCandidates: trickledCandidates,
             sender: viewer?.snapshotOnLoop() ?? SenderStats())
     }

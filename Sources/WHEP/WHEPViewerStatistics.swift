@@ -11,6 +11,9 @@ public struct WHEPViewerStatistics: Sendable, Encodable {
     /// Our side of the selected pair once there is one, as `getStats()` names it: `host`, or `relay` (through a TURN
     /// server of `WHEPServer.Options.iceServers`).
     public var localCandidateType: String?
+    /// The viewer's side of the selected pair: the type of its candidate there (`host`, `srflx`, `relay`), or `prflx`
+    /// when the viewer did not signal that address (an mDNS host candidate, a NAT's mapping).
+    public var remoteCandidateType: String?
     /// How a relayed pair reaches its TURN server: `udp`, `tcp` or `tls` (`getStats()`'s `relayProtocol`), or nil.
     public var relayProtocol: String?
     /// ICE restarts the viewer made (`PATCH` with `If-Match: "*"`).

@@ -55,6 +55,9 @@ public final class WHIPPublisher: Sendable {
     public var iceServers: [ICEServer] { session.iceServers }
     /// The type of the selected pair's local candidate: `.host`, or `.relay` (through `relayServer`).
     public let localCandidateType: ICECandidate.Kind
+    /// The type of the selected pair's remote candidate, as the endpoint's answer gave it (`.host`, `.srflx`,
+    /// `.relay`), or `.prflx` when the answer had none at that address (learnt from the endpoint's checks).
+    public let remoteCandidateType: ICECandidate.Kind
     /// The TURN server the selected pair runs through (its URI), or nil for a direct pair.
     public let relayServer: String?
     /// How the publisher reaches `relayServer`: "udp", "tcp" or "tls" (`getStats()`'s `relayProtocol`), or nil for a
@@ -375,6 +378,7 @@ public final class WHIPPublisher: Sendable {
         self.gatheredCandidates = gathered
         self.iceServerProblems = problems + lateProblems
         self.remoteAddress = remote.description
+        self.remoteCandidateType = ICECandidate.kind(of: remote, among: usable)
         self.suite = suite
         self.connectDuration = connectDuration
         for problem in problems + lateProblems {
@@ -382,6 +386,7 @@ public final class WHIPPublisher: Sendable {
         }
         logger.info("WHIP connected", metadata: [
             "local": "\(localAddress)", "remote": "\(remoteAddress)", "candidate": "\(relay == nil ? "host" : "relay")",
+            "remote_candidate": "\(remoteCandidateType.rawValue)",
             "relay": "\(relay ?? "-")", "relay_protocol": "\(relayProtocol ?? "-")", "suite": "\(suite)",
             "connect_ms": "\((connectDuration / .milliseconds(1)).rounded())",
         ])

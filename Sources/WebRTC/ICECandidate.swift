@@ -117,6 +117,16 @@ public struct ICECandidate: Hashable, Sendable, CustomStringConvertible {
     /// The address as a `TransportAddress`, when it is an IP literal (not an mDNS name).
     public var transportAddress: TransportAddress? { TransportAddress(ipString: address, port: port) }
 
+    /// The type of the peer's candidate at `address`, as `getStats()` reports a selected pair's remote side: the
+    /// signalled candidate's type, or `.prflx` when none was signalled there (learnt from the peer's checks: an mDNS
+    /// host candidate, a NAT's mapping, a candidate not trickled yet).
+    /// - Parameters:
+    ///   - address: the selected pair's remote address.
+    ///   - candidates: the peer's signalled candidates.
+    public static func kind(of address: TransportAddress, among candidates: [ICECandidate]) -> Kind {
+        candidates.first { $0.transportAddress == address }?.kind ?? .prflx
+    }
+
     /// Parses the value of an `a=candidate` attribute (with or without the `candidate:` prefix).
     /// - Parameters:
     ///   - text: e.g. `1467250027 1 udp 2122260223 192.168.1.23 51623 typ host generation 0`.

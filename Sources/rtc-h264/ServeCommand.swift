@@ -241,7 +241,7 @@ struct ServeCommand: AsyncParsableCommand {
             operatorBitrate: server.operatorBitrate, appliedBitrate: server.appliedBitrate,
             viewerStats: viewers.map { ServeReport.Viewer(
                 id: $0.id, remote: $0.remote, connected: $0.connected, localCandidateType: $0.localCandidateType,
-                relayProtocol: $0.relayProtocol, iceRestarts: $0.iceRestarts,
+                remoteCandidateType: $0.remoteCandidateType, relayProtocol: $0.relayProtocol, iceRestarts: $0.iceRestarts,
                 trickledCandidates: $0.trickledCandidates, stats: $0.sender) })
         let json = (try? JSONLine.encode(summary)) ?? "{}\n"
         let connected = viewers.filter(\.connected).count

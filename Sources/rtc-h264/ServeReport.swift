@@ -8,6 +8,8 @@ struct ServeReport: Encodable {
         var connected: Bool
         /// Our side of the selected pair: `host` or `relay` (`getStats()`'s `candidateType`).
         var localCandidateType: String?
+        /// The viewer's side of the selected pair: `host`, `srflx`, `relay` or `prflx`.
+        var remoteCandidateType: String?
         /// How a relayed pair reaches its TURN server: `udp`, `tcp` or `tls`.
         var relayProtocol: String?
         /// ICE restarts the viewer made.

@@ -61,6 +61,7 @@ import TestSupport
         #expect(stats.connected)
         #expect(stats.localCandidateType == "host")  // a server-reflexive candidate is checked from its base
         #expect(stats.relayProtocol == nil)
+        #expect(stats.remoteCandidateType == "host")  // the viewer's offered host candidate
         await viewer.close()
         await server.finish()
         responder.cancel()
