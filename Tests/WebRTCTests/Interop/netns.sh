@@ -113,9 +113,47 @@ turn_lab_up() {
     disown "$TURN_PID"  # killed at the end: no job notice
 }
 
+# turn_lab_dropped_udp: how many UDP datagrams the router's filter of turn_lab_up has dropped so far.
+turn_lab_dropped_udp() {
+    ip netns exec "$RTR" iptables -L FORWARD -v -x -n | awk '$3 == "DROP" && ($4 == "udp" || $4 == "17") { print $1 }'
+}
+
+# turn_lab_coturn_logged COUNT: coturn's own account (--verbose, WORK/turnserver.log) of the relayed runs so far: each
+# bound one channel and was released at the end (a Refresh with lifetime 0, sent before the socket or connection
+# closed). Fails naming what was logged how often otherwise.
+turn_lab_coturn_logged() {
+    local count=$1 what
+    sleep 1
+    for what in "CHANNEL_BIND processed, success" "refreshed, realm=<rtc-h264.test>, username=<$USER_NAME>, lifetime=0"; do
+        [ "$(grep -c "$what" "$WORK/turnserver.log")" = "$count" ] \
+            || { echo "FAIL: coturn logged '$what' $(grep -c "$what" "$WORK/turnserver.log") times, not $count (one per relayed run)" >&2; exit 1; }
+    done
+}
+
+# turn_lab_nat [TCP_PORT]: turns turn_lab_up's router into a NAT for the publisher's subnet: UDP forwarded again, the
+# publisher's side masqueraded (iptables MASQUERADE), every new flow toward it dropped (but TCP to TCP_PORT, a port
+# forward, when given), and a STUN-only coturn outside it on 10.83.2.2:3479 (one on the router would see the private
+# address). Sets STUN_PID (turn_lab_down stops it); the counter of dropped unsolicited flows: turn_lab_nat_dropped.
+turn_lab_nat() {
+    ip netns exec "$RTR" iptables -D FORWARD -p udp -j DROP
+    ip netns exec "$RTR" iptables -t nat -A POSTROUTING -o tend1 -j MASQUERADE
+    [ -n "${1:-}" ] && ip netns exec "$RTR" iptables -A FORWARD -i tend1 -o tpub1 -p tcp --dport "$1" -j ACCEPT
+    ip netns exec "$RTR" iptables -A FORWARD -i tend1 -o tpub1 -m conntrack --ctstate NEW -j DROP
+    ip netns exec "$END" turnserver -n --stun-only --listening-ip=10.83.2.2 --listening-port=3479 --no-tls --no-dtls \
+        --no-cli --log-file=stdout --pidfile="$WORK/stun.pid" >"$WORK/stunserver.log" 2>&1 &
+    STUN_PID=$!
+    disown "$STUN_PID"
+}
+
+# turn_lab_nat_dropped: how many unsolicited flows toward the publisher's subnet the NAT of turn_lab_nat dropped.
+turn_lab_nat_dropped() {
+    ip netns exec "$RTR" iptables -L FORWARD -v -x -n | awk '$3 == "DROP" && /ctstate NEW/ { print $1 }'
+}
+
 # turn_lab_down: stops coturn and removes the namespaces of turn_lab_up; never fails.
 turn_lab_down() {
     [ -n "${TURN_PID:-}" ] && kill -9 "$TURN_PID" 2>/dev/null || true
+    [ -n "${STUN_PID:-}" ] && kill -9 "$STUN_PID" 2>/dev/null || true
     for ns in "${PUB:-}" "${END:-}" "${RTR:-}"; do [ -n "$ns" ] && netns_down "$ns"; done
     return 0
 }

@@ -33,7 +33,6 @@ PY="$AIORTC_PYTHON"
 WORK=$(mktemp -d /tmp/whep-turn.XXXXXX)
 cleanup() {
     local status=$?
-    [ -n "${STUN_PID:-}" ] && kill -9 "$STUN_PID" 2>/dev/null || true
     turn_lab_down
     [ "${KEEP:-0}" = 1 ] && echo "whep-turn: kept $WORK" >&2 || rm -rf "$WORK"
     exit $status
@@ -55,41 +54,24 @@ watch() {
     echo "whep-turn $name: $(tail -1 "$WORK/$name.out")"
 }
 
-dropped_udp() { ip netns exec "$RTR" iptables -L FORWARD -v -x -n | awk '$3 == "DROP" && ($4 == "udp" || $4 == "17") { print $1 }'; }
-# coturn_logged COUNT: each relayed run so far bound one channel and released its allocation (lifetime 0).
-coturn_logged() {
-    local count=$1 what
-    sleep 1
-    for what in "CHANNEL_BIND processed, success" "refreshed, realm=<rtc-h264.test>, username=<$USER_NAME>, lifetime=0"; do
-        [ "$(grep -c "$what" "$WORK/turnserver.log")" = "$count" ] \
-            || { echo "FAIL: coturn logged '$what' $(grep -c "$what" "$WORK/turnserver.log") times, not $count (one per relayed run)" >&2; exit 1; }
-    done
-}
 CREDENTIALS="--ice-username $USER_NAME --ice-credential-file $WORK/turn.password"
 
 # 1. TURN over UDP.
 watch udp 8401 relay udp --ice-server turn:10.83.1.1 $CREDENTIALS
-coturn_logged 1
-[ "$(dropped_udp)" -gt 0 ] || { echo "FAIL: no direct UDP datagram reached the router's filter: nothing proves the direct pair was tried" >&2; exit 1; }
-echo "whep-turn: $(dropped_udp) direct UDP datagrams dropped at the router"
+turn_lab_coturn_logged 1
+[ "$(turn_lab_dropped_udp)" -gt 0 ] || { echo "FAIL: no direct UDP datagram reached the router's filter: nothing proves the direct pair was tried" >&2; exit 1; }
+echo "whep-turn: $(turn_lab_dropped_udp) direct UDP datagrams dropped at the router"
 
 # 2. No UDP out of the server's namespace: TURN over TCP.
 ip netns exec "$PUB" iptables -A OUTPUT -o tpub0 -p udp -j DROP
 watch tcp 8402 relay tcp --ice-server "turn:10.83.1.1?transport=tcp" $CREDENTIALS
-coturn_logged 2
+turn_lab_coturn_logged 2
 ip netns exec "$PUB" iptables -D OUTPUT -o tpub0 -p udp -j DROP
 
 # 3. Behind a NAT with only the WHEP port forwarded: STUN.
-ip netns exec "$RTR" iptables -D FORWARD -p udp -j DROP
-ip netns exec "$RTR" iptables -t nat -A POSTROUTING -o tend1 -j MASQUERADE
-ip netns exec "$RTR" iptables -A FORWARD -i tend1 -o tpub1 -p tcp --dport 8403 -j ACCEPT
-ip netns exec "$RTR" iptables -A FORWARD -i tend1 -o tpub1 -m conntrack --ctstate NEW -j DROP
-ip netns exec "$END" turnserver -n --stun-only --listening-ip=10.83.2.2 --listening-port=3479 --no-tls --no-dtls \
-    --no-cli --log-file=stdout --pidfile="$WORK/stun.pid" >"$WORK/stunserver.log" 2>&1 &
-STUN_PID=$!
-disown "$STUN_PID"
+turn_lab_nat 8403
 watch nat 8403 srflx "" --ice-server stun:10.83.2.2:3479
-inbound_dropped=$(ip netns exec "$RTR" iptables -L FORWARD -v -x -n | awk '$3 == "DROP" && /ctstate NEW/ { print $1 }')
+inbound_dropped=$(turn_lab_nat_dropped)
 [ "${inbound_dropped:-0}" -gt 0 ] || { echo "FAIL: no unsolicited datagram toward the server's private address was dropped" >&2; exit 1; }
 echo "whep-turn nat: $inbound_dropped unsolicited datagrams dropped at the NAT"
 echo "whep-turn: PASS"

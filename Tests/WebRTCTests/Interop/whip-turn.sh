@@ -44,7 +44,6 @@ SERVER_PID=""
 cleanup() {
     local status=$?
     [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
-    [ -n "${STUN_PID:-}" ] && kill -9 "$STUN_PID" 2>/dev/null || true
     turn_lab_down
     [ "${KEEP:-0}" = 1 ] && echo "whip-turn: kept $WORK" >&2 || rm -rf "$WORK"
     exit $status
@@ -57,7 +56,6 @@ chmod 600 "$WORK/wrong.password"
 # start_server PORT REPORT [args...]: the endpoint, waited for until it listens (SERVER_PID).
 start_server() { aiortc_endpoint_start "$@"; }
 
-dropped_udp() { ip netns exec "$RTR" iptables -L FORWARD -v -x -n | awk '$3 == "DROP" && ($4 == "udp" || $4 == "17") { print $1 }'; }
 
 # check_relayed NAME REPORT SENT_LOG ANNEXB [RELAY]: the relay (RELAY, by default turn:10.83.1.1:3478) was selected on
 # both sides and every frame arrived bit-exact.
@@ -76,17 +74,6 @@ EOF
     RESULT=$(cd "$HERE" && "$PY" whip_compare.py "$report" "$annexb" --last-frame-pending) \
         || { echo "FAIL: $name: frame comparison: $RESULT" >&2; exit 1; }
     echo "whip-turn $name: $RESULT; $(grep -o 'ICE .*' "$log" | head -1)"
-}
-
-# coturn_logged_per_run COUNT: coturn's own account (--verbose) of the relayed runs so far: each bound one channel and
-# was released at the end (a Refresh with lifetime 0, sent before the socket or the connection closed).
-coturn_logged_per_run() {
-    local count=$1 what
-    sleep 1
-    for what in "CHANNEL_BIND processed, success" "refreshed, realm=<rtc-h264.test>, username=<$USER_NAME>, lifetime=0"; do
-        [ "$(grep -c "$what" "$WORK/turnserver.log")" = "$count" ] \
-            || { echo "FAIL: coturn logged '$what' $(grep -c "$what" "$WORK/turnserver.log") times, not $count (one per relayed run)" >&2; exit 1; }
-    done
 }
 
 # expect_refused NAME PORT URI CREDENTIAL_FILE REASON: a publish through URI fails, its error names REASON (grep),
@@ -132,8 +119,8 @@ if grep -q "ICE server not used" "$WORK/send-configured.err"; then
     echo "FAIL: an ICE server gave no candidate: $(grep 'ICE server not used' "$WORK/send-configured.err")" >&2
     exit 1
 fi
-[ "$(dropped_udp)" -gt 0 ] || { echo "FAIL: no direct UDP datagram reached the router's filter: nothing proves the direct pair was tried" >&2; exit 1; }
-echo "whip-turn: $(dropped_udp) direct UDP datagrams dropped at the router"
+[ "$(turn_lab_dropped_udp)" -gt 0 ] || { echo "FAIL: no direct UDP datagram reached the router's filter: nothing proves the direct pair was tried" >&2; exit 1; }
+echo "whip-turn: $(turn_lab_dropped_udp) direct UDP datagrams dropped at the router"
 
 # 2. The TURN server from the endpoint's Link header only.
 start_server 8302 "$WORK/report-link.json" --trickle \
@@ -170,7 +157,7 @@ if not any(line.startswith("10.83.2.1 ") and line.endswith("typ relay") for line
     sys.exit(1)
 print("whip-turn Link: trickled %s; the endpoint nominated a %s candidate" % (trickled, nominated.get("type")))
 EOF
-coturn_logged_per_run 2
+turn_lab_coturn_logged 2
 echo "whip-turn: coturn relayed (client side, then peer side): $(grep -o 'usage: .*' "$WORK/turnserver.log" | sed 's/realm=<[^>]*>, username=<[^>]*>, //' | tr '\n' ';')"
 
 # 3. A wrong credential: the refusal named, no relayed candidate, and ICE fails (the direct pair is blocked).
@@ -197,7 +184,7 @@ run_stream tcp 8304 "turn:10.83.1.1?transport=tcp" "turn:10.83.1.1:3478?transpor
 [ "$(dropped_out)" -gt 0 ] || { echo "FAIL: no UDP datagram of the publisher was dropped: nothing proves UDP was blocked" >&2; exit 1; }
 echo "whip-turn tcp: $(dropped_out) UDP datagrams of the publisher dropped on its way out"
 run_stream tls 8305 "turns:10.83.1.1" "turns:10.83.1.1:5349" --ca-file "$WORK/tls/ca.pem"
-coturn_logged_per_run 4
+turn_lab_coturn_logged 4
 grep -q "TLS" "$WORK/turnserver.log" || { echo "FAIL: coturn logged no TLS session" >&2; exit 1; }
 
 # 6. turns: without the test CA: the certificate is refused and named; nothing connects (no UDP, no relay).
@@ -205,14 +192,7 @@ expect_refused untrusted-turns 8306 turns:10.83.1.1 "$WORK/turn.password" "turns
 
 # 7. Behind a NAT: UDP out again, masqueraded; nothing in that the publisher did not start.
 ip netns exec "$PUB" iptables -D OUTPUT -o tpub0 -p udp -j DROP
-ip netns exec "$RTR" iptables -D FORWARD -p udp -j DROP
-ip netns exec "$RTR" iptables -t nat -A POSTROUTING -o tend1 -j MASQUERADE
-ip netns exec "$RTR" iptables -A FORWARD -i tend1 -o tpub1 -m conntrack --ctstate NEW -j DROP
-# A STUN server outside the NAT (beside the endpoint): one on the router itself would see the private address.
-ip netns exec "$END" turnserver -n --stun-only --listening-ip=10.83.2.2 --listening-port=3479 --no-tls --no-dtls \
-    --no-cli --log-file=stdout --pidfile="$WORK/stun.pid" >"$WORK/stunserver.log" 2>&1 &
-STUN_PID=$!
-disown "$STUN_PID"
+turn_lab_nat
 start_server 8307 "$WORK/report-nat.json"
 ip netns exec "$PUB" "$RTC" send --whip http://10.83.2.2:8307/whip --ice-server stun:10.83.2.2:3479 --frames 150 \
     --size 320x240 --fps 30 --save-annexb "$WORK/sent-nat.h264" 2>"$WORK/send-nat.err" \
@@ -233,7 +213,7 @@ if nominated.get("host") != "10.83.2.1" or nominated.get("type") == "host":
 EOF
 RESULT=$(cd "$HERE" && "$PY" whip_compare.py "$WORK/report-nat.json" "$WORK/sent-nat.h264" --last-frame-pending) \
     || { echo "FAIL: NAT: frame comparison: $RESULT" >&2; exit 1; }
-inbound_dropped=$(ip netns exec "$RTR" iptables -L FORWARD -v -x -n | awk '$3 == "DROP" && /ctstate NEW/ { print $1 }')
+inbound_dropped=$(turn_lab_nat_dropped)
 [ "${inbound_dropped:-0}" -gt 0 ] || { echo "FAIL: no unsolicited datagram toward the private address was dropped" >&2; exit 1; }
 echo "whip-turn NAT: $RESULT; $(grep -o 'ICE .*' "$WORK/send-nat.err" | head -1); $inbound_dropped unsolicited datagrams dropped at the NAT"
 echo "whip-turn: PASS"
