@@ -146,7 +146,7 @@ final class ReceiverSession {
             reception = ReceptionStatistics(ssrc: view.header.ssrc)
         }
         guard view.header.ssrc == senderSSRC else { return }
-        readFrameExtensions(packet, timestamp: view.header.timestamp)
+        readFrameExtensions(packet, timestamp: view.header.timestamp, isRetransmission: isRetransmission, now: now)
         if firstPacket == nil { firstPacket = now }
         lastPacket = now
         if !isRetransmission {
@@ -255,7 +255,7 @@ final class ReceiverSession {
         now: MonotonicTime
     ) {
         advance(to: now)
-        if let timestamp, let wallClock { captureLatency.decoded(timestamp: timestamp, wallClock: wallClock) }
+        if let timestamp, let wallClock { captureLatency.decoded(timestamp: timestamp, wallClock: wallClock, now: now) }
         stats.framesDecoded += 1
         if let last = lastPictureSize, last != size { stats.resolutionChanges += 1 }
         lastPictureSize = size
@@ -327,18 +327,23 @@ final class ReceiverSession {
         if let nack { stats.packetsGivenUp = nack.statistics.givenUp }
         if let jitter { stats.packetsGivenUp = max(stats.packetsGivenUp, jitter.lostCount) }
         stats.captureToDecoded = captureLatency.statistics
+        stats.captureToFirstPacket = captureLatency.firstPacketStatistics
+        stats.firstToLastPacket = captureLatency.spreadStatistics
         return stats
     }
 
     // MARK: The receive path
 
     /// Reads the per-frame header extensions of a media packet (RTX restored): the capture time and the playout
-    /// delay, when configured. An element of the wrong length, or a malformed block, is ignored (the packet itself is
-    /// judged by the depacketizer).
-    private func readFrameExtensions(_ packet: [UInt8], timestamp: RTPTimestamp) {
+    /// delay, when configured (and with the capture time, when the frame's first packet arrived). An element of the
+    /// wrong length, or a malformed block, is ignored (the packet itself is judged by the depacketizer).
+    private func readFrameExtensions(_ packet: [UInt8], timestamp: RTPTimestamp, isRetransmission: Bool, now: MonotonicTime) {
         let captureID = configuration.absoluteCaptureTimeExtensionID
         let delayID = configuration.playoutDelayExtensionID
         guard captureID != nil || delayID != nil else { return }
+        if captureID != nil {
+            captureLatency.packetArrived(timestamp: timestamp, now: now, isRetransmission: isRetransmission)
+        }
         packet.withUnsafeBytes { bytes in
             if let captureID, let time = try? AbsoluteCaptureTime.read(from: bytes, id: captureID) {
                 captureLatency.received(time, timestamp: timestamp)

@@ -67,6 +67,12 @@ public struct ReceiverStats: Codable, Sendable, Equatable {
     /// How long after capture frames were decoded (ms), from the sender's `abs-capture-time`; nil unless the
     /// extension is configured and has arrived.
     public var captureToDecoded: CaptureToDecoded?
+    /// How long after capture each frame's first packet arrived (ms; the same summary): with the receiver beside the
+    /// sender, the sender's own share (frame wait, encode, packetization, the pacer). Nil as `captureToDecoded`.
+    public var captureToFirstPacket: CaptureToDecoded?
+    /// How far apart each frame's first and last packet arrived (ms; retransmissions aside; the same summary): the
+    /// sender's pacing of a frame, with the network's spread. Nil as `captureToDecoded`.
+    public var firstToLastPacket: CaptureToDecoded?
     /// The playout delay bounds the sender asks for (`playout-delay`), as last received; nil when none arrived.
     public var playoutDelay: ReceivedPlayoutDelay?
     /// What the transport carried and refused.

@@ -193,6 +193,12 @@ struct ReceiveCommand: AsyncParsableCommand {
             func ms(_ value: Double) -> String { String(format: "%.1f", value) }
             text += "; capture -> decoded p50 \(ms(latency.p50)) ms, p95 \(ms(latency.p95)) ms, max \(ms(latency.max)) ms"
                 + " (\(latency.frames) frames)"
+            if let first = stats.captureToFirstPacket {
+                text += ", to the first packet p50 \(ms(first.p50)) ms"
+            }
+            if let spread = stats.firstToLastPacket {
+                text += ", first to last packet p50 \(ms(spread.p50)) ms, p95 \(ms(spread.p95)) ms"
+            }
         }
         if let delay = stats.playoutDelay {
             text += "; playout delay \(delay.minimumMilliseconds)-\(delay.maximumMilliseconds) ms"

@@ -7,9 +7,13 @@
 # loopback candidates). Tests/Benchmarks/latency/latency.py says what each figure is.
 # Usage: Tests/Benchmarks/run-latency.sh [SECONDS]   (as root; 20 by default)
 #   RTC_BIN=/path/to/rtc-h264   measure that binary (default: this checkout's release build, built if missing)
+#   IMPAIR=DELAY_MS:LOSS_PERCENT  across an impaired path instead (e.g. 25:2): serve and send in one namespace,
+#                                 Chromium and receive in another, joined by latency/impair_bridge.py (a user-space
+#                                 bridge in a third namespace: DELAY_MS each way, LOSS_PERCENT of the UDP datagrams
+#                                 lost in each direction; this kernel has no netem)
 set -euo pipefail
 case "${1:-}" in
-    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 cd "$(dirname "$0")/../.."
 source Tests/WebRTCTests/Interop/netns.sh
@@ -20,8 +24,55 @@ if [ -z "${RTC_BIN:-}" ]; then
     swift build -c release --product rtc-h264 >&2
     RTC_BIN="$(swift build -c release --show-bin-path)/rtc-h264"
 fi
-NS="rtch264-latency-$$"
-trap 'netns_down "$NS"' EXIT
-netns_up "$NS" wlat0 10.76.0.1 wlat1 10.76.0.2
-ip -n "$NS" route add default via 10.76.0.1 dev wlat1
-ip netns exec "$NS" python3 Tests/Benchmarks/latency/latency.py --rtc-h264 "$RTC_BIN" --host 10.76.0.2 --seconds "${1:-20}"
+LATENCY="Tests/Benchmarks/latency"
+seconds=${1:-20}
+if [ -z "${IMPAIR:-}" ]; then
+    NS="rtch264-latency-$$"
+    trap 'netns_down "$NS"' EXIT
+    netns_up "$NS" wlat0 10.76.0.1 wlat1 10.76.0.2
+    ip -n "$NS" route add default via 10.76.0.1 dev wlat1
+    ip netns exec "$NS" python3 "$LATENCY/latency.py" --rtc-h264 "$RTC_BIN" --host 10.76.0.2 --seconds "$seconds"
+    exit 0
+fi
+require_tool ethtool ethtool
+delay=${IMPAIR%%:*}
+loss=${IMPAIR#*:}
+[[ "$delay" =~ ^[0-9]+$ && "$loss" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "IMPAIR must be DELAY_MS:LOSS_PERCENT, e.g. 25:2" >&2; exit 1; }
+SRV="rtch264-latency-srv-$$"
+BRG="rtch264-latency-brg-$$"
+VWR="rtch264-latency-vwr-$$"
+BRIDGE_PID=""
+cleanup() {
+    [ -n "$BRIDGE_PID" ] && kill "$BRIDGE_PID" 2>/dev/null && wait "$BRIDGE_PID" 2>/dev/null
+    for ns in "$SRV" "$BRG" "$VWR"; do netns_down "$ns"; done
+}
+trap cleanup EXIT
+for ns in "$SRV" "$BRG" "$VWR"; do
+    ip netns add "$ns"
+    ip -n "$ns" link set lo up
+done
+ip link add ilsrv0 netns "$SRV" type veth peer name ilsrv1 netns "$BRG"
+ip link add ilvwr0 netns "$VWR" type veth peer name ilvwr1 netns "$BRG"
+ip -n "$SRV" addr add 10.79.0.1/24 dev ilsrv0
+ip -n "$VWR" addr add 10.79.0.2/24 dev ilvwr0
+for pair in "$SRV ilsrv0" "$BRG ilsrv1" "$BRG ilvwr1" "$VWR ilvwr0"; do
+    set -- $pair
+    ip -n "$1" link set "$2" up
+    # Whole, checksummed frames only: what the bridge reads it writes as it is.
+    ip netns exec "$1" ethtool -K "$2" tx off tso off gso off gro off >/dev/null 2>&1 || true
+done
+ip -n "$SRV" route add default via 10.79.0.2 dev ilsrv0
+ip -n "$VWR" route add default via 10.79.0.1 dev ilvwr0
+ip netns exec "$BRG" python3 "$LATENCY/impair_bridge.py" ilsrv1 ilvwr1 --delay-ms "$delay" \
+    --loss "$(awk -v p="$loss" 'BEGIN { print p / 100 }')" >"/tmp/impair-bridge-$$.log" 2>&1 &
+BRIDGE_PID=$!
+for _ in $(seq 50); do grep -q bridging "/tmp/impair-bridge-$$.log" 2>/dev/null && break; sleep 0.1; done
+handshake=$(ip netns exec "$VWR" python3 -c 'import socket; socket.create_connection(("10.79.0.1", 9), timeout=3)' 2>&1 || true)
+[[ "$handshake" == *refused* ]] || { echo "the impaired path does not carry a TCP handshake: $handshake" >&2; exit 1; }
+echo "impaired path: ${delay} ms each way, ${loss} % of the UDP datagrams lost each way" >&2
+ip netns exec "$VWR" python3 "$LATENCY/latency.py" --rtc-h264 "$RTC_BIN" --host 10.79.0.2 --seconds "$seconds" \
+    --serve-prefix "ip netns exec $SRV" --serve-host 10.79.0.1
+kill "$BRIDGE_PID" 2>/dev/null && wait "$BRIDGE_PID" 2>/dev/null || true
+BRIDGE_PID=""
+echo "bridge: $(tail -1 "/tmp/impair-bridge-$$.log")" >&2
+rm -f "/tmp/impair-bridge-$$.log"

@@ -39,4 +39,29 @@ import Testing
         #expect(statistics.frames == 2)
         #expect(statistics.p50 < 0)
     }
+
+    /// Capture -> first packet: the decode's capture -> decoded less the time since the frame's first packet arrived;
+    /// a later packet of the frame moves only its last arrival (first -> last packet), a retransmission neither; a
+    /// frame whose first packet was not seen is measured for decode only.
+    @Test func theFirstPacketsArrivalGivesCaptureToFirstPacketAndTheSpread() throws {
+        var tracker = CaptureLatencyTracker()
+        tracker.received(AbsoluteCaptureTime(captureTimestamp: Self.captured), timestamp: RTPTimestamp(9_000))
+        let start = MonotonicTime(nanoseconds: 5_000_000_000)
+        // Frame 1: first packet 14 ms after capture, the last 10 ms later, a retransmission 30 ms later; decoded 45 ms
+        // after capture (31 ms after its first packet).
+        tracker.packetArrived(timestamp: RTPTimestamp(9_000), now: start)
+        tracker.packetArrived(timestamp: RTPTimestamp(9_000), now: start + .milliseconds(10))
+        tracker.packetArrived(timestamp: RTPTimestamp(9_000), now: start + .milliseconds(30), isRetransmission: true)
+        tracker.decoded(timestamp: RTPTimestamp(9_000), wallClock: Self.captured.advanced(by: .milliseconds(45)),
+                        now: start + .milliseconds(31))
+        // Frame 2 (33 ms later): its first packet never seen; decoded 20 ms after capture.
+        tracker.decoded(timestamp: RTPTimestamp(9_000 + 2_970), wallClock: Self.captured.advanced(by: .milliseconds(53)),
+                        now: start + .milliseconds(39))
+        let first = try #require(tracker.firstPacketStatistics)
+        #expect(first.frames == 1)
+        #expect(abs(first.p50 - 14) < 0.01, "\(first)")
+        let spread = try #require(tracker.spreadStatistics)
+        #expect(spread.frames == 1 && abs(spread.p50 - 10) < 0.01, "\(spread)")
+        #expect(tracker.statistics?.frames == 2)
+    }
 }

@@ -16,13 +16,18 @@ render), decode alone.
 Our receiver: `send --to` -> `receive --listen` on loopback with `--abs-capture-time 3`, the same stream: its
 captureToDecoded (p50/p95/max over its last window of frames).
 
+Through an impaired path (run-latency.sh IMPAIR=...): `serve` and `send` run in another namespace
+(--serve-prefix "ip netns exec NS", bound to --serve-host), Chromium, its page and `receive` here (--host), the two
+joined by impair_bridge.py; our receiver then hears `send` across the same path and answers its NACKs.
+
 Prints one JSON object per mode and a Markdown table. Standard library only, plus /usr/bin/chromium.
 Usage (inside a network namespace with a non-loopback interface and a default route: run-latency.sh does that):
-  latency.py --rtc-h264 BIN --host IP [--seconds 20]
+  latency.py --rtc-h264 BIN --host IP [--seconds 20] [--serve-prefix CMD --serve-host IP]
 """
 import argparse
 import json
 import os
+import shlex
 import shutil
 import signal
 import statistics
@@ -124,17 +129,18 @@ def worst_second(pairs):
 
 
 def chromium_run(args, mode, workdir):
-    port = free_port(args.host)
+    port = free_port(args.host) if args.serve_host == args.host else (8701 if mode == "0-0" else 8702)
     token = os.urandom(12).hex()
     stats_path = os.path.join(workdir, f"serve-{mode}.jsonl")
-    command = [args.rtc_h264, "serve", "--whep", f"{url_host(args.host)}:{port}", "--size", "1280x720", "--fps", "30",
-               "--bitrate", "1.5M", "--token", token, "--stats", stats_path]
+    command = shlex.split(args.serve_prefix) + [
+        args.rtc_h264, "serve", "--whep", f"{url_host(args.serve_host)}:{port}", "--size", "1280x720", "--fps", "30",
+        "--bitrate", "1.5M", "--token", token, "--stats", stats_path]
     if mode == "0-0":
         command += ["--playout-delay", "0-0"]
     serve = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open(os.path.join(workdir, f"serve-{mode}.err"), "w"))
     result = {}
     done = threading.Event()
-    whep = f"http://{url_host(args.host)}:{port}/whep"
+    whep = f"http://{url_host(args.serve_host)}:{port}/whep"
 
     class Handler(QuietHandler):
         def do_GET(self):
@@ -149,7 +155,7 @@ def chromium_run(args, mode, workdir):
     pages = serve_in_thread(Handler, args.host)
     browser = None
     try:
-        if get_when_listening(f"http://{url_host(args.host)}:{port}/", serve) is None:
+        if get_when_listening(f"http://{url_host(args.serve_host)}:{port}/", serve) is None:
             return {"mode": mode, "error": "serve did not listen"}
         profile = tempfile.mkdtemp(prefix="latency-chromium-", dir=workdir)
         browser = launch_chromium(f"http://{url_host(args.host)}:{pages.server_address[1]}/", profile)
@@ -193,19 +199,22 @@ def chromium_run(args, mode, workdir):
 
 
 def own_receiver_run(args, workdir):
-    port = free_port("127.0.0.1")
+    # On loopback, or across the impaired path: `send` beside `serve`, `receive` beside Chromium.
+    listen = "127.0.0.1" if args.serve_host == args.host else args.host
+    port = free_port(listen)
     sdp = os.path.join(workdir, "own.sdp")
-    stream = ["--to", f"127.0.0.1:{port}", "--size", "1280x720", "--fps", "30", "--bitrate", "1.5M",
+    stream = ["--to", f"{listen}:{port}", "--size", "1280x720", "--fps", "30", "--bitrate", "1.5M",
               "--abs-capture-time", "3", "--no-srtp", "--ssrc", "4242"]
     with open(sdp, "w") as out:
         subprocess.run([args.rtc_h264, "sdp", *stream], stdout=out, check=True)
-    receiver = subprocess.Popen([args.rtc_h264, "receive", "--listen", f"127.0.0.1:{port}", "--sdp", sdp,
+    receiver = subprocess.Popen([args.rtc_h264, "receive", "--listen", f"{listen}:{port}", "--sdp", sdp,
                                  "--output", os.path.join(workdir, "own.h264"), "--json",
                                  "--duration", str(args.seconds + 6), "--idle-timeout", "4"],
                                 stdout=subprocess.PIPE, stderr=open(os.path.join(workdir, "receive.err"), "w"), text=True)
     time.sleep(1)
     send_stats = os.path.join(workdir, "send.jsonl")
-    subprocess.run([args.rtc_h264, "send", *stream, "--duration", str(args.seconds + 2), "--quiet", "--stats", send_stats],
+    subprocess.run(shlex.split(args.serve_prefix) + [
+                       args.rtc_h264, "send", *stream, "--duration", str(args.seconds + 2), "--quiet", "--stats", send_stats],
                    stdout=subprocess.DEVNULL, stderr=open(os.path.join(workdir, "send.err"), "w"), check=True)
     output, _ = receiver.communicate(timeout=args.seconds + 30)
     lines = [json.loads(line) for line in output.splitlines() if line.strip().startswith("{")]
@@ -214,6 +223,7 @@ def own_receiver_run(args, workdir):
     last = sent[-1] if sent else {}
     encode_ms = 1000 * last.get("totalEncodeTime", 0) / max(1, last.get("framesEncoded", 1))
     return {"mode": "own receiver", "captureToDecoded": final.get("captureToDecoded"),
+            "captureToFirstPacket": final.get("captureToFirstPacket"), "firstToLastPacket": final.get("firstToLastPacket"),
             "framesDecoded": final.get("framesDecoded"), "encodeMsPerFrame": round(encode_ms, 2)}
 
 
@@ -222,7 +232,10 @@ def main():
     parser.add_argument("--rtc-h264", required=True)
     parser.add_argument("--host", required=True)
     parser.add_argument("--seconds", type=int, default=20)
+    parser.add_argument("--serve-prefix", default="", help="runs serve and send with this prefix (another namespace)")
+    parser.add_argument("--serve-host", help="the address serve and send bind in it (default: --host)")
     args = parser.parse_args()
+    args.serve_host = args.serve_host or args.host
     if not shutil.which("chromium"):
         sys.exit("chromium is missing: apt-get install chromium (Tests/install-deps.sh)")
     workdir = tempfile.mkdtemp(prefix="latency-")
@@ -237,8 +250,8 @@ def main():
     print()
     encode = results[2].get("encodeMsPerFrame")
     print(f"encode per frame (send at the same settings): {encode} ms")
-    print("| Chromium, mode | frames | capture -> presented p50/p95/p99 (worst 1 s) | received -> presented p50/p95/p99 | received -> expected display p50 | decode p50 | jitter buffer per frame | assembly |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| Chromium, mode | frames | capture -> presented p50/p95/p99 (worst 1 s) | received -> presented p50/p95/p99 | received -> expected display p50 | decode p50 | jitter buffer per frame | assembly | packets lost / freezes |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in results[:2]:
         if "error" in r:
             print(f"| {r['mode']} | error: {r['error']} | | | | | | |")
@@ -247,10 +260,15 @@ def main():
         capture = (f"{pre['p50']} / {pre['p95']} / {pre['p99']} ms ({r['worstSecond']['captureToPresented']})" if pre
                    else "no captureTime in the frames' metadata")
         print(f"| playout-delay {r['mode']} | {r['frames']} | {capture} | {held['p50']} / {held['p95']} / {held['p99']} ms | "
-              f"{shown['p50']} ms | {dec['p50'] if dec else '-'} ms | {r['jitterBufferDelayMs']} ms | {r['assemblyMs']} ms |")
+              f"{shown['p50']} ms | {dec['p50'] if dec else '-'} ms | {r['jitterBufferDelayMs']} ms | {r['assemblyMs']} ms | "
+              f"{r['packetsLost']} / {r['freezes']} |")
     own = results[2].get("captureToDecoded") or {}
     print(f"our receiver, capture -> decoded: p50 {own.get('p50', 0):.1f} ms, p95 {own.get('p95', 0):.1f} ms, "
           f"max {own.get('max', 0):.1f} ms over {own.get('frames')} frames")
+    first, spread = results[2].get("captureToFirstPacket") or {}, results[2].get("firstToLastPacket") or {}
+    print(f"our receiver, capture -> first packet: p50 {first.get('p50', 0):.1f} ms, p95 {first.get('p95', 0):.1f} ms "
+          f"(encode {encode} ms per frame); a frame's first -> last packet: p50 {spread.get('p50', 0):.1f} ms, "
+          f"p95 {spread.get('p95', 0):.1f} ms, max {spread.get('max', 0):.1f} ms")
 
 
 if __name__ == "__main__":
