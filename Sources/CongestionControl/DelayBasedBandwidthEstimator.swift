@@ -71,6 +71,9 @@ public struct DelayBasedBandwidthEstimator: Sendable {
     public var targetBitrate: Int { Int(rate.bitrate) }
     /// The detector's current verdict.
     public var usage: BandwidthUsage { trendline.state }
+
+    /// Whether the trendline has seen its window of packet groups (20), so that it can tell a queue building.
+    public var hasTrend: Bool { trendline.hasTrend }
     /// The acknowledged throughput over the last 500 ms of arrivals, in bits per second, once known.
     public var acknowledgedBitrate: Int? { acked.bitrate.map { Int(min($0, 1e15)) } }
 

@@ -52,6 +52,23 @@ public struct SendSideBandwidthEstimator: Sendable {
     /// The combined target in bits per second.
     public var targetBitrate: Int { estimate.bitrate }
 
+    /// Whether the path has shown room above the target: the operator's bitrate limits it (no estimate does), the
+    /// receiver's latest report saw less than 2 % loss (`LossBasedBandwidthEstimator.lowLossThreshold`: a lossy path
+    /// is not trusted with bursts), and the delay-based estimate, when in use, has a trend and stands at least
+    /// `roomMargin` above the target (a sender entering a bottleneck sees its delay-based estimate creep a few per
+    /// cent up before the queue shows). The pacer lets whole frames leave at once only then.
+    public var hasRoom: Bool {
+        let (bitrate, limit) = estimate
+        guard limit == .configured, (lossBased.lastLoss ?? 0) < LossBasedBandwidthEstimator.lowLossThreshold else {
+            return false
+        }
+        guard let delayBased else { return true }
+        return delayBased.hasTrend && Double(delayBased.targetBitrate) >= Self.roomMargin * Double(bitrate)
+    }
+
+    /// How far the delay-based estimate must stand above the target for `hasRoom`: 1.2.
+    public static let roomMargin = 1.2
+
     private mutating func capLossBased() {
         var ceiling = configuredBitrate
         if let delay = delayBased?.targetBitrate { ceiling = min(ceiling, delay) }

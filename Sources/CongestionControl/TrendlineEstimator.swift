@@ -42,6 +42,9 @@ struct TrendlineEstimator: Sendable {
 
     init() { history.reserveCapacity(Self.windowSize + 1) }
 
+    /// Whether the window is full: a trend is fitted from here on.
+    var hasTrend: Bool { history.count == Self.windowSize }
+
     /// Adds one group delta.
     /// - Parameters:
     ///   - arrivalDelta: arrival time difference between two groups (ms).

@@ -17,13 +17,19 @@ import RTP
 public struct Pacer: Sendable {
     /// The default factor over the target rate (libwebrtc `PacingController::kDefaultPaceMultiplier`, 2.5).
     public static let defaultPacingFactor = 2.5
-    /// The default burst allowance: 5 ms at the pacing rate (about two 1,200-byte packets at 3.75 Mbit/s).
-    /// libwebrtc's 40 ms (`PacingController::kDefaultBurstInterval`) lets a P frame leave at once (its packets 0.17 ms
-    /// apart instead of 6.1 ms at 720p and 1.5 Mbit/s, Docs/Benchmarks.md `run-latency.sh`), but with one send group
-    /// per frame our delay-based detector no longer saw a 500 kbit/s bottleneck's queue build in time when entering it
-    /// at 1.2 Mbit/s (`LossyPathCommandLineTests` on a loaded CI run); libwebrtc enters a path at 300 kbit/s and probes
-    /// up. Pass `burstInterval:` for the 40 ms burst.
-    public static let defaultBurstInterval: Duration = .milliseconds(5)
+    /// The default burst allowance: 40 ms at the pacing rate (libwebrtc `PacingController::kDefaultBurstInterval`),
+    /// so that a P frame leaves at once when the link has room (at 720p and 1.5 Mbit/s its packets well under a
+    /// millisecond apart instead of 6.8 ms with 5 ms, Docs/Benchmarks.md `run-latency.sh`); a keyframe beyond it is
+    /// paced.
+    public static let defaultBurstInterval: Duration = .milliseconds(40)
+    /// The burst allowance while the path has not shown room above the target
+    /// (`SendSideBandwidthEstimator.hasRoom`): 5 ms (about two 1,200-byte packets at 3.75 Mbit/s). A frame sent at
+    /// once is one packet group for the delay-based detector, whose trendline then spans 20 frames (0.67 s): entering
+    /// a 500 kbit/s bottleneck at 1.2 Mbit/s, the 30-packet queue filled before it saw the queue build
+    /// (`LossyPathCommandLineTests` under load), and at a 1 Mbit/s bottleneck the additive increase overshot to
+    /// 1.06 Mbit/s before turning back (`SessionSimulationTests`). libwebrtc avoids the first by entering every path at
+    /// 300 kbit/s and probing up.
+    public static let congestedBurstInterval: Duration = .milliseconds(5)
     /// The most bytes one burst may carry, whatever the rate (libwebrtc `kMaxBurstSize`: 63 KB, so that a burst does
     /// not overflow a send socket buffer).
     public static let maximumBurstSize = 63_000.0
@@ -40,8 +46,8 @@ public struct Pacer: Sendable {
 
     /// The factor over the target rate.
     public let pacingFactor: Double
-    /// How much may leave back to back, as a duration at the pacing rate.
-    public let burstInterval: Duration
+    /// How much may leave back to back, as a duration at the pacing rate (`setBurstInterval(_:)`).
+    public private(set) var burstInterval: Duration
     /// How long the media queue may take to drain at most before the rate is raised.
     public let queueTimeLimit: Duration
     /// What to do when a queue is full.
@@ -92,6 +98,14 @@ public struct Pacer: Sendable {
 
     private static func clamp(_ bitrate: Int) -> Int {
         min(max(bitrate, targetBitrateRange.lowerBound), targetBitrateRange.upperBound)
+    }
+
+    /// Changes the burst allowance.
+    /// - Parameter interval: the allowance as a duration at the pacing rate, 0...1 s.
+    /// - Throws: `PacerError.invalidDuration` outside that range (the allowance is unchanged).
+    public mutating func setBurstInterval(_ interval: Duration) throws(PacerError) {
+        guard interval >= .zero, interval <= .seconds(1) else { throw .invalidDuration(interval) }
+        burstInterval = interval
     }
 
     /// Changes the media target (the pacing rate follows).

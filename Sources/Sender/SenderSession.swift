@@ -201,6 +201,8 @@ final class SenderSession {
             // Every packet leaves within half a second of being queued (the pacer speeds up to drain a longer queue), so
             // it is still in the history (kept at least 1 s) when its turn comes.
             pacer = try Pacer(targetBitrate: enc.targetBitrate, pacingFactor: factor, queueTimeLimit: Self.pacerQueueTimeLimit)
+            // Fine pacing until the path has shown room (`Pacer.congestedBurstInterval`, `applyEstimate`).
+            if configuration.congestionControl { try pacer?.setBurstInterval(Pacer.congestedBurstInterval) }
         }
         if configuration.congestionControl {
             bandwidth = try SendSideBandwidthEstimator(
@@ -614,6 +616,10 @@ final class SenderSession {
         lastOveruseEvents = stats.overuseEvents
         bitrate.receivedEstimate(estimate)
         applyTargetIfChanged(force: force)
+        // A frame leaves at once while the path has room; near its capacity it is paced finely, so that the
+        // delay-based detector sees several packet groups per frame.
+        let burst = bandwidth.hasRoom ? Pacer.defaultBurstInterval : Pacer.congestedBurstInterval
+        if let current = pacer?.burstInterval, current != burst { try? pacer?.setBurstInterval(burst) }
     }
 
     /// Moves the encoder when the target or the retransmissions' share of it changed: at once when forced or by 3 %

@@ -78,7 +78,8 @@ extension SessionSimulationTests {
         print(Self.describe("1 Mbit/s bottleneck", outcome, seconds: 60))
         let settled = outcome.targets.filter { $0.at >= .seconds(10) }
         #expect(!settled.isEmpty)
-        #expect(settled.allSatisfy { (800_000...1_050_000).contains($0.bitrate) })
+        #expect(settled.allSatisfy { (800_000...1_050_000).contains($0.bitrate) },
+                "outside: \(settled.filter { !(800_000...1_050_000).contains($0.bitrate) }.prefix(8))")
         let median = settled.map(\.bitrate).sorted()[settled.count / 2]
         #expect((800_000...1_000_000).contains(median), "median \(median)")
         let lateLoss = outcome.senderReports.filter { $0.timestamp >= 10 }.compactMap(\.fractionLost)
