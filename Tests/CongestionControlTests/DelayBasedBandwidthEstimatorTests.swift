@@ -203,6 +203,28 @@ extension InterArrivalGrouper.Deltas: Equatable {
         #expect(estimator.update(with: block1, now: ms(1000)) == 865_000)
     }
 
+    /// Whether the pacer may let whole frames leave at once: only while the operator's bitrate limits the target, the
+    /// latest report saw under 2 % loss, and a delay-based estimate (when negotiated) has its trend and 20 % room.
+    @Test func roomNeedsTheOperatorsLimitLowLossAndADelayBasedTrend() throws {
+        var plain = try SendSideBandwidthEstimator(initialBitrate: 1_500_000, usesTransportFeedback: false)
+        #expect(plain.hasRoom)
+        plain.update(with: ReportBlock(ssrc: SSRC(1), extendedHighestSequenceNumber: 100), now: ms(0))
+        plain.update(with: ReportBlock(ssrc: SSRC(1), cumulativeLost: 1, extendedHighestSequenceNumber: 200), now: ms(1000))
+        #expect(plain.hasRoom)  // 1 of 100 lost
+        plain.update(with: ReportBlock(ssrc: SSRC(1), cumulativeLost: 6, extendedHighestSequenceNumber: 300), now: ms(2000))
+        #expect(!plain.hasRoom)  // 5 of 100
+        var limited = try SendSideBandwidthEstimator(initialBitrate: 1_500_000, usesTransportFeedback: false)
+        limited.setREMB(1_000_000)
+        #expect(!limited.hasRoom)
+        let negotiated = try SendSideBandwidthEstimator(initialBitrate: 1_500_000, usesTransportFeedback: true)
+        #expect(!negotiated.hasRoom)  // no trend yet
+        // The delay-based estimator has its trend once 20 groups came back.
+        var sim = try BottleneckSimulation(capacity: { _ in 5_000_000 }, startBitrate: 1_000_000)
+        #expect(!sim.estimator.hasTrend)
+        try sim.run(seconds: 2)
+        #expect(sim.estimator.hasTrend)
+    }
+
     @Test func delayBasedLimitsWhenNegotiated() throws {
         var estimator = try SendSideBandwidthEstimator(initialBitrate: 1_000_000, usesTransportFeedback: true)
         #expect(estimator.delayBased != nil)

@@ -131,6 +131,16 @@ import Testing
         }
         #expect(throws: PacerError.invalidQueueCapacity(0)) { try Pacer(targetBitrate: 1, mediaQueueCapacity: 0) }
         #expect(throws: PacerError.invalidDuration(.seconds(2))) { try Pacer(targetBitrate: 1, burstInterval: .seconds(2)) }
+    }
+
+    /// The burst allowance changes at run time (the session moves it with the path's room); a bad value changes nothing.
+    @Test func theBurstAllowanceChanges() throws {
+        var pacer = try Pacer(targetBitrate: 1_000_000)
+        #expect(pacer.burstInterval == Pacer.defaultBurstInterval)
+        try pacer.setBurstInterval(Pacer.congestedBurstInterval)
+        #expect(pacer.burstInterval == .milliseconds(5))
+        #expect(throws: PacerError.invalidDuration(.milliseconds(-1))) { try pacer.setBurstInterval(.milliseconds(-1)) }
+        #expect(pacer.burstInterval == .milliseconds(5))
         #expect(throws: PacerError.invalidDuration(.zero)) { try Pacer(targetBitrate: 1, queueTimeLimit: .zero) }
     }
 
