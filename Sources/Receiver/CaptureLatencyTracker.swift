@@ -6,7 +6,8 @@ import RTP
 /// `AbsoluteCaptureTimeInterpolator` does (along the 90 kHz timestamps, for frames within 5 s of it), and the
 /// capture -> decoded times of the latest frames; with the arrival of each frame's first packet, its capture -> first
 /// packet time too (the decode time less the time since that packet arrived: no wall clock on the receive path), and
-/// how far apart its first and last packets arrived (retransmissions aside).
+/// how far apart its first packet and its newest (highest sequence number) arrived: a resent packet of the frame
+/// (RTX, or a repeat on the media SSRC, which fills a gap below the newest) does not count.
 struct CaptureLatencyTracker {
     /// The last capture time received and its frame's RTP timestamp.
     private var anchor: (timestamp: RTPTimestamp, value: NTPTimestamp)?
@@ -15,7 +16,7 @@ struct CaptureLatencyTracker {
     private var firstToLast = Window()
     /// When the first and the last packet of each recent frame arrived (a ring of `arrivalSlots`, filled once:
     /// nothing allocated per packet).
-    private var arrivals = [(timestamp: RTPTimestamp, time: MonotonicTime, last: MonotonicTime)?](
+    private var arrivals = [(timestamp: RTPTimestamp, time: MonotonicTime, last: MonotonicTime, newest: SequenceNumber)?](
         repeating: nil, count: arrivalSlots)
     private var nextArrival = 0
 
@@ -60,14 +61,20 @@ struct CaptureLatencyTracker {
         anchor = (timestamp, time.captureTimestamp)
     }
 
-    /// A media packet of the frame with RTP timestamp `timestamp` arrived at `now`: remembered if it is the frame's
-    /// first, else as its latest unless it is a retransmission (which says how long a repair took, not the frame).
-    mutating func packetArrived(timestamp: RTPTimestamp, now: MonotonicTime, isRetransmission: Bool = false) {
+    /// A media packet (sequence number `sequence`) of the frame with RTP timestamp `timestamp` arrived at `now`:
+    /// remembered if it is the frame's first, else as its newest when its sequence number is the highest so far and
+    /// it is not an RTX retransmission (a repair says how long the repair took, not how the frame was sent).
+    mutating func packetArrived(
+        timestamp: RTPTimestamp, sequence: SequenceNumber, now: MonotonicTime, isRetransmission: Bool = false
+    ) {
         for index in arrivals.indices where arrivals[index]?.timestamp == timestamp {
-            if !isRetransmission { arrivals[index]!.last = now }
+            if !isRetransmission, sequence.isAfter(arrivals[index]!.newest) {
+                arrivals[index]!.last = now
+                arrivals[index]!.newest = sequence
+            }
             return
         }
-        arrivals[nextArrival] = (timestamp, now, now)
+        arrivals[nextArrival] = (timestamp, now, now, sequence)
         nextArrival = (nextArrival + 1) % Self.arrivalSlots
     }
 

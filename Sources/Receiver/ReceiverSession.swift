@@ -146,7 +146,9 @@ final class ReceiverSession {
             reception = ReceptionStatistics(ssrc: view.header.ssrc)
         }
         guard view.header.ssrc == senderSSRC else { return }
-        readFrameExtensions(packet, timestamp: view.header.timestamp, isRetransmission: isRetransmission, now: now)
+        readFrameExtensions(
+            packet, timestamp: view.header.timestamp, sequence: view.header.sequenceNumber,
+            isRetransmission: isRetransmission, now: now)
         if firstPacket == nil { firstPacket = now }
         lastPacket = now
         if !isRetransmission {
@@ -337,12 +339,15 @@ final class ReceiverSession {
     /// Reads the per-frame header extensions of a media packet (RTX restored): the capture time and the playout
     /// delay, when configured (and with the capture time, when the frame's first packet arrived). An element of the
     /// wrong length, or a malformed block, is ignored (the packet itself is judged by the depacketizer).
-    private func readFrameExtensions(_ packet: [UInt8], timestamp: RTPTimestamp, isRetransmission: Bool, now: MonotonicTime) {
+    private func readFrameExtensions(
+        _ packet: [UInt8], timestamp: RTPTimestamp, sequence: SequenceNumber, isRetransmission: Bool, now: MonotonicTime
+    ) {
         let captureID = configuration.absoluteCaptureTimeExtensionID
         let delayID = configuration.playoutDelayExtensionID
         guard captureID != nil || delayID != nil else { return }
         if captureID != nil {
-            captureLatency.packetArrived(timestamp: timestamp, now: now, isRetransmission: isRetransmission)
+            captureLatency.packetArrived(
+                timestamp: timestamp, sequence: sequence, now: now, isRetransmission: isRetransmission)
         }
         packet.withUnsafeBytes { bytes in
             if let captureID, let time = try? AbsoluteCaptureTime.read(from: bytes, id: captureID) {

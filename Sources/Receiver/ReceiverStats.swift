@@ -70,7 +70,7 @@ public struct ReceiverStats: Codable, Sendable, Equatable {
     /// How long after capture each frame's first packet arrived (ms; the same summary): with the receiver beside the
     /// sender, the sender's own share (frame wait, encode, packetization, the pacer). Nil as `captureToDecoded`.
     public var captureToFirstPacket: CaptureToDecoded?
-    /// How far apart each frame's first and last packet arrived (ms; retransmissions aside; the same summary): the
+    /// How far apart each frame's first packet and its highest-numbered one arrived (ms; resent packets aside; the same summary): the
     /// sender's pacing of a frame, with the network's spread. Nil as `captureToDecoded`.
     public var firstToLastPacket: CaptureToDecoded?
     /// The playout delay bounds the sender asks for (`playout-delay`), as last received; nil when none arrived.

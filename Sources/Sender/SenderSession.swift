@@ -120,6 +120,11 @@ final class SenderSession {
     /// The probe cluster whose padding is in the pacer's queue.
     private var probeCluster = 0
     /// The overuse count at the last estimate (a rise right after a probe is the probe's failure).
+    /// Since when the path has had room (`SendSideBandwidthEstimator.hasRoom`), nil without it.
+    private var roomSince: MonotonicTime?
+    /// How long the path must have had room before frames leave whole: 1 s, so that an estimate hovering at the
+    /// margin does not switch the pacer back and forth.
+    static let roomHold: Duration = .seconds(1)
     private var lastOveruseEvents = 0
     /// When the congestion estimate last moved the encoder.
     private var lastEstimateApplied: MonotonicTime?
@@ -616,9 +621,15 @@ final class SenderSession {
         lastOveruseEvents = stats.overuseEvents
         bitrate.receivedEstimate(estimate)
         applyTargetIfChanged(force: force)
-        // A frame leaves at once while the path has room; near its capacity it is paced finely, so that the
-        // delay-based detector sees several packet groups per frame.
-        let burst = bandwidth.hasRoom ? Pacer.defaultBurstInterval : Pacer.congestedBurstInterval
+        // A frame leaves at once while the path has had room for `roomHold`; without room it is paced finely at once,
+        // so that the delay-based detector sees several packet groups per frame.
+        if bandwidth.hasRoom {
+            if roomSince == nil { roomSince = now }
+        } else {
+            roomSince = nil
+        }
+        let roomy = roomSince.map { now - $0 >= Self.roomHold } ?? false
+        let burst = roomy ? Pacer.defaultBurstInterval : Pacer.congestedBurstInterval
         if let current = pacer?.burstInterval, current != burst { try? pacer?.setBurstInterval(burst) }
     }
 

@@ -1,6 +1,8 @@
 import HTTPRequester
+import Logging
 import NIOCore
 import STUN
+import Synchronization
 import TURN
 import Transport
 import WebRTC
@@ -9,7 +11,7 @@ import WebRTCTransport
 /// A WHEP server's STUN and TURN servers (`WHEPServer.Options.iceServers`), resolved once, and each viewer's
 /// gathering from them: its socket's server-reflexive and relayed candidates, gathered before its answer (a WHEP
 /// server cannot trickle its own candidates to a viewer that did not ask), the TURN allocations kept for its
-/// session.
+/// session. A server that gave no candidate is logged (at most once a minute per server, never its credential).
 struct ViewerGathering: Sendable {
     /// One viewer's gathering: the gatherer (its candidates, and the allocations for the session), the socket's
     /// address the agent checks from, and the connections to the servers reached over TCP or TLS.
@@ -17,7 +19,32 @@ struct ViewerGathering: Sendable {
         let gatherer: ICEGatherer
         let local: TransportAddress
         let streams: NIOLoopBound<TURNStreams>
+        let transport: NIOLoopBound<UDPTransport>
+
+        /// Releases the allocations (a Refresh with lifetime 0 to each TURN server) and closes the connections: for
+        /// a viewer whose session does not start. The socket stays open (its owner closes it).
+        func release() async {
+            let (gatherer, streams, transport) = (gatherer, streams, transport)
+            try? await transport.eventLoop.submit {
+                ViewerGathering.release(gatherer, streams: streams.value, over: transport.value)
+            }.get()
+        }
     }
+
+    /// Releases `gatherer`'s allocations over `transport` (or `streams`) and closes `streams`; on their loop.
+    static func release(_ gatherer: ICEGatherer, streams: TURNStreams, over transport: UDPTransport) {
+        var gatherer = gatherer
+        gatherer.close(now: WebRTCLink.monotonicNow())
+        while let transmit = gatherer.pollTransmit() {
+            transport.send(transmit.bytes, to: transmit.destination, over: transmit.transport, streams: streams)
+        }
+        streams.close()
+    }
+
+    /// When each server's failure was last logged (a failing server is not logged for every viewer).
+    private let lastLogged = Mutex<[String: ContinuousClock.Instant]>([:])
+    /// How often one server's failures are logged at most.
+    static let logInterval: Duration = .seconds(60)
 
     /// A server resolved, with how it was configured (its host name verifies a `turns:` certificate).
     private struct Resolved: Sendable {
@@ -34,6 +61,10 @@ struct ViewerGathering: Sendable {
     /// The addresses a server-reflexive candidate must differ from to be worth offering.
     private let hostIPs: Set<IPAddress>
 
+    /// The longest gathering allowed: 10 s, well inside the HTTP connection's 30 s idle timeout (the POST waits for
+    /// it).
+    static let maximumTimeout: Duration = .seconds(10)
+
     /// Resolves the servers' host names and reads the CA file once; nil without servers.
     /// - Throws: `WHEPServerError.iceServer` for a server that cannot be used, whose name does not resolve, a bad CA
     ///   file, or an IPv6 binding (the servers are IPv4).
@@ -44,8 +75,8 @@ struct ViewerGathering: Sendable {
         guard !bound.isIPv6, !advertised.isIPv6 else {
             throw .iceServer("ICE servers are IPv4 only: bind --whep to an IPv4 address to use them")
         }
-        guard timeout >= .milliseconds(100), timeout <= .seconds(30) else {
-            throw .iceServer("the ICE gathering timeout must be 0.1-30 s")
+        guard timeout >= .milliseconds(100), timeout <= maximumTimeout else {
+            throw .iceServer("the ICE gathering timeout must be 0.1-10 s")
         }
         var resolved: [Resolved] = []
         for server in servers {
@@ -69,9 +100,9 @@ struct ViewerGathering: Sendable {
     }
 
     /// Gathers for one viewer's socket: every server answered or given up within the timeout (a server that
-    /// failed is left out of the answer; the viewer may still reach the host candidate).
+    /// failed is left out of the answer and logged; the viewer may still reach the host candidate).
     /// - Throws: what the event loop throws when it is shutting down.
-    func gather(on transport: NIOLoopBound<UDPTransport>, port: Int) async throws -> Result {
+    func gather(on transport: NIOLoopBound<UDPTransport>, port: Int, logger: Logger) async throws -> Result {
         let loop = transport.eventLoop
         let local = TransportAddress(ip: localIP, port: UInt16(clamping: port))
         var makeTLSHandler: TURNStreams.TLSHandlerFactory?
@@ -103,6 +134,25 @@ struct ViewerGathering: Sendable {
             try? await loop.submit { streams.value.close() }.get()
             throw error
         }
-        return Result(gatherer: gatherer, local: local, streams: streams)
+        logFailures(gatherer.failures, logger: logger)
+        return Result(gatherer: gatherer, local: local, streams: streams, transport: transport)
+    }
+
+    /// Logs why servers gave no candidate, each server at most once per `logInterval` (the failures name the URI and
+    /// the reason, never the credential).
+    private func logFailures(_ failures: [String], logger: Logger) {
+        guard !failures.isEmpty else { return }
+        let now = ContinuousClock.now
+        let due = lastLogged.withLock { logged in
+            failures.filter { failure in
+                let key = String(failure.prefix { $0 != " " })
+                guard logged[key].map({ now - $0 >= Self.logInterval }) ?? true else { return false }
+                logged[key] = now
+                return true
+            }
+        }
+        for failure in due {
+            logger.warning("an ICE server gave no candidate for a viewer", metadata: ["problem": "\(failure)"])
+        }
     }
 }

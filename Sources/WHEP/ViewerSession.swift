@@ -196,13 +196,14 @@ final class ViewerSession {
 
     /// A `PATCH` from the viewer (RFC 9725 sections 4.3-4.4): trickled candidates or an ICE restart.
     ///
-    /// - `If-Match: *` (or `"*"`, as RFC 9725's examples write it) with new credentials restarts ICE: new credentials of ours, 200 with them, our candidate and
-    ///   a new `ETag`; the DTLS association and the stream go on (an ICE-lite agent learns the viewer's new address
-    ///   from its checks). A restart sooner than a second after the last, or beyond ten a minute
-    ///   (`RestartLimiter`), gets 429 with `Retry-After`.
-    /// - `If-Match` with the current `ETag`: trickled candidates, 204. An ICE-lite server needs none of them (the
-    ///   viewer's checks tell it its addresses): they are counted and otherwise ignored, as are candidates of an
-    ///   older generation (another ufrag).
+    /// - `If-Match: *` (or `"*"`, as RFC 9725's examples write it) with new credentials restarts ICE: new credentials
+    ///   of ours, 200 with them, our candidates and a new `ETag`; the DTLS association and the stream go on (an
+    ///   ICE-lite agent learns the viewer's new address from its checks; a full one checks the fragment's candidates
+    ///   again). A restart sooner than a second after the last, or beyond ten a minute (`RestartLimiter`), gets 429
+    ///   with `Retry-After`.
+    /// - `If-Match` with the current `ETag`: trickled candidates, 204. They are counted; a full agent checks them, an
+    ///   ICE-lite one needs none (the viewer's checks tell it its addresses). Candidates of an older generation
+    ///   (another ufrag) are ignored.
     /// - Another `ETag`: 412.
     func patch(_ fragment: TrickleICEFragment, ifMatch: String) -> WHEPReply {
         guard !ended, let link else { return .error(404, "the WHEP session has ended") }

@@ -97,8 +97,8 @@ public final class WHEPServer: Sendable {
         /// of ICE-lite. Each viewer holds its own TURN allocation, released when it leaves. IPv4 only. Host names
         /// are resolved once, when the server starts.
         public var iceServers: [ICEServer] = []
-        /// How long a viewer's gathering may take; a server that has not answered by then is left out of that
-        /// answer. 3 s.
+        /// How long a viewer's gathering may take (0.1-10 s); a server that has not answered by then is left out of
+        /// that answer. 3 s.
         public var iceGatheringTimeout: Duration = .seconds(3)
         /// A PEM file of CA certificates trusted besides the system's for `turns:` servers (their certificate and
         /// host name are always verified), or nil.
@@ -463,35 +463,49 @@ public final class WHEPServer: Sendable {
         // The offer is read and answered here, off the event loops (other viewers' media runs on them); only the
         // session's start runs on its loop.
         let port = (try? await loop.submit { transport.value.localPort }.get()) ?? 0
-        // Behind a NAT or a firewall: the viewer's server-reflexive and relayed candidates, before the answer.
-        let gathered: ViewerGathering.Result?
+        let refuse = { (error: RefusedOffer) -> WHEPReply in
+            loop.execute { transport.value.close() }
+            self.table.release()
+            self.logger.notice("offer refused", metadata: [
+                "status": "\(error.reply.status)", "reason": "\(error.reply.body.prefix(200))",
+            ])
+            return error.reply
+        }
+        // An offer we cannot answer is refused before anything is gathered (no allocation for it).
+        var negotiation: Negotiation
+        switch setup.negotiate(offer: offer, port: port, gathered: gathering == nil ? nil : []) {
+        case .success(let value): negotiation = value
+        case .failure(let error): return refuse(error)
+        }
+        // Behind a NAT or a firewall: the viewer's server-reflexive and relayed candidates, then the answer again
+        // with them.
+        var gathered: ViewerGathering.Result?
         if let gathering {
             do {
-                gathered = try await gathering.gather(on: transport, port: port)
+                gathered = try await gathering.gather(on: transport, port: port, logger: logger)
             } catch {
                 loop.execute { transport.value.close() }
                 table.release()
                 logger.warning("cannot gather a viewer's candidates", metadata: ["error": "\(error)"])
                 return .error(503, "cannot gather the viewer's candidates: \(error)")
             }
-        } else {
-            gathered = nil
+            switch setup.negotiate(offer: offer, port: port, gathered: gathered?.gatherer.candidates) {
+            case .success(let value): negotiation = value
+            case .failure(let error):
+                await gathered?.release()
+                return refuse(error)
+            }
         }
-        let negotiation: Negotiation
-        switch setup.negotiate(offer: offer, port: port, gathered: gathered?.gatherer.candidates) {
-        case .success(let value): negotiation = value
-        case .failure(let error):
-            loop.execute { transport.value.close(); gathered?.streams.value.close() }
+        let handOff = gathered.map { ($0.gatherer, $0.local, $0.streams.value) }
+        do {
+            return try await loop.submit { setup.start(negotiation, transport: transport.value, gathered: handOff) }.get()
+        } catch {
+            // The loop is shutting down: nothing started on it.
+            await gathered?.release()
+            try? await loop.submit { transport.value.close() }.get()
             table.release()
-            logger.notice("offer refused", metadata: [
-                "status": "\(error.reply.status)", "reason": "\(error.reply.body.prefix(200))",
-            ])
-            return error.reply
+            return .error(500, "the viewer could not be set up")
         }
-        let reply = try? await loop.submit {
-            setup.start(negotiation, transport: transport.value, gathered: gathered.map { ($0.gatherer, $0.local, $0.streams.value) })
-        }.get()
-        return reply ?? .error(500, "the viewer could not be set up")
     }
 
     /// A negotiated viewer, before its session starts.
@@ -573,7 +587,7 @@ public final class WHEPServer: Sendable {
             let (id, ssrc, rtxSSRC, credentials) = (negotiation.id, negotiation.ssrc, negotiation.rtxSSRC, negotiation.credentials)
             let (answer, negotiated) = (negotiation.answer, negotiation.negotiated)
             let fail = { (reply: WHEPReply) -> WHEPReply in
-                gathered?.streams.close()
+                if let gathered { ViewerGathering.release(gathered.gatherer, streams: gathered.streams, over: transport) }
                 transport.close()
                 table.release()
                 return reply
@@ -590,8 +604,10 @@ public final class WHEPServer: Sendable {
             if gathered != nil {
                 var configuration = ICEFullAgent.Configuration()
                 configuration.consentTimeout = consentTimeout
+                // Controlled, as the answerer; controlling facing an ICE-lite viewer (RFC 8445 section 6.1.1).
                 var full = ICEFullAgent(local: credentials, remote: negotiated.remoteCredentials, localCandidates: locals,
-                                        role: .controlled, configuration: configuration, now: now)
+                                        role: negotiated.remoteICELite ? .controlling : .controlled,
+                                        configuration: configuration, now: now)
                 for candidate in negotiated.remoteCandidates where candidate.transportAddress?.ip.isIPv6 == false {
                     full.addRemoteCandidate(candidate)
                 }
@@ -620,7 +636,7 @@ public final class WHEPServer: Sendable {
             guard table.install(id, ViewerTable.Handle(loop: transport.eventLoop,
                                                        session: NIOLoopBound(session, eventLoop: transport.eventLoop)))
             else {
-                gathered?.streams.close()
+                if let gathered { ViewerGathering.release(gathered.gatherer, streams: gathered.streams, over: transport) }
                 transport.close()
                 return .error(503, "the server is finishing")
             }

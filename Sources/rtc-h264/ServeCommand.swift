@@ -18,7 +18,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Open http://HOST:PORT/ in a browser to watch; any WHEP player can POST its offer to http://HOST:PORT/whep. \
             One encoder is shared by every viewer; each viewer has its own UDP socket (on HOST, advertised as the \
-            ICE candidate), ICE-lite agent and DTLS-SRTP keys. A viewer's PLI/FIR asks the shared encoder for an IDR \
+            ICE candidate), ICE agent (ICE-lite, or full with --ice-server) and DTLS-SRTP keys. A viewer's PLI/FIR asks the shared encoder for an IDR \
             (at most one per --keyframe-throttle), its NACKs are answered from its own packet history, and the \
             bitrate follows the weakest viewer's REMB and loss (never above --bitrate, or the bitrate set through \
             --control). A joining viewer starts at an IDR. At most --max-viewers at once (then 503). Binding \
@@ -72,7 +72,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("ca-file"), help: "PEM file of CA certificates to trust for turns: --ice-server(s), in addition to the system's trust store.")
     var caFile: String?
 
-    @Option(name: .customLong("ice-gathering-timeout"), help: "Seconds a viewer's gathering from the --ice-server(s) may take before its answer goes without the missing candidates (0.1-30).")
+    @Option(name: .customLong("ice-gathering-timeout"), help: "Seconds a viewer's gathering from the --ice-server(s) may take before its answer goes without the missing candidates (0.1-10).")
     var iceGatheringTimeout: Double = 3
 
     @Option(name: .customLong("allow-origin"), help: "The Access-Control-Allow-Origin value for WHEP players on other origins.")
@@ -101,10 +101,10 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         if token != nil && tokenFile != nil { throw ValidationError("give --token or --token-file, not both") }
         try ice.check()
-        guard iceGatheringTimeout.isFinite, (0.1...30).contains(iceGatheringTimeout) else {
-            throw ValidationError("--ice-gathering-timeout must be 0.1-30 seconds")
+        guard iceGatheringTimeout.isFinite, (0.1...10).contains(iceGatheringTimeout) else {
+            throw ValidationError("--ice-gathering-timeout must be 0.1-10 seconds")
         }
-        if caFile != nil, !ice.iceServers.contains(where: { $0.hasPrefix("turns:") }) {
+        if caFile != nil, !ice.iceServers.contains(where: { $0.lowercased().hasPrefix("turns:") }) {
             throw ValidationError("--ca-file is for turns: --ice-server(s), and none is given")
         }
         guard (1...WHEPServer.Options.maximumViewerLimit).contains(maxViewers) else {

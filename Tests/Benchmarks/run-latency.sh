@@ -13,13 +13,19 @@
 #                                 lost in each direction; this kernel has no netem)
 set -euo pipefail
 case "${1:-}" in
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 cd "$(dirname "$0")/../.."
 source Tests/WebRTCTests/Interop/netns.sh
 require_root run-latency
 require_tool chromium chromium
 require_tool ip iproute2
+if [ -n "${IMPAIR:-}" ]; then
+    [[ "$IMPAIR" =~ ^([0-9]+):([0-9]+(\.[0-9]+)?)$ ]] && awk -v p="${BASH_REMATCH[2]}" 'BEGIN { exit !(p < 100) }' \
+        || { echo "IMPAIR must be DELAY_MS:LOSS_PERCENT with the loss under 100, e.g. 25:2" >&2; exit 1; }
+    delay=${BASH_REMATCH[1]}
+    loss=${BASH_REMATCH[2]}
+fi
 if [ -z "${RTC_BIN:-}" ]; then
     swift build -c release --product rtc-h264 >&2
     RTC_BIN="$(swift build -c release --show-bin-path)/rtc-h264"
@@ -35,16 +41,15 @@ if [ -z "${IMPAIR:-}" ]; then
     exit 0
 fi
 require_tool ethtool ethtool
-delay=${IMPAIR%%:*}
-loss=${IMPAIR#*:}
-[[ "$delay" =~ ^[0-9]+$ && "$loss" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "IMPAIR must be DELAY_MS:LOSS_PERCENT, e.g. 25:2" >&2; exit 1; }
 SRV="rtch264-latency-srv-$$"
 BRG="rtch264-latency-brg-$$"
 VWR="rtch264-latency-vwr-$$"
 BRIDGE_PID=""
+BRIDGE_LOG=$(mktemp /tmp/impair-bridge.XXXXXX)
 cleanup() {
     [ -n "$BRIDGE_PID" ] && kill "$BRIDGE_PID" 2>/dev/null && wait "$BRIDGE_PID" 2>/dev/null
     for ns in "$SRV" "$BRG" "$VWR"; do netns_down "$ns"; done
+    rm -f "$BRIDGE_LOG"
 }
 trap cleanup EXIT
 for ns in "$SRV" "$BRG" "$VWR"; do
@@ -59,14 +64,15 @@ for pair in "$SRV ilsrv0" "$BRG ilsrv1" "$BRG ilvwr1" "$VWR ilvwr0"; do
     set -- $pair
     ip -n "$1" link set "$2" up
     # Whole, checksummed frames only: what the bridge reads it writes as it is.
-    ip netns exec "$1" ethtool -K "$2" tx off tso off gso off gro off >/dev/null 2>&1 || true
+    ip netns exec "$1" ethtool -K "$2" tx off tso off gso off gro off >/dev/null \
+        || { echo "ethtool could not turn $2's offloads off: the bridge would see partial checksums" >&2; exit 1; }
 done
 ip -n "$SRV" route add default via 10.79.0.2 dev ilsrv0
 ip -n "$VWR" route add default via 10.79.0.1 dev ilvwr0
 ip netns exec "$BRG" python3 "$LATENCY/impair_bridge.py" ilsrv1 ilvwr1 --delay-ms "$delay" \
-    --loss "$(awk -v p="$loss" 'BEGIN { print p / 100 }')" >"/tmp/impair-bridge-$$.log" 2>&1 &
+    --loss "$(awk -v p="$loss" 'BEGIN { print p / 100 }')" >"$BRIDGE_LOG" 2>&1 &
 BRIDGE_PID=$!
-for _ in $(seq 50); do grep -q bridging "/tmp/impair-bridge-$$.log" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 50); do grep -q bridging "$BRIDGE_LOG" 2>/dev/null && break; sleep 0.1; done
 handshake=$(ip netns exec "$VWR" python3 -c 'import socket; socket.create_connection(("10.79.0.1", 9), timeout=3)' 2>&1 || true)
 [[ "$handshake" == *refused* ]] || { echo "the impaired path does not carry a TCP handshake: $handshake" >&2; exit 1; }
 echo "impaired path: ${delay} ms each way, ${loss} % of the UDP datagrams lost each way" >&2
@@ -74,5 +80,4 @@ ip netns exec "$VWR" python3 "$LATENCY/latency.py" --rtc-h264 "$RTC_BIN" --host 
     --serve-prefix "ip netns exec $SRV" --serve-host 10.79.0.1
 kill "$BRIDGE_PID" 2>/dev/null && wait "$BRIDGE_PID" 2>/dev/null || true
 BRIDGE_PID=""
-echo "bridge: $(tail -1 "/tmp/impair-bridge-$$.log")" >&2
-rm -f "/tmp/impair-bridge-$$.log"
+echo "bridge: $(tail -1 "$BRIDGE_LOG")" >&2

@@ -7,7 +7,7 @@
 #   RTC_BIN=/path/to/rtc-h264   measure that binary (default: this checkout's debug build, built if missing)
 set -euo pipefail
 case "${1:-}" in
-    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 cd "$(dirname "$0")/../.."
 source Tests/WebRTCTests/Interop/netns.sh

@@ -47,11 +47,14 @@ import Testing
         var tracker = CaptureLatencyTracker()
         tracker.received(AbsoluteCaptureTime(captureTimestamp: Self.captured), timestamp: RTPTimestamp(9_000))
         let start = MonotonicTime(nanoseconds: 5_000_000_000)
-        // Frame 1: first packet 14 ms after capture, the last 10 ms later, a retransmission 30 ms later; decoded 45 ms
-        // after capture (31 ms after its first packet).
-        tracker.packetArrived(timestamp: RTPTimestamp(9_000), now: start)
-        tracker.packetArrived(timestamp: RTPTimestamp(9_000), now: start + .milliseconds(10))
-        tracker.packetArrived(timestamp: RTPTimestamp(9_000), now: start + .milliseconds(30), isRetransmission: true)
+        // Frame 1: first packet (65534) 14 ms after capture, the newest (1, across the wrap) 10 ms later, a repeat of
+        // 65535 on the media SSRC 20 ms later and an RTX retransmission 30 ms later; decoded 45 ms after capture (31 ms
+        // after its first packet).
+        tracker.packetArrived(timestamp: RTPTimestamp(9_000), sequence: SequenceNumber(65_534), now: start)
+        tracker.packetArrived(timestamp: RTPTimestamp(9_000), sequence: SequenceNumber(1), now: start + .milliseconds(10))
+        tracker.packetArrived(timestamp: RTPTimestamp(9_000), sequence: SequenceNumber(65_535), now: start + .milliseconds(20))
+        tracker.packetArrived(timestamp: RTPTimestamp(9_000), sequence: SequenceNumber(2), now: start + .milliseconds(30),
+                              isRetransmission: true)
         tracker.decoded(timestamp: RTPTimestamp(9_000), wallClock: Self.captured.advanced(by: .milliseconds(45)),
                         now: start + .milliseconds(31))
         // Frame 2 (33 ms later): its first packet never seen; decoded 20 ms after capture.

@@ -37,7 +37,9 @@ import TestSupport
         (["--whep", "127.0.0.1:8080", "--ice-server", "stun:127.0.0.1", "--ca-file", "ca.pem"],
          "--ca-file is for turns: --ice-server(s), and none is given"),
         (["--whep", "127.0.0.1:8080", "--ice-server", "stun:127.0.0.1", "--ice-gathering-timeout", "0"],
-         "--ice-gathering-timeout must be 0.1-30 seconds"),
+         "--ice-gathering-timeout must be 0.1-10 seconds"),
+        (["--whep", "127.0.0.1:8080", "--ice-server", "stun:127.0.0.1", "--ice-gathering-timeout", "30"],
+         "--ice-gathering-timeout must be 0.1-10 seconds"),
         (["--whep", "[::1]:8080", "--ice-server", "stun:127.0.0.1"],
          "ICE servers are IPv4 only: bind --whep to an IPv4 address to use them"),
     ])

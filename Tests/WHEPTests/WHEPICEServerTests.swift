@@ -118,7 +118,8 @@ import TestSupport
 
     @Test(arguments: [
         ("::1", "stun:127.0.0.1", Duration.seconds(3), "ICE servers are IPv4 only"),
-        ("127.0.0.1", "stun:127.0.0.1", Duration.milliseconds(10), "the ICE gathering timeout must be 0.1-30 s"),
+        ("127.0.0.1", "stun:127.0.0.1", Duration.milliseconds(10), "the ICE gathering timeout must be 0.1-10 s"),
+        ("127.0.0.1", "stun:127.0.0.1", Duration.seconds(11), "the ICE gathering timeout must be 0.1-10 s"),
         ("127.0.0.1", "stun:no-such-host.invalid", Duration.seconds(3), "stun:no-such-host.invalid:3478: the host name 'no-such-host.invalid' does not resolve"),
         ("127.0.0.1", "stuns:127.0.0.1", Duration.seconds(3), "STUN over TLS (stuns:) is not supported"),
     ])
