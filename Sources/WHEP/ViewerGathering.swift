@@ -12,7 +12,7 @@ import WebRTCTransport
 /// gathering from them: its socket's server-reflexive and relayed candidates, gathered before its answer (a WHEP
 /// server cannot trickle its own candidates to a viewer that did not ask), the TURN allocations kept for its
 /// session. A server that gave no candidate is logged (at most once a minute per server, never its credential).
-struct ViewerGathering: Sendable {
+final class ViewerGathering: Sendable {
     /// One viewer's gathering: the gatherer (its candidates, and the allocations for the session), the socket's
     /// address the agent checks from, and the connections to the servers reached over TCP or TLS.
     struct Result: Sendable {
@@ -60,6 +60,14 @@ struct ViewerGathering: Sendable {
     private let localIP: IPAddress
     /// The addresses a server-reflexive candidate must differ from to be worth offering.
     private let hostIPs: Set<IPAddress>
+
+    private init(servers: [Resolved], tls: TLSClientContext?, timeout: Duration, localIP: IPAddress, hostIPs: Set<IPAddress>) {
+        self.servers = servers
+        self.tls = tls
+        self.timeout = timeout
+        self.localIP = localIP
+        self.hostIPs = hostIPs
+    }
 
     /// The longest gathering allowed: 10 s, well inside the HTTP connection's 30 s idle timeout (the POST waits for
     /// it).

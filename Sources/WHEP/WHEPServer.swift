@@ -496,9 +496,12 @@ public final class WHEPServer: Sendable {
                 return refuse(error)
             }
         }
-        let handOff = gathered.map { ($0.gatherer, $0.local, $0.streams.value) }
+        let (answered, handOff) = (negotiation, gathered)
         do {
-            return try await loop.submit { setup.start(negotiation, transport: transport.value, gathered: handOff) }.get()
+            return try await loop.submit {
+                setup.start(answered, transport: transport.value,
+                            gathered: handOff.map { ($0.gatherer, $0.local, $0.streams.value) })
+            }.get()
         } catch {
             // The loop is shutting down: nothing started on it.
             await gathered?.release()

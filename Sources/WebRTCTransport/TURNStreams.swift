@@ -140,7 +140,7 @@ package final class TURNStreams {
 extension UDPTransport {
     /// One message of ICE, DTLS or TURN: a datagram on the socket, or, for a TURN server reached over TCP or TLS, a
     /// frame on the connection `streams` keeps to it.
-    func send(
+    package func send(
         _ bytes: [UInt8], to destination: TransportAddress, over transport: TURNClientConfiguration.Transport,
         streams: TURNStreams?
     ) {

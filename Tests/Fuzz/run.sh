@@ -35,8 +35,9 @@ build_module() {
 }
 
 stamp="$OUT/build.stamp"
-# The WHIP client's Link header and ICE server parsers (pure; the rest of WHIP needs NIO and the sender).
-WHIP_PURE=("$ROOT"/Sources/WHIP/{LinkValue,LinkHeaderParse,LinkHeader,ICEServer,ICEServerScheme,ICEServerTransport,ICEServerError,ICEServerLinks}.swift)
+# The WHIP client's Link header parser and the ICE servers it reads (ICEServer itself is in WebRTC; pure; the rest
+# of WHIP needs NIO and the sender).
+WHIP_PURE=("$ROOT"/Sources/WHIP/{LinkValue,LinkHeaderParse,LinkHeader,ICEServerLinks}.swift)
 sources=("$ROOT"/Sources/MediaTime/*.swift "$ROOT"/Sources/H264/*.swift "$ROOT"/Sources/RTP/*.swift "$ROOT"/Sources/SDP/*.swift
          "$ROOT"/Sources/Video/{Y4MHeader,Y4MError,Y4MReader,FileDescriptorIO,I420Frame,VideoError}.swift
          "$ROOT"/Sources/{STUN,TURN,SRTP,DTLS,WebRTC}/*.swift "$ROOT"/Sources/Codec/{RateParser,DegradationPreference,UnknownDegradationPreferenceError}.swift
