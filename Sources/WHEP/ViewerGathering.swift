@@ -120,17 +120,15 @@ final class ViewerGathering: Sendable {
                 return (handler, explain)
             }
         }
-        let factory = makeTLSHandler
+        let (factory, servers) = (makeTLSHandler, servers)
         let streams = try await loop.submit {
-            NIOLoopBound(TURNStreams(servers: [], eventLoop: loop, makeTLSHandler: factory), eventLoop: loop)
-        }.get()
-        let servers = servers
-        try await loop.submit {
+            let streams = TURNStreams(servers: [], eventLoop: loop, makeTLSHandler: factory)
             for resolved in servers where resolved.gathering.transport.isStream {
-                streams.value.add(TURNStreams.Server(
+                streams.add(TURNStreams.Server(
                     address: resolved.gathering.address, transport: resolved.gathering.transport,
                     host: resolved.server.host, name: resolved.server.uri))
             }
+            return NIOLoopBound(streams, eventLoop: loop)
         }.get()
         let hosts = Set(hostIPs.map { TransportAddress(ip: $0, port: local.port) })
         var gatherer = ICEGatherer(base: local, hostAddresses: hosts, timeout: timeout)

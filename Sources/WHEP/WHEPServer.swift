@@ -611,9 +611,8 @@ public final class WHEPServer: Sendable {
                 var full = ICEFullAgent(local: credentials, remote: negotiated.remoteCredentials, localCandidates: locals,
                                         role: negotiated.remoteICELite ? .controlling : .controlled,
                                         configuration: configuration, now: now)
-                for candidate in negotiated.remoteCandidates where candidate.transportAddress?.ip.isIPv6 == false {
-                    full.addRemoteCandidate(candidate)
-                }
+                // (The agent pairs each with our candidates of its family only, as it does trickled ones.)
+                for candidate in negotiated.remoteCandidates { full.addRemoteCandidate(candidate) }
                 agent = .full(full)
             } else {
                 var configuration = ICELiteAgent.Configuration()
