@@ -43,6 +43,22 @@ public struct DelayBasedBandwidthEstimator: Sendable {
     private var scratch: [(send: Double, arrival: Double, size: Int)] = []
     private var lastInitialReduction: Double?
     private var lastProbeRaise: Int?
+    private var lastProbeMeasurement: (cluster: Int, bitrate: Int)?
+
+    /// The packets the latest feedback message reported on (those this estimator sent and remembers): their bytes,
+    /// the bytes of those reported lost, and their earliest and latest send times in ms (infinite when none).
+    public private(set) var lastFeedbackSummary = FeedbackSummary()
+
+    /// What one feedback message said about the packets it covers (the loss-based estimate's observations).
+    public struct FeedbackSummary: Sendable, Equatable {
+        /// Bytes of every packet reported on.
+        public var bytes = 0
+        /// Bytes of the packets reported lost.
+        public var lostBytes = 0
+        /// The earliest and latest send time, ms.
+        public var firstSend = Double.infinity
+        public var lastSend = -Double.infinity
+    }
 
     /// Creates an estimator.
     /// - Parameters:
@@ -117,6 +133,7 @@ public struct DelayBasedBandwidthEstimator: Sendable {
     public mutating func update(with feedback: TransportFeedback, now: MonotonicTime) -> Int {
         statistics.feedbackMessages += 1
         scratch.removeAll(keepingCapacity: true)
+        lastFeedbackSummary = FeedbackSummary()
         let arrivals = feedback.arrivalTimes
         for (offset, arrival) in arrivals.enumerated() {
             let sequenceNumber = feedback.baseSequenceNumber + offset
@@ -125,8 +142,13 @@ public struct DelayBasedBandwidthEstimator: Sendable {
                 statistics.unknownPackets += 1
                 continue
             }
+            let sendTime = Double(sentTimes[i]) / 1e6
+            lastFeedbackSummary.bytes += sentSizes[i]
+            lastFeedbackSummary.firstSend = min(lastFeedbackSummary.firstSend, sendTime)
+            lastFeedbackSummary.lastSend = max(lastFeedbackSummary.lastSend, sendTime)
             guard let arrival else {
                 statistics.packetsReportedLost += 1
+                lastFeedbackSummary.lostBytes += sentSizes[i]
                 continue
             }
             statistics.packetsAcknowledged += 1
@@ -136,6 +158,7 @@ public struct DelayBasedBandwidthEstimator: Sendable {
                 size: sentSizes[i])
             {
                 probeResult = max(probeResult ?? 0, rate)
+                lastProbeMeasurement = (sentCluster[i], rate)
             }
         }
         scratch.sort { $0.arrival < $1.arrival }
@@ -180,6 +203,13 @@ public struct DelayBasedBandwidthEstimator: Sendable {
     public mutating func takeProbeRaise() -> Int? {
         defer { lastProbeRaise = nil }
         return lastProbeRaise
+    }
+
+    /// What the latest probe cluster measured (its identifier and rate, bit/s), once, whether or not it raised the
+    /// estimate: the probe controller decides from it whether to probe further.
+    public mutating func takeProbeResult() -> (cluster: Int, bitrate: Int)? {
+        defer { lastProbeMeasurement = nil }
+        return lastProbeMeasurement
     }
 
     /// Starts measuring a probe cluster: its packets are sent with `probeCluster: cluster`.

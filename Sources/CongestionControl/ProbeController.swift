@@ -1,22 +1,30 @@
 import MediaTime
 import RTP
 
-/// When to probe the path for more capacity (issue 12, item 6: "cautious probing upward"; a simpler form of libwebrtc's
-/// `ProbeController`, which probes at 3x and 6x the start rate and again when the estimate is application-limited).
+/// When to probe the path for more capacity (libwebrtc `ProbeController`).
 ///
-/// A probe is a cluster of padding packets (recent media packets sent again) released by the pacer ahead of media;
-/// the rate at which they reach the receiver, from transport-wide feedback (`ProbeBitrateEstimator`), can lift the
-/// estimate at once instead of at 8 % per second. It is cautious: only once the estimate has not gone down for
-/// `stableTime`, at most every `interval`, never above the operator's ceiling, at `factor` x the estimate, and
-/// the result never exceeds that probe rate. A probe followed by overuse within `failureWindow` found the link's limit:
-/// the interval doubles (up to `maximumInterval`), so that a sender already at the capacity of its path does not keep
-/// pushing its queue (in the network benchmark, probes every 5 s behind a 1 Mbit/s bottleneck each caused an overuse
-/// and a cut, holding the target at 0.55-0.75 Mbit/s); a large drop (below `largeDropFraction` of the estimate before
-/// it) means the path changed, and the interval starts again at `interval`. Pure: time comes in as values.
+/// A probe is a cluster of padding packets (recent media packets sent again) released by the pacer at the probe's
+/// rate ahead of media; the rate at which they reach the receiver, from transport-wide feedback
+/// (`ProbeBitrateEstimator`), can lift the estimate at once instead of at 8 % per second. Three kinds:
+/// - **Exponential probing at the start** (`startExponentialProbing`): a sender that starts low (300 kbit/s, libwebrtc's
+///   start rate) probes at `firstExponentialScale` x the start rate, and, while each result reaches
+///   `furtherProbeThreshold` of the probe's rate, again at `furtherExponentialScale` x the result (libwebrtc probes 3x
+///   and 6x at once, then 2x while a result exceeds 70 % of the probe), up to the operator's ceiling. A result that
+///   does not come within `resultTimeout` ends it.
+/// - **Probing in ALR** (`ApplicationLimitedRegionDetector`): an encoder sending well under the estimate does not test
+///   it, so while in ALR a probe at `factor` x the estimate is due every `interval` (libwebrtc's ALR probing: 2x, 5 s).
+/// - **Periodic probing**: once the estimate has not gone down for `stableTime`, at most every `interval`, at
+///   `factor` x the estimate.
+///
+/// Probes never exceed the operator's ceiling. A probe followed by overuse within `failureWindow` found the link's
+/// limit: the interval doubles (up to `maximumInterval`), so that a sender already at the capacity of its path does
+/// not keep pushing its queue (in the network benchmark, probes every 5 s behind a 1 Mbit/s bottleneck each caused an
+/// overuse and a cut, holding the target at 0.55-0.75 Mbit/s); a large drop (below `largeDropFraction` of the estimate
+/// before it) means the path changed, and the interval starts again at `interval`. Pure: time comes in as values.
 public struct ProbeController: Sendable {
-    /// How long the estimate must not have decreased before a probe.
+    /// How long the estimate must not have decreased before a periodic probe.
     public static let stableTime = Duration.seconds(3)
-    /// The least time between two probes.
+    /// The least time between two periodic or ALR probes (libwebrtc `alr_probing_interval`: 5 s).
     public static let interval = Duration.seconds(5)
     /// The longest time between two probes after repeated failures.
     public static let maximumInterval = Duration.seconds(60)
@@ -24,8 +32,19 @@ public struct ProbeController: Sendable {
     public static let failureWindow = Duration.seconds(2)
     /// An estimate below this fraction of the one before its decline is a large drop.
     public static let largeDropFraction = 0.66
-    /// The probe rate over the current estimate (libwebrtc's first probe: 3x the start rate; later ones 2x).
+    /// The periodic and ALR probe rate over the current estimate (libwebrtc `alr_probe_scale`: 2).
     public static let factor = 2.0
+    /// The first start-up probe over the start rate (libwebrtc `first_exponential_probe_scale`: 3).
+    public static let firstExponentialScale = 3.0
+    /// Each further start-up probe over the previous result (libwebrtc `further_exponential_probe_scale`: 2; its
+    /// second initial probe, 6x the start rate, is 2x a first probe that got through).
+    public static let furtherExponentialScale = 2.0
+    /// A start-up probe whose result reaches this fraction of its rate is followed by another (libwebrtc
+    /// `further_probe_threshold`: 0.7).
+    public static let furtherProbeThreshold = 0.7
+    /// How long a start-up probe's result may take before exponential probing ends (libwebrtc
+    /// `kMaxWaitingTimeForProbingResult`: 1 s).
+    public static let resultTimeout = Duration.seconds(1)
     /// No probe when the estimate is already this close to the ceiling.
     public static let ceilingMargin = 0.95
     /// Packets per probe cluster (libwebrtc `kMinProbePacketsSent`: 5; one more survives a lost one).
@@ -36,12 +55,43 @@ public struct ProbeController: Sendable {
     private var lastProbe: MonotonicTime?
     private var nextCluster = 1
     private var beforeDecline: Int?
+    /// Start-up probing: the next rate to probe at (nil while a result is awaited), and the probe awaiting its result.
+    private var exponential: (next: Int?, awaiting: (cluster: Int, bitrate: Int, sent: MonotonicTime)?)?
 
     /// The current time between probes (`interval`, doubled after each failed probe).
     public private(set) var currentInterval = ProbeController.interval
 
+    /// Whether start-up probing is still going on.
+    public var isProbingExponentially: Bool { exponential != nil }
+
     /// Creates a controller.
     public init() {}
+
+    /// Starts exponential probing from `startBitrate`: the first probe, at `firstExponentialScale` x it, is due at
+    /// once.
+    /// - Parameter startBitrate: the rate the sender starts at, bit/s (positive).
+    public mutating func startExponentialProbing(startBitrate: Int) {
+        guard startBitrate > 0 else { return }
+        exponential = (Int(Double(startBitrate) * Self.firstExponentialScale), nil)
+    }
+
+    /// Records what a probe cluster measured (whether or not it raised the estimate): during start-up probing, a
+    /// result of at least `furtherProbeThreshold` of the probe's rate makes the next probe due, at
+    /// `furtherExponentialScale` x the result; a lower one ends start-up probing.
+    /// - Parameters:
+    ///   - cluster: the cluster's identifier.
+    ///   - bitrate: the rate it got through at, bit/s.
+    public mutating func probeResult(cluster: Int, bitrate: Int) {
+        guard let awaiting = exponential?.awaiting, awaiting.cluster == cluster else { return }
+        if Double(bitrate) >= Self.furtherProbeThreshold * Double(awaiting.bitrate) {
+            exponential = (Int(Double(bitrate) * Self.furtherExponentialScale), nil)
+        } else {
+            exponential = nil
+        }
+    }
+
+    /// Ends start-up probing (the path's own limit was found some other way, e.g. overuse).
+    public mutating func stopExponentialProbing() { exponential = nil }
 
     /// Records the combined estimate; a decrease restarts the stable time.
     /// - Parameters:
@@ -61,10 +111,12 @@ public struct ProbeController: Sendable {
         lastEstimate = estimate
     }
 
-    /// Records that the delay-based detector signalled overuse; right after a probe, the probe failed.
+    /// Records that the delay-based detector signalled overuse; right after a probe, the probe failed (and start-up
+    /// probing, which found the link's limit, ends).
     /// - Parameter now: the current time.
     public mutating func overuseDetected(now: MonotonicTime) {
         guard let last = lastProbe, now - last <= Self.failureWindow else { return }
+        exponential = nil
         currentInterval = min(currentInterval * 2, Self.maximumInterval)
     }
 
@@ -73,13 +125,38 @@ public struct ProbeController: Sendable {
     ///   - now: the current time.
     ///   - estimate: the combined estimate in bit/s.
     ///   - ceiling: the operator's bitrate, which no probe exceeds.
+    ///   - applicationLimited: whether the sender is in ALR (`ApplicationLimitedRegionDetector`): a probe is then due
+    ///     every `currentInterval` without waiting for a stable estimate.
     /// - Returns: the cluster's identifier (1, 2, ...) and its probe rate in bit/s, or nil.
-    public mutating func probe(now: MonotonicTime, estimate: Int, ceiling: Int) -> (cluster: Int, bitrate: Int)? {
+    public mutating func probe(
+        now: MonotonicTime, estimate: Int, ceiling: Int, applicationLimited: Bool = false
+    ) -> (cluster: Int, bitrate: Int)? {
         update(estimate: estimate, now: now)
-        guard let since = stableSince, now - since >= Self.stableTime else { return nil }
+        if let state = exponential {
+            if let awaiting = state.awaiting {
+                guard now - awaiting.sent > Self.resultTimeout else { return nil }
+                exponential = nil  // no result in time: start-up probing ends, periodic probing takes over
+            } else if let next = state.next {
+                let bitrate = min(next, ceiling)
+                guard bitrate > estimate, Double(estimate) < Double(ceiling) * Self.ceilingMargin else {
+                    exponential = nil
+                    return nil
+                }
+                let probe = makeProbe(bitrate: bitrate, now: now)
+                // The ceiling reached: this is the last start-up probe.
+                exponential = bitrate >= ceiling ? nil : (nil, (probe.cluster, bitrate, now))
+                return probe
+            }
+        }
+        if !applicationLimited {
+            guard let since = stableSince, now - since >= Self.stableTime else { return nil }
+        }
         if let last = lastProbe, now - last < currentInterval { return nil }
         guard Double(estimate) < Double(ceiling) * Self.ceilingMargin, estimate > 0 else { return nil }
-        let bitrate = Int(min(Double(estimate) * Self.factor, Double(ceiling)))
+        return makeProbe(bitrate: Int(min(Double(estimate) * Self.factor, Double(ceiling))), now: now)
+    }
+
+    private mutating func makeProbe(bitrate: Int, now: MonotonicTime) -> (cluster: Int, bitrate: Int) {
         lastProbe = now
         defer { nextCluster = nextCluster == Int.max ? 1 : nextCluster + 1 }
         return (nextCluster, bitrate)

@@ -10,6 +10,9 @@ public struct SendSideBandwidthEstimator: Sendable {
     public private(set) var lossBased: LossBasedBandwidthEstimator
     /// The delay-based estimator, nil when transport-wide feedback is not in use.
     public private(set) var delayBased: DelayBasedBandwidthEstimator?
+    /// The loss model on transport-wide feedback (libwebrtc `LossBasedBweV2`), nil without it. Once it has its
+    /// observations (`isReady`) it replaces `lossBased`, whose 2 %/10 % rule on receiver reports cuts at random loss.
+    public private(set) var lossModel: LossBasedBandwidthEstimatorV2?
     /// The latest REMB bitrate, nil when none was received.
     public private(set) var rembBitrate: Int?
     /// The latest TMMBR bitrate, nil when none was received.
@@ -21,27 +24,62 @@ public struct SendSideBandwidthEstimator: Sendable {
 
     /// Creates an estimator.
     /// - Parameters:
-    ///   - initialBitrate: the starting target, also the operator's bitrate.
+    ///   - initialBitrate: the operator's bitrate, and the starting target unless `startBitrate` is lower.
+    ///   - startBitrate: where both estimates start when lower than `initialBitrate` (probing then finds the path's
+    ///     rate; see `ProbeController.startExponentialProbing`), nil to start at `initialBitrate`.
     ///   - minimumBitrate: the lowest target, at least 1 kbit/s.
     ///   - maximumBitrate: the highest target, at most 10 Gbit/s.
     ///   - usesTransportFeedback: whether transport-wide feedback was negotiated (enables the delay-based part).
     /// - Throws: `BandwidthEstimatorError.invalidBounds`.
     public init(
-        initialBitrate: Int, minimumBitrate: Int = 30_000, maximumBitrate: Int = 20_000_000,
+        initialBitrate: Int, startBitrate: Int? = nil, minimumBitrate: Int = 30_000, maximumBitrate: Int = 20_000_000,
         usesTransportFeedback: Bool
     ) throws(BandwidthEstimatorError) {
+        let start = min(startBitrate ?? initialBitrate, initialBitrate)
         lossBased = try LossBasedBandwidthEstimator(
-            initialBitrate: initialBitrate, minimumBitrate: minimumBitrate, maximumBitrate: maximumBitrate)
+            initialBitrate: start, minimumBitrate: minimumBitrate, maximumBitrate: maximumBitrate)
         delayBased = usesTransportFeedback
             ? try DelayBasedBandwidthEstimator(
-                initialBitrate: initialBitrate, minimumBitrate: minimumBitrate, maximumBitrate: maximumBitrate)
+                initialBitrate: start, minimumBitrate: minimumBitrate, maximumBitrate: maximumBitrate)
             : nil
         configuredBitrate = min(max(initialBitrate, minimumBitrate), maximumBitrate)
+        lossModel = usesTransportFeedback
+            ? LossBasedBandwidthEstimatorV2(
+                initialBitrate: start, minimumBitrate: minimumBitrate, maximumBitrate: configuredBitrate)
+            : nil
+    }
+
+    /// The loss-based estimate in use: the loss model's once ready, else the receiver reports' rule.
+    public var lossBasedBitrate: Int {
+        if let lossModel, lossModel.isReady { return Int(lossModel.estimate) }
+        return lossBased.targetBitrate
+    }
+
+    /// The loss the latest estimate saw: the loss model's weighted average once ready, else the latest receiver
+    /// report's (nil before one).
+    public var recentLoss: Double? {
+        if let lossModel, lossModel.isReady { return lossModel.averageLoss }
+        return lossBased.lastLoss
+    }
+
+    /// The peer sends no transport-wide feedback (none came in `SenderConfiguration.transportFeedbackWait`): the
+    /// delay-based part is dropped and the loss-based estimate, which may have started low, rises to the operator's
+    /// bitrate at once (the receiver's reports and limits still cap it).
+    public mutating func transportFeedbackAbsent() {
+        delayBased = nil
+        lossModel = nil
+        lossBased.raise(to: configuredBitrate)
+        capLossBased()
+    }
+
+    /// What the latest probe cluster measured, once (whether or not it raised the estimate).
+    public mutating func takeProbeResult() -> (cluster: Int, bitrate: Int)? {
+        delayBased?.takeProbeResult()
     }
 
     /// The combined target and what limits it (on a tie, the limit that capped the loss-based estimate).
     public var estimate: (bitrate: Int, limit: BandwidthLimit) {
-        var best = (lossBased.targetBitrate, BandwidthLimit.lossBased)
+        var best = (lossBasedBitrate, BandwidthLimit.lossBased)
         if let delay = delayBased?.targetBitrate, delay <= best.0 { best = (delay, .delayBased) }
         if let remb = rembBitrate, remb <= best.0 { best = (remb, .remb) }
         if let tmmbr = tmmbrBitrate, tmmbr <= best.0 { best = (tmmbr, .tmmbr) }
@@ -59,7 +97,7 @@ public struct SendSideBandwidthEstimator: Sendable {
     /// cent up before the queue shows). The pacer lets whole frames leave at once only then.
     public var hasRoom: Bool {
         let (bitrate, limit) = estimate
-        guard limit == .configured, (lossBased.lastLoss ?? 0) < LossBasedBandwidthEstimator.lowLossThreshold else {
+        guard limit == .configured, (recentLoss ?? 0) < LossBasedBandwidthEstimator.lowLossThreshold else {
             return false
         }
         guard let delayBased else { return true }
@@ -81,6 +119,7 @@ public struct SendSideBandwidthEstimator: Sendable {
     /// - Parameter bitsPerSecond: the ceiling, clamped to the bounds.
     public mutating func setConfiguredBitrate(_ bitsPerSecond: Int) {
         configuredBitrate = min(max(bitsPerSecond, lossBased.minimumBitrate), lossBased.maximumBitrate)
+        lossModel?.setMaximumBitrate(configuredBitrate)
         capLossBased()
     }
 
@@ -142,14 +181,27 @@ public struct SendSideBandwidthEstimator: Sendable {
     /// - Parameters:
     ///   - feedback: the feedback.
     ///   - now: when it arrived.
+    ///   - applicationLimited: whether the sender is in ALR (`ApplicationLimitedRegionDetector`): its acknowledged
+    ///     rate then says nothing about the path, and the loss model does not take it as a candidate.
     /// - Returns: the combined target after it.
     @discardableResult
-    public mutating func update(with feedback: TransportFeedback, now: MonotonicTime) -> Int {
-        delayBased?.update(with: feedback, now: now)
+    public mutating func update(
+        with feedback: TransportFeedback, now: MonotonicTime, applicationLimited: Bool = false
+    ) -> Int {
+        guard var delay = delayBased else { return targetBitrate }
+        delay.update(with: feedback, now: now)
+        let summary = delay.lastFeedbackSummary
+        let probe = delay.takeProbeRaise()
+        delayBased = delay
+        lossModel?.update(
+            bytes: summary.bytes, lostBytes: summary.lostBytes, firstSend: summary.firstSend,
+            lastSend: summary.lastSend, delayBasedEstimate: delay.targetBitrate,
+            acknowledgedBitrate: delay.acknowledgedBitrate, applicationLimited: applicationLimited)
         lossBased.increaseBetweenReports(now: now)
-        if let probe = delayBased?.takeProbeRaise() {
+        if let probe {
             // A probe got through at this rate: the loss-based estimate follows at once (within the ceilings).
             lossBased.raise(to: probe)
+            if let model = lossModel, Double(probe) > model.estimate { lossModel?.setEstimate(probe) }
         }
         capLossBased()
         return targetBitrate

@@ -57,6 +57,9 @@ public struct Pacer: Sendable {
     /// What happened so far.
     public private(set) var statistics = PacerStatistics()
 
+    /// The rate probe packets leave at while one is at the head of the queue (`setProbeBitrate(_:)`), bit/s.
+    public private(set) var probeBitrate: Int?
+
     private var media: PacketRing
     private var retransmissions: PacketRing
     private var debt: Double = 0
@@ -114,6 +117,13 @@ public struct Pacer: Sendable {
         targetBitrate = Self.clamp(bitsPerSecond)
     }
 
+    /// Sets the rate probe packets leave at (a probe cluster measures the path at its own rate, libwebrtc
+    /// `BitrateProber`): while a probe packet is the next to leave, the pacing rate is at least this.
+    /// - Parameter bitsPerSecond: the probe's rate, clamped to `targetBitrateRange`; nil for none.
+    public mutating func setProbeBitrate(_ bitsPerSecond: Int?) {
+        probeBitrate = bitsPerSecond.map(Self.clamp)
+    }
+
     /// The configured pacing rate in bits per second (target x factor).
     public var pacingBitrate: Int { Int(Double(targetBitrate) * pacingFactor) }
 
@@ -134,7 +144,8 @@ public struct Pacer: Sendable {
     /// The rate in bytes per second at `now`: the pacing rate, raised if the media queue would not drain within
     /// `queueTimeLimit`.
     private func rate(now: MonotonicTime) -> Double {
-        let base = Double(targetBitrate) * pacingFactor / 8
+        var base = Double(targetBitrate) * pacingFactor / 8
+        if let probeBitrate, retransmissions.first?.kind == .probe { base = max(base, Double(probeBitrate) / 8) }
         guard let oldest = media.first else { return base }
         let left = max((queueTimeLimit - max(.zero, now - oldest.enqueuedAt)).inSeconds, 0.001)
         return max(base, Double(queuedBytes) / left)

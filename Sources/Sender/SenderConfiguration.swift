@@ -64,6 +64,18 @@ public struct SenderConfiguration: Sendable {
     public var degradationPreference: DegradationPreference = .maintainFramerate
     /// The lowest target the peer's limits (REMB, TMMBR) may push the bitrate to, in bit/s.
     public var minimumBitrate: Int = 50_000
+    /// Where the congestion estimate starts, in bit/s, when the delay-based half runs (`congestionControl` with
+    /// `transportWideCCExtensionID`): the session sends at the lower of this and the encoder's target and probes up at
+    /// once (3x, then 2x each result while it gets through; `ProbeController`), so that a sender entering a slow path
+    /// does not fill its queue first. nil starts at the encoder's target. A peer that sends no transport-wide feedback
+    /// within `transportFeedbackWait` of the first packet gets the encoder's target at once (loss-based only).
+    /// libwebrtc starts at 300 kbit/s (`defaultStartBitrate`).
+    public var startBitrate: Int?
+    /// The default `startBitrate`: 300 kbit/s (libwebrtc's default `BitrateConstraints::start_bitrate_bps`).
+    public static let defaultStartBitrate = 300_000
+    /// How long the session waits for a first transport-wide feedback message before it gives the delay-based half
+    /// up and sends at the encoder's target: 2 s.
+    public static let transportFeedbackWait: Duration = .seconds(2)
     /// The IP-level MTU the packets must fit.
     public var mtu: Int = 1200
     /// RFC 6184 packetization mode.
@@ -184,6 +196,10 @@ extension SenderConfiguration {
         guard minimumBitrate >= EncoderConfiguration.minimumBitrate, minimumBitrate <= encoder.targetBitrate else {
             throw .invalidConfiguration(
                 "minimum bitrate must be \(EncoderConfiguration.minimumBitrate) bit/s to the target (\(encoder.targetBitrate) bit/s), got \(minimumBitrate)")
+        }
+        if let startBitrate, startBitrate < minimumBitrate {
+            throw .invalidConfiguration(
+                "start bitrate must be at least the minimum bitrate (\(minimumBitrate) bit/s), got \(startBitrate)")
         }
         if let first = firstSequenceNumber, first.rawValue > SequenceNumber.maxInitialValue {
             throw .invalidConfiguration("first sequence number must be below 32768, got \(first)")

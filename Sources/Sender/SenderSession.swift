@@ -117,6 +117,14 @@ final class SenderSession {
     /// Bytes SRTP adds to each RTP packet (part of the size the delay-based estimator counts).
     private let srtpTrailer: Int
     private var probes = ProbeController()
+    /// Whether the sender is application-limited (sending well under the estimate): probes are then due without a
+    /// stable estimate (ALR probing).
+    private var applicationLimited = ApplicationLimitedRegionDetector()
+    /// When the first packet with a transport-wide number left, while the session still waits for the peer's first
+    /// feedback (nil before that packet and after the wait is over).
+    private var awaitingTransportFeedbackSince: MonotonicTime?
+    /// Whether the session still waits for the peer's first transport-wide feedback.
+    private var awaitsTransportFeedback: Bool
     /// The probe cluster whose padding is in the pacer's queue.
     private var probeCluster = 0
     /// The overuse count at the last estimate (a rise right after a probe is the probe's failure).
@@ -209,12 +217,16 @@ final class SenderSession {
             // Fine pacing until the path has shown room (`Pacer.congestedBurstInterval`, `applyEstimate`).
             if configuration.congestionControl { try pacer?.setBurstInterval(Pacer.congestedBurstInterval) }
         }
+        // A low start (the delay-based half only: probing needs transport-wide feedback to measure).
+        let usesTransportFeedback = configuration.congestionControl && configuration.transportWideCCExtensionID != nil
+        let start = usesTransportFeedback
+            ? configuration.startBitrate.flatMap { $0 < enc.targetBitrate ? $0 : nil } : nil
         if configuration.congestionControl {
             bandwidth = try SendSideBandwidthEstimator(
-                initialBitrate: enc.targetBitrate, minimumBitrate: configuration.minimumBitrate,
-                maximumBitrate: bitrate.maximumBitrate,
-                usesTransportFeedback: configuration.transportWideCCExtensionID != nil)
+                initialBitrate: enc.targetBitrate, startBitrate: start, minimumBitrate: configuration.minimumBitrate,
+                maximumBitrate: bitrate.maximumBitrate, usesTransportFeedback: usesTransportFeedback)
         }
+        awaitsTransportFeedback = usesTransportFeedback
         transportSequence = TransportSequenceStamper(extensionID: configuration.transportWideCCExtensionID)
         srtpTrailer = configuration.security?.suite.rtpTrailerLength ?? 0
         estimateCeiling = enc.targetBitrate
@@ -232,6 +244,11 @@ final class SenderSession {
         stats.mediaTargetBitrate = enc.targetBitrate
         stats.maxBitrate = enc.effectiveMaxBitrate
         stats.operatorBitrate = bitrate.operatorBitrate
+        if let start {
+            // The encoder and the pacer start low too; the first probe leaves with the first frame.
+            probes.startExponentialProbing(startBitrate: start)
+            applyEstimate(force: true)
+        }
     }
 
     /// The wall clock at `time`, in NTP format.
@@ -275,6 +292,8 @@ final class SenderSession {
             } else if pacer != nil {
                 releasePaced()
             }
+            checkTransportFeedbackWait()
+            if probes.isProbingExponentially { probeIfDue() }
         case .resolutionChanged(let change):
             stats.frameWidth = change.to.width
             stats.frameHeight = change.to.height
@@ -328,8 +347,13 @@ final class SenderSession {
                 }
             case .transportFeedback(let feedback):
                 stats.transportFeedbackReceived += 1
+                awaitsTransportFeedback = false
+                awaitingTransportFeedbackSince = nil
                 guard bandwidth?.delayBased != nil else { continue }
-                bandwidth?.update(with: feedback, now: now)
+                bandwidth?.update(with: feedback, now: now, applicationLimited: applicationLimited.isApplicationLimited)
+                if let result = bandwidth?.takeProbeResult() {
+                    probes.probeResult(cluster: result.cluster, bitrate: result.bitrate)
+                }
                 applyEstimate(force: false)
                 probeIfDue()
             case .receiverReferenceTime(let receiver, let time):
@@ -348,7 +372,24 @@ final class SenderSession {
             nextReport = now + configuration.reportInterval
             report()
         }
+        checkTransportFeedbackWait()
         releasePaced()
+    }
+
+    /// Gives the delay-based half up when the peer sent no transport-wide feedback within
+    /// `SenderConfiguration.transportFeedbackWait` of the first numbered packet (a peer that ignores the extension,
+    /// e.g. ffmpeg): the estimate, which may have started low, goes to the operator's bitrate at once.
+    private func checkTransportFeedbackWait() {
+        guard let since = awaitingTransportFeedbackSince,
+            now - since >= SenderConfiguration.transportFeedbackWait
+        else { return }
+        awaitsTransportFeedback = false
+        awaitingTransportFeedbackSince = nil
+        probes.stopExponentialProbing()
+        bandwidth?.transportFeedbackAbsent()
+        pacer?.setProbeBitrate(nil)
+        stats.transportFeedbackAbsent = true
+        applyEstimate(force: true)
     }
 
     /// The encoder applied (or refused) the rates of request `id`.
@@ -610,10 +651,13 @@ final class SenderSession {
         guard let bandwidth else { return }
         let (estimate, limit) = bandwidth.estimate
         stats.congestionEstimate = estimate
-        stats.lossBasedEstimate = bandwidth.lossBased.targetBitrate
+        stats.lossBasedEstimate = bandwidth.lossBasedBitrate
         stats.delayBasedEstimate = bandwidth.delayBased?.targetBitrate
         stats.overuseEvents = bandwidth.delayBased?.statistics.overuseEvents ?? 0
         stats.estimateLimitedBy = "\(limit)"
+        applicationLimited.setEstimate(estimate)
+        stats.applicationLimited = applicationLimited.isApplicationLimited
+        stats.applicationLimitedRegions = applicationLimited.regionsEntered
         stats.probes = bandwidth.delayBased?.statistics.probesSent ?? 0
         stats.probesRaisedEstimate = bandwidth.delayBased?.statistics.probesRaisedEstimate ?? 0
         probes.update(estimate: estimate, now: now)
@@ -661,9 +705,15 @@ final class SenderSession {
     /// packets again (on its RTX stream when there is one), ahead of new media through the pacer, each recorded with
     /// the cluster so that the feedback measures the rate they got through at.
     private func probeIfDue() {
-        guard let estimate = bandwidth?.targetBitrate, bandwidth?.delayBased != nil, pacer != nil else { return }
-        guard let probe = probes.probe(now: now, estimate: estimate, ceiling: estimateCeiling) else { return }
+        guard mediaFlows, let estimate = bandwidth?.targetBitrate, bandwidth?.delayBased != nil, pacer != nil else {
+            return
+        }
+        guard let probe = probes.probe(
+            now: now, estimate: estimate, ceiling: estimateCeiling,
+            applicationLimited: applicationLimited.isApplicationLimited)
+        else { return }
         bandwidth?.startProbe(cluster: probe.cluster, bitrate: probe.bitrate)
+        pacer?.setProbeBitrate(probe.bitrate)
         probeCluster = probe.cluster
         let stream = 0
         let newest = streams[stream].packetizer.nextSequenceNumber - 1
@@ -681,6 +731,8 @@ final class SenderSession {
         guard mediaFlows, let number = transportSequence.stamp(packet) else { return }
         bandwidth?.packetSent(
             transportSequenceNumber: number, size: packet.count + srtpTrailer, now: now, probeCluster: probeCluster)
+        applicationLimited.packetSent(size: packet.count + srtpTrailer, now: now)
+        if awaitsTransportFeedback, awaitingTransportFeedbackSince == nil { awaitingTransportFeedbackSince = now }
     }
 
     // MARK: Retransmissions and pacing

@@ -93,6 +93,13 @@ public struct SenderStats: Codable, Sendable, Equatable {
     public var probePacketsSent: Int = 0
     /// Transport-wide feedback messages received (RTPFB FMT 15).
     public var transportFeedbackReceived: Int = 0
+    /// True once the session gave the delay-based estimate up because the peer sent no transport-wide feedback
+    /// within `SenderConfiguration.transportFeedbackWait` of the first packet carrying the extension.
+    public var transportFeedbackAbsent: Bool = false
+    /// Whether the sender is application-limited now (sending well under the estimate; `ApplicationLimitedRegionDetector`).
+    public var applicationLimited: Bool = false
+    /// Times the sender entered the application-limited region.
+    public var applicationLimitedRegions: Int = 0
     /// Times the delay-based detector signalled overuse.
     public var overuseEvents: Int = 0
     /// Seconds from the arrival of the latest served keyframe request (PLI, FIR, control) to the first packet of the

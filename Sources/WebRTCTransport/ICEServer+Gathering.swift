@@ -1,4 +1,4 @@
-public import WebRTC
+import WebRTC
 import NIOPosix
 import STUN
 import TURN

@@ -68,9 +68,23 @@ struct StreamOptions: ParsableArguments {
     var pacingFactor: Double = 2.5
 
     @Option(name: .customLong("transport-cc"), help: ArgumentHelp(
-        "Carry the transport-wide sequence number with this RTP header extension ID (1-14) and adapt to the peer's transport-cc feedback (delay-based congestion control); the SDP gets a=extmap and rtcp-fb transport-cc.",
+        "The RTP header extension ID (1-14) of the transport-wide sequence number, which every packet carries (on by default, as in every WebRTC stack: default ID 3, or the first one --abs-capture-time leaves free); the peer's transport-cc feedback drives the delay-based congestion control and start-up probing; the SDP gets a=extmap and rtcp-fb transport-cc. A peer that sends no feedback within 2 s gets the full bitrate without it.",
         valueName: "id"))
     var transportCC: UInt8?
+
+    @Flag(name: .customLong("no-transport-cc"), help: "Leave the transport-wide sequence number out (loss-based congestion control on receiver reports only).")
+    var noTransportCC = false
+
+    /// The transport-wide sequence number's extension ID in use: --transport-cc, else 3 (Chrome's) unless
+    /// --abs-capture-time has it, else the first free one; nil with --no-transport-cc.
+    var transportCCID: UInt8? {
+        if noTransportCC { return nil }
+        if let transportCC { return transportCC }
+        return ([Self.defaultTransportCCID] + Array(1...14)).first { $0 != absCaptureTime }
+    }
+
+    /// The default ID of the transport-wide sequence number: 3, as Chrome offers it.
+    static let defaultTransportCCID: UInt8 = 3
 
     @Option(name: .customLong("abs-capture-time"), help: ArgumentHelp(
         "Carry each frame's capture time (abs-capture-time RTP header extension, this ID 1-14) on its first packet once a second, on keyframes and when the capture clock jumps; the SDP gets a=extmap and `receive` reports capture -> decoded times.",
@@ -87,6 +101,7 @@ struct StreamOptions: ParsableArguments {
         if noSRTP && (remoteKey != nil || remoteKeyFile != nil) {
             throw ValidationError("--no-srtp cannot be used with --remote-key or --remote-key-file")
         }
+        if transportCC != nil && noTransportCC { throw ValidationError("give --transport-cc ID or --no-transport-cc, not both") }
         if let transportCC, !(1...14).contains(transportCC) {
             throw ValidationError("--transport-cc must be a header extension ID of 1-14 (RFC 8285 one-byte form)")
         }
@@ -94,7 +109,7 @@ struct StreamOptions: ParsableArguments {
             guard (1...14).contains(absCaptureTime) else {
                 throw ValidationError("--abs-capture-time must be a header extension ID of 1-14 (RFC 8285 one-byte form)")
             }
-            guard absCaptureTime != transportCC else {
+            guard absCaptureTime != transportCCID else {
                 throw ValidationError("--abs-capture-time and --transport-cc cannot share header extension ID \(absCaptureTime)")
             }
         }
@@ -200,10 +215,10 @@ struct StreamOptions: ParsableArguments {
         configuration.security = try security()
         configuration.acceptPlainRTCP = acceptPlainRTCP
         configuration.rtx = rtx ? .init(payloadType: PayloadType(rtxPayloadType), ssrc: rtxSSRC.map { SSRC($0) }) : nil
-        configuration.transportWideCCExtensionID = transportCC
+        configuration.transportWideCCExtensionID = transportCCID
         configuration.absoluteCaptureTimeExtensionID = absCaptureTime
         if configuration.playoutDelay != nil {
-            configuration.playoutDelayExtensionID = Self.playoutDelayExtensionID(taken: [transportCC, absCaptureTime])
+            configuration.playoutDelayExtensionID = Self.playoutDelayExtensionID(taken: [transportCCID, absCaptureTime])
         }
         configuration.cname = cname
         do {

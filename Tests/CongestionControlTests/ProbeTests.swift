@@ -106,3 +106,62 @@ import Testing
         #expect(estimator.delayBased?.statistics.probesRaisedEstimate == 0)
     }
 }
+
+/// Start-up probing (libwebrtc: 3x the start rate, then 2x each result while it reaches 70 % of its probe).
+@Suite struct ExponentialProbeTests {
+    static func at(_ ms: Int64) -> MonotonicTime { MonotonicTime(nanoseconds: ms * 1_000_000) }
+
+    @Test func probesUpWhileResultsGetThroughAndStopsAtTheCeiling() throws {
+        var controller = ProbeController()
+        controller.startExponentialProbing(startBitrate: 300_000)
+        let firstProbe = controller.probe(now: Self.at(0), estimate: 300_000, ceiling: 4_000_000)
+        let first = try #require(firstProbe)
+        #expect(first.bitrate == 900_000)
+        let none = controller.probe(now: Self.at(100), estimate: 300_000, ceiling: 4_000_000)
+        #expect(none == nil, "awaiting")
+        controller.probeResult(cluster: first.cluster, bitrate: 880_000)
+        let secondProbe = controller.probe(now: Self.at(150), estimate: 880_000, ceiling: 4_000_000)
+        let second = try #require(secondProbe)
+        #expect(second.bitrate == 1_760_000)
+        controller.probeResult(cluster: second.cluster, bitrate: 1_700_000)
+        let thirdProbe = controller.probe(now: Self.at(300), estimate: 1_700_000, ceiling: 4_000_000)
+        let third = try #require(thirdProbe)
+        #expect(third.bitrate == 3_400_000)
+        controller.probeResult(cluster: third.cluster, bitrate: 3_300_000)
+        let fourthProbe = controller.probe(now: Self.at(450), estimate: 3_300_000, ceiling: 4_000_000)
+        let fourth = try #require(fourthProbe)
+        #expect(fourth.bitrate == 4_000_000, "capped at the ceiling, the last one")
+        #expect(!controller.isProbingExponentially)
+    }
+
+    @Test func aResultUnderSeventyPercentOrNoneEndsIt() throws {
+        var controller = ProbeController()
+        controller.startExponentialProbing(startBitrate: 300_000)
+        let probe = controller.probe(now: Self.at(0), estimate: 300_000, ceiling: 4_000_000)
+        let first = try #require(probe)
+        controller.probeResult(cluster: first.cluster + 7, bitrate: 900_000)  // another cluster: ignored
+        #expect(controller.isProbingExponentially)
+        controller.probeResult(cluster: first.cluster, bitrate: 600_000)  // 67 % of 900k
+        #expect(!controller.isProbingExponentially)
+
+        var silent = ProbeController()
+        silent.startExponentialProbing(startBitrate: 300_000)
+        let sent = silent.probe(now: Self.at(0), estimate: 300_000, ceiling: 4_000_000)
+        #expect(sent != nil)
+        let waiting = silent.probe(now: Self.at(1_000), estimate: 300_000, ceiling: 4_000_000)
+        #expect(waiting == nil)
+        _ = silent.probe(now: Self.at(1_001), estimate: 300_000, ceiling: 4_000_000)
+        #expect(!silent.isProbingExponentially, "no result within 1 s")
+    }
+
+    /// In ALR a probe is due every interval without a stable estimate.
+    @Test func applicationLimitedProbesWithoutAStableEstimate() {
+        var controller = ProbeController()
+        let first = controller.probe(now: Self.at(0), estimate: 500_000, ceiling: 2_000_000, applicationLimited: true)
+        #expect(first?.bitrate == 1_000_000)
+        let early = controller.probe(now: Self.at(4_999), estimate: 500_000, ceiling: 2_000_000, applicationLimited: true)
+        #expect(early == nil)
+        let next = controller.probe(now: Self.at(5_000), estimate: 500_000, ceiling: 2_000_000, applicationLimited: true)
+        #expect(next != nil)
+    }
+}

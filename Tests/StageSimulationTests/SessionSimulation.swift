@@ -31,6 +31,8 @@ struct SessionSimulation {
         /// The sender's pacer (`SenderConfiguration.pacingFactor`, its default factor), or every packet at once.
         var pacing = true
         var congestionControl = true
+        /// Where the congestion estimate starts (`SenderConfiguration.startBitrate`).
+        var startBitrate: Int?
         var senderReportInterval = Duration.seconds(1)
         var receiverReportInterval = Duration.seconds(1)
         var seed: UInt64 = 1
@@ -201,6 +203,7 @@ extension SessionSimulation.Scenario {
         configuration.transportWideCCExtensionID = transportCC ? SessionSimulation.transportCCID : nil
         configuration.pacingFactor = pacing ? Pacer.defaultPacingFactor : nil
         configuration.congestionControl = congestionControl
+        configuration.startBitrate = startBitrate
         configuration.reportInterval = senderReportInterval
         configuration.absoluteCaptureTimeExtensionID = absoluteCaptureTimeID
         configuration.playoutDelay = playoutDelay?.delay
