@@ -44,6 +44,8 @@ public struct DelayBasedBandwidthEstimator: Sendable {
     private var lastInitialReduction: Double?
     private var lastProbeRaise: Int?
     private var lastProbeMeasurement: (cluster: Int, bitrate: Int)?
+    /// The latest probe measurement, kept (the back-off before the throughput is known starts from it).
+    private var lastProbedBitrate: Int?
 
     /// The packets the latest feedback message reported on (those this estimator sent and remembers): their bytes,
     /// the bytes of those reported lost, and their earliest and latest send times in ms (infinite when none).
@@ -159,6 +161,7 @@ public struct DelayBasedBandwidthEstimator: Sendable {
             {
                 probeResult = max(probeResult ?? 0, rate)
                 lastProbeMeasurement = (sentCluster[i], rate)
+                lastProbedBitrate = rate
             }
         }
         scratch.sort { $0.arrival < $1.arrival }
@@ -184,7 +187,14 @@ public struct DelayBasedBandwidthEstimator: Sendable {
                     rate.update(usage: usage, throughput: throughput, now: nowMs, applicationLimited: limited)
                 }
             } else if lastInitialReduction.map({ nowMs - $0 >= Self.initialReductionInterval }) ?? true {
-                rate.set(rate.bitrate / 2, now: nowMs)
+                // No throughput yet, but a probe measured what the path carried: back off from that as from a
+                // throughput (beta x it), not by half (entering a 1 Mbit/s bottleneck after start-up probing, halving
+                // fell to 0.48 Mbit/s and took 6 s to climb back over 0.8).
+                if let measured = lastProbedBitrate, Double(measured) * AIMDRateControl.beta < rate.bitrate {
+                    rate.set(Double(measured) * AIMDRateControl.beta, now: nowMs)
+                } else {
+                    rate.set(rate.bitrate / 2, now: nowMs)
+                }
                 lastInitialReduction = nowMs
             }
         } else {

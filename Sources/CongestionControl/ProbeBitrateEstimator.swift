@@ -5,6 +5,10 @@
 struct ProbeBitrateEstimator: Sendable {
     /// Acknowledged packets needed for a result (libwebrtc: 80 % of the 5 sent).
     static let minimumPackets = 4
+    /// A receive rate under this fraction of the send rate means the probe saturated the link.
+    static let unsaturatedRatio = 0.9
+    /// The result for a saturated link: this fraction of the receive rate.
+    static let targetUtilization = 0.95
     /// The shortest send or receive span taken as measured (shorter: that side is not the limit).
     static let minimumSpan = 1.0
 
@@ -47,7 +51,12 @@ struct ProbeBitrateEstimator: Sendable {
         let receiveRate = Double(cluster.bytes - cluster.firstArrivalSize) * 8 / (receiveSpan / 1000)
         let sendRate = sendSpan >= Self.minimumSpan
             ? Double(cluster.bytes - cluster.lastSendSize) * 8 / (sendSpan / 1000) : Double.infinity
-        let rate = min(receiveRate, sendRate, Double(cluster.bitrate))
+        var rate = min(receiveRate, sendRate, Double(cluster.bitrate))
+        // Received well under the rate sent: the link's capacity was found; settle a little under it so as not to
+        // overuse at once (libwebrtc `kMinRatioForUnsaturatedLink` 0.9, `kTargetUtilizationFraction` 0.95).
+        if sendRate.isFinite, receiveRate < Self.unsaturatedRatio * sendRate {
+            rate = min(rate, Self.targetUtilization * receiveRate)
+        }
         return rate.isFinite && rate > 0 ? Int(rate) : nil
     }
 }

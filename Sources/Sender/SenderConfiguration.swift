@@ -65,12 +65,12 @@ public struct SenderConfiguration: Sendable {
     /// The lowest target the peer's limits (REMB, TMMBR) may push the bitrate to, in bit/s.
     public var minimumBitrate: Int = 50_000
     /// Where the congestion estimate starts, in bit/s, when the delay-based half runs (`congestionControl` with
-    /// `transportWideCCExtensionID`): the session sends at the lower of this and the encoder's target and probes up at
+    /// `transportWideCCExtensionID`) and probes can be sent (`rtx`, `nack` and pacing on): the session sends at the lower of this and the encoder's target and probes up at
     /// once (3x, then 2x each result while it gets through; `ProbeController`), so that a sender entering a slow path
     /// does not fill its queue first. nil starts at the encoder's target. A peer that sends no transport-wide feedback
     /// within `transportFeedbackWait` of the first packet gets the encoder's target at once (loss-based only).
     /// libwebrtc starts at 300 kbit/s (`defaultStartBitrate`).
-    public var startBitrate: Int?
+    public var startBitrate: Int? = SenderConfiguration.defaultStartBitrate
     /// The default `startBitrate`: 300 kbit/s (libwebrtc's default `BitrateConstraints::start_bitrate_bps`).
     public static let defaultStartBitrate = 300_000
     /// How long the session waits for a first transport-wide feedback message before it gives the delay-based half

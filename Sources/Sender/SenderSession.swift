@@ -219,8 +219,11 @@ final class SenderSession {
         }
         // A low start (the delay-based half only: probing needs transport-wide feedback to measure).
         let usesTransportFeedback = configuration.congestionControl && configuration.transportWideCCExtensionID != nil
-        let start = usesTransportFeedback
-            ? configuration.startBitrate.flatMap { $0 < enc.targetBitrate ? $0 : nil } : nil
+        // Probes resend recent packets, which only an RTX stream can carry: on the media SSRC a packet the receiver
+        // already has is an SRTP replay (refused, counted as an unprotect failure). Without RTX: no probes, no low start.
+        let canProbe = usesTransportFeedback && configuration.rtx != nil && configuration.nack
+            && configuration.pacingFactor != nil
+        let start = canProbe ? configuration.startBitrate.flatMap { $0 < enc.targetBitrate ? $0 : nil } : nil
         if configuration.congestionControl {
             bandwidth = try SendSideBandwidthEstimator(
                 initialBitrate: enc.targetBitrate, startBitrate: start, minimumBitrate: configuration.minimumBitrate,
@@ -702,10 +705,12 @@ final class SenderSession {
     }
 
     /// Queues a probe cluster when the `ProbeController` says one is due: the first stream's most recent media
-    /// packets again (on its RTX stream when there is one), ahead of new media through the pacer, each recorded with
+    /// packets again on its RTX stream (none without one), ahead of new media through the pacer, each recorded with
     /// the cluster so that the feedback measures the rate they got through at.
     private func probeIfDue() {
-        guard mediaFlows, let estimate = bandwidth?.targetBitrate, bandwidth?.delayBased != nil, pacer != nil else {
+        guard mediaFlows, streams[0].rtx != nil, let estimate = bandwidth?.targetBitrate, bandwidth?.delayBased != nil,
+            pacer != nil
+        else {
             return
         }
         guard let probe = probes.probe(

@@ -342,6 +342,9 @@ package final class FanOutEncoder: Sendable {
         configuration.payloadType = payloadType
         configuration.ssrc = ssrc
         configuration.transportWideCCExtensionID = configuration.congestionControl ? transportWideCCExtensionID : nil
+        // A viewer starts at the shared encoder's rate: a low start would pull every other viewer's picture down
+        // for the second its probes take (the encoder follows the weakest viewer).
+        configuration.startBitrate = nil
         configuration.absoluteCaptureTimeExtensionID = absoluteCaptureTimeExtensionID
         configuration.playoutDelayExtensionID = playoutDelayExtensionID
         configuration.security = nil  // the viewer's transport holds the DTLS-derived keys

@@ -54,6 +54,7 @@ final class SenderSessionHarness {
         session = try scenario.makeSender(start: start)
         encoder = EncoderModel(target: scenario.bitrate, frameRate: scenario.frameRate)
         now = start
+        drain()  // as the driver's start(): a low start rate reaches the encoder before its first frame
     }
 
     // MARK: Inputs (each takes every output)

@@ -28,10 +28,14 @@ struct SessionSimulation {
         var nack = true
         var rtx = true
         var transportCC = true
+        /// The receiver ignores the transport-wide sequence number (sends no feedback), as ffmpeg does.
+        var receiverWithoutTransportFeedback = false
         /// The sender's pacer (`SenderConfiguration.pacingFactor`, its default factor), or every packet at once.
         var pacing = true
         var congestionControl = true
-        /// Where the congestion estimate starts (`SenderConfiguration.startBitrate`).
+        /// Where the congestion estimate starts (`SenderConfiguration.startBitrate`): the operator's bitrate here, so
+        /// that the focused session tests see no start-up probing; the network cases (`SessionSimulationTests`) start
+        /// at the library's default, 300 kbit/s.
         var startBitrate: Int?
         var senderReportInterval = Duration.seconds(1)
         var receiverReportInterval = Duration.seconds(1)
@@ -231,7 +235,8 @@ extension SessionSimulation.Scenario {
         var configuration = ReceiverConfiguration(listenHost: "127.0.0.1", listenPort: 5004)
         configuration.nack = nack
         configuration.rtxPayloadType = rtx ? SessionSimulation.rtxPayloadType.rawValue : nil
-        configuration.transportWideCCExtensionID = transportCC ? SessionSimulation.transportCCID : nil
+        configuration.transportWideCCExtensionID =
+            transportCC && !receiverWithoutTransportFeedback ? SessionSimulation.transportCCID : nil
         configuration.absoluteCaptureTimeExtensionID = absoluteCaptureTimeID
         configuration.playoutDelayExtensionID = playoutDelay?.id
         configuration.reportInterval = receiverReportInterval

@@ -1,3 +1,4 @@
+import Sender
 import RTP
 import Testing
 
@@ -7,6 +8,7 @@ import Testing
 @Suite struct SessionSimulationTests {
     static func lossy(_ loss: Double, delay: Duration = .milliseconds(25)) -> SessionSimulation.Scenario {
         var scenario = SessionSimulation.Scenario()
+        scenario.startBitrate = SenderConfiguration.defaultStartBitrate
         scenario.forward.loss = loss
         scenario.backward.loss = loss
         scenario.forward.delay = delay
@@ -73,6 +75,7 @@ extension SessionSimulationTests {
     /// increase reach 1.01-1.02 Mbit/s before the queue's delay turns it back, so the simulation allows 5 % there.
     @Test func aOneMegabitBottleneckIsFound() throws {
         var scenario = SessionSimulation.Scenario()
+        scenario.startBitrate = SenderConfiguration.defaultStartBitrate
         scenario.forward.capacity = { _ in 1_000_000 }
         let outcome = try SessionSimulation(scenario).run()
         print(Self.describe("1 Mbit/s bottleneck", outcome, seconds: 60))
@@ -92,6 +95,7 @@ extension SessionSimulationTests {
     /// less) within 5 s and up (to 1.35 Mbit/s, 90 % of the operator's rate) within 20 s.
     @Test func capacityStepsAreFollowed() throws {
         var scenario = SessionSimulation.Scenario()
+        scenario.startBitrate = SenderConfiguration.defaultStartBitrate
         scenario.forward.capacity = { elapsed in
             elapsed >= .seconds(20) && elapsed < .seconds(35) ? 500_000 : 2_000_000
         }
@@ -106,6 +110,7 @@ extension SessionSimulationTests {
     /// Both directions dark for 1 s at 30 s: the first picture after the link returns comes within 1 s.
     @Test func aBlackoutEndsInAPictureWithinASecond() throws {
         var scenario = SessionSimulation.Scenario()
+        scenario.startBitrate = SenderConfiguration.defaultStartBitrate
         scenario.forward.blackouts = [.seconds(30) ..< .seconds(31)]
         scenario.backward.blackouts = [.seconds(30) ..< .seconds(31)]
         let outcome = try SessionSimulation(scenario).run()
@@ -119,6 +124,7 @@ extension SessionSimulationTests {
     /// 99 % shown.
     @Test func burstyLossWithJitterIsRepaired() throws {
         var scenario = SessionSimulation.Scenario()
+        scenario.startBitrate = SenderConfiguration.defaultStartBitrate
         for path in [\SessionSimulation.Scenario.forward, \.backward] {
             scenario[keyPath: path].burst = (enter: 0.007, stay: 0.67)
             scenario[keyPath: path].jitter = .milliseconds(20)
@@ -141,5 +147,54 @@ extension SessionSimulationTests {
         scenario.seed = 2
         let other = try SessionSimulation(scenario).run()
         #expect(other.forward.lost != first.forward.lost || other.shownAt != first.shownAt)
+    }
+}
+
+/// Start-up (issue 24): the sender starts at 300 kbit/s and probes up (3x, then 2x each result that gets through).
+extension SessionSimulationTests {
+    /// Into a 1 Mbit/s bottleneck (30-packet queue, 25 ms each way) with the operator at 1.5 Mbit/s: at most 20
+    /// packets lost in the first 3 s (starting at 1.5 Mbit/s lost 110-145 there), the target at 0.8 Mbit/s or more by
+    /// the 3 s report.
+    @Test func startingLowEntersABottleneckWithoutALossBurst() throws {
+        var scenario = SessionSimulation.Scenario()
+        scenario.startBitrate = SenderConfiguration.defaultStartBitrate
+        scenario.seconds = 3
+        scenario.forward.capacity = { _ in 1_000_000 }
+        let outcome = try SessionSimulation(scenario).run()
+        print(Self.describe("start-up into 1 Mbit/s", outcome, seconds: 3))
+        #expect(outcome.forward.droppedByQueue + outcome.forward.lost <= 20, "\(outcome.forward)")
+        let at3 = try #require(outcome.senderReports.last { $0.timestamp <= 3.5 })
+        #expect(at3.targetBitrate >= 800_000, "\(at3.targetBitrate) at \(at3.timestamp) s")
+        #expect(at3.probesRaisedEstimate >= 1)
+    }
+
+    /// A clean path with the operator at 4 Mbit/s: the target at 3.5 Mbit/s or more by the first report (1 s), from
+    /// 300 kbit/s.
+    @Test func startingLowReachesAFastPathsRateWithinASecond() throws {
+        var scenario = SessionSimulation.Scenario()
+        scenario.startBitrate = SenderConfiguration.defaultStartBitrate
+        scenario.seconds = 2
+        scenario.bitrate = 4_000_000
+        let outcome = try SessionSimulation(scenario).run()
+        print(Self.describe("start-up, clean, 4 Mbit/s", outcome, seconds: 2))
+        let first = try #require(outcome.senderReports.first)
+        #expect(first.targetBitrate >= 3_500_000, "\(first.targetBitrate) at \(first.timestamp) s")
+        #expect(first.probes >= 3)
+        #expect(outcome.shownShare >= 0.99)
+    }
+
+    /// Without transport-wide feedback (a peer that ignores the extension) the start rate is given up after 2 s and
+    /// the sender runs at the operator's rate on the receiver reports alone.
+    @Test func aPeerWithoutTransportFeedbackGetsTheFullRateAfterTwoSeconds() throws {
+        var scenario = SessionSimulation.Scenario()
+        scenario.startBitrate = SenderConfiguration.defaultStartBitrate
+        scenario.seconds = 4
+        scenario.receiverWithoutTransportFeedback = true
+        let outcome = try SessionSimulation(scenario).run()
+        #expect(outcome.sender.transportFeedbackReceived == 0)
+        #expect(outcome.sender.transportFeedbackAbsent)
+        let early = try #require(outcome.senderReports.first)
+        #expect(early.targetBitrate < 1_000_000, "still at the start rate after 1 s: \(early.targetBitrate)")
+        #expect(outcome.sender.targetBitrate == 1_500_000)
     }
 }
