@@ -72,6 +72,9 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("save-annexb"), help: "Also write exactly the bitstream sent, as Annex-B, to this file.")
     var saveAnnexB: String?
 
+    @Option(name: .customLong("start-bitrate"), help: "Where the congestion estimate starts (default 300k, or --bitrate if lower). With transport-cc feedback, NACK and RTX (--rtx; WHIP negotiates them) the sender starts there and probes up at once (3x, then 2x each result that gets through); otherwise it starts at --bitrate.")
+    var startBitrate: RateArgument?
+
     @Flag(name: .customLong("as-fast-as-possible"), help: "Do not pace frames or packets in real time (benchmarks, tests).")
     var asFastAsPossible = false
 
@@ -80,6 +83,9 @@ struct SendCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65534).contains(localPort) else { throw ValidationError("--local-port must be 0-65534") }
+        if let startBitrate, startBitrate.bps < stream.policy.minBitrate.bps {
+            throw ValidationError("--start-bitrate must be at least --min-bitrate (\(stream.policy.minBitrate.bps) bit/s)")
+        }
         if token != nil && tokenFile != nil { throw ValidationError("give --token or --token-file, not both") }
         if tls.tlsCert != nil && control.control == nil { throw ValidationError("--tls-cert and --tls-key need --control") }
         try ice.check(whip: whip != nil)
@@ -126,6 +132,7 @@ struct SendCommand: AsyncParsableCommand {
             sourceWidth: isPattern ? nil : source.width, sourceHeight: isPattern ? nil : source.height,
             sourceFrameRate: source.nativeFrameRate, publishing: whip != nil)
         configuration.localPort = localPort
+        if let startBitrate { configuration.startBitrate = startBitrate.bps }
         if asFastAsPossible { configuration.pacingFactor = nil }  // faster than real time: nothing to pace
         if stream.peer?.host.contains(":") == true { configuration.localHost = "::" }
         let annexB = try saveAnnexB.map { try OutputFile(path: $0) }

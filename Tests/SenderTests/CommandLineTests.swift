@@ -101,6 +101,18 @@ import TestSupport
         }
     }
 
+    /// `sdp` (and `send`, which shares its options) carries the transport-wide sequence number by default: ID 3, or
+    /// the first one --abs-capture-time leaves free; --no-transport-cc leaves it out.
+    @Test func theTransportWideSequenceNumberIsOnByDefault() async throws {
+        let uri = "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
+        let plain = try await Self.run(["sdp", "--to", "127.0.0.1:5004", "--no-srtp"])
+        #expect(plain.stdout.contains("a=extmap:3 \(uri)") && plain.stdout.contains("transport-cc"), "\(plain.stdout)")
+        let moved = try await Self.run(["sdp", "--to", "127.0.0.1:5004", "--no-srtp", "--abs-capture-time", "3"])
+        #expect(moved.stdout.contains("a=extmap:1 \(uri)"), "\(moved.stdout)")
+        let off = try await Self.run(["sdp", "--to", "127.0.0.1:5004", "--no-srtp", "--no-transport-cc"])
+        #expect(off.status == 0 && !off.stdout.contains(uri) && !off.stdout.contains("transport-cc"))
+    }
+
     @Test(arguments: [
         (["send", "--to", "127.0.0.1:5004", "--size", "1920x1080"], "exceeds level 3.1 MaxFS 3600"),
         (["send", "--to", "127.0.0.1:5004", "--bitrate", "fast"], "The value 'fast' is invalid for '--bitrate"),
@@ -123,6 +135,12 @@ import TestSupport
          "--transport-cc must be a header extension ID of 1-14 (RFC 8285 one-byte form)"),
         (["send", "--to", "127.0.0.1:5004", "--transport-cc", "0"],
          "--transport-cc must be a header extension ID of 1-14 (RFC 8285 one-byte form)"),
+        (["sdp", "--to", "127.0.0.1:5004", "--transport-cc", "4", "--no-transport-cc"],
+         "give --transport-cc ID or --no-transport-cc, not both"),
+        (["send", "--to", "127.0.0.1:5004", "--abs-capture-time", "5", "--transport-cc", "5"],
+         "--abs-capture-time and --transport-cc cannot share header extension ID 5"),
+        (["send", "--to", "127.0.0.1:5004", "--start-bitrate", "10k"], "--start-bitrate must be at least --min-bitrate"),
+        (["send", "--to", "127.0.0.1:5004", "--start-bitrate", "slow"], "The value 'slow' is invalid for '--start-bitrate"),
         (["receive", "--listen", "127.0.0.1:5004", "--no-srtp", "--jitter-buffer", "500", "--jitter-buffer-max", "400"],
          "--jitter-buffer-max must be 10-10000 ms and at least --jitter-buffer"),
         (["receive", "--listen", "127.0.0.1:5004"], "give --sdp, --key (with --suite), or --no-srtp"),
