@@ -91,8 +91,8 @@ public struct SendSideBandwidthEstimator: Sendable {
     public var targetBitrate: Int { estimate.bitrate }
 
     /// Whether the path has shown room above the target: the operator's bitrate limits it (no estimate does), the
-    /// receiver's latest report saw less than 2 % loss (`LossBasedBandwidthEstimator.lowLossThreshold`: a lossy path
-    /// is not trusted with bursts), and the delay-based estimate, when in use, has a trend and stands at least
+    /// recent loss (`recentLoss`) is under 2 % (`LossBasedBandwidthEstimator.lowLossThreshold`: a lossy path is not
+    /// trusted with bursts), and the delay-based estimate, when in use, has a trend and stands at least
     /// `roomMargin` above the target (a sender entering a bottleneck sees its delay-based estimate creep a few per
     /// cent up before the queue shows). The pacer lets whole frames leave at once only then.
     public var hasRoom: Bool {

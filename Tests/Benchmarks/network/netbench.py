@@ -70,6 +70,8 @@ def cases(seconds):
              rev=d25, schedule=f"{LEAD + down:g}:rate_kbps=500;{LEAD + up:g}:rate_kbps=2000", down=down, up=up),
         dict(name="blackout", label=f"1 s blackout at {blackout:g} s", fwd=d25, rev=d25,
              blackout=f"{LEAD + blackout:g}:1", blackout_at=blackout),
+        # Issue 24's start-up on a clean path: the operator at 4 Mbit/s, the sender starting at 300 kbit/s.
+        dict(name="startup4m", label="clean, 25 ms, operator 4 Mbit/s", fwd=d25, rev=d25, bitrate="4M"),
     ]
 
 
@@ -149,7 +151,7 @@ def run_case(case, args, rtc, flags):
     os.close(descriptor)
     ssrc = random.randint(1, 0xFFFFFFFE)
     stream = ["--to", f"127.0.0.1:{relay_port}", "--key-file", key_file, "--ssrc", str(ssrc),
-              "--size", args.size, "--bitrate", args.bitrate]
+              "--size", args.size, "--bitrate", case.get("bitrate", args.bitrate)]
     if flags.get("transport_cc"):
         stream += ["--transport-cc", "3"]
     if not args.no_rtx and not case.get("nonack"):
@@ -224,7 +226,7 @@ def run_case(case, args, rtc, flags):
     os.unlink(key_file)
     os.unlink(sdp_file)
     result = analyse(case, out, samples, sender.returncode, receiver.returncode, seconds)
-    result["size"], result["bitrate"] = args.size, args.bitrate
+    result["size"], result["bitrate"] = args.size, case.get("bitrate", args.bitrate)
     return result
 
 
@@ -343,9 +345,17 @@ def analyse(case, out, samples, send_rc, receive_rc, seconds):
         result["blackout_recovery_ms"] = 1000 * (after[0] - back) if after else None
     if case["name"] == "bottleneck":
         result.update(settle(send_stats, 800_000, 1_000_000))
+        # Start-up (issue 24): the target at the 3 s sample, and the packets the receiver reported lost by the 4 s
+        # sample (its reports lag up to a second: about the first 3 s).
+        result["target_at_3s"] = next((s.get("targetBitrate") for s in send_stats
+                                       if 2.5 <= s.get("timestamp", 0) <= 3.5), None)
+        result["lost_first_3s"] = max([s.get("packetsLost") or 0 for s in send_stats
+                                       if s.get("timestamp", 0) <= 4.5] or [0])
         late = [s.get("fractionLost") for s in send_stats if s.get("timestamp", 0) > 10 and s.get("fractionLost")
                 is not None]
         result["loss_after_10s_percent"] = 100 * sum(late) / len(late) if late else None
+    if case["name"] == "startup4m":
+        result["up_follow_s"] = first_time(send_stats, 0, lambda t: t >= 3_500_000)
     if case["name"] == "steps":
         result["down_follow_s"] = first_time(send_stats, case["down"], lambda t: t <= 500_000)
         result["up_follow_s"] = first_time(send_stats, case["up"], lambda t: t >= 0.9 * 1_500_000)
@@ -420,6 +430,17 @@ def verdict(r):
             misses.append(f"RR loss after 10 s {loss:.1f} % (< 2 %)" if loss is not None else "no RR loss figure")
         if r["exact_percent"] < 95:
             misses.append(f"{r['exact_percent']:.1f} % < 95 % decoded")
+        at3, lost = r.get("target_at_3s"), r.get("lost_first_3s")
+        start = f"start-up: {fmt_rate(at3)} at 3 s (>= 0.8 M), {lost} packets lost in the first 3 s (<= 20)"
+        if at3 is None or at3 < 800_000 or lost is None or lost > 20:
+            misses.append(start)
+        elif not misses:
+            return "met; " + start
+    elif name == "startup4m":
+        up = r.get("up_follow_s")
+        text = f"target >= 3.5 M {'never' if up is None else f'at {fmt_seconds(up)}'} (<= 2 s)"
+        ok = up is not None and up <= 2 and r["exact_percent"] >= 99.5
+        return ("met: " if ok else "missed: ") + text + f", {r['exact_percent']:.1f} % decoded"
     elif name == "steps":
         down, up = r.get("down_follow_s"), r.get("up_follow_s")
         text = f"down to <= 500k in {fmt_seconds(down) if down is not None else 'never'} (<= 5 s), " \
