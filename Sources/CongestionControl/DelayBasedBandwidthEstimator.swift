@@ -57,8 +57,9 @@ public struct DelayBasedBandwidthEstimator: Sendable {
         public var bytes = 0
         /// Bytes of the packets reported lost.
         public var lostBytes = 0
-        /// The earliest and latest send time, ms.
+        /// The earliest send time, ms.
         public var firstSend = Double.infinity
+        /// The latest send time, ms.
         public var lastSend = -Double.infinity
     }
 

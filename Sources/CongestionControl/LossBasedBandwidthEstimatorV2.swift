@@ -30,8 +30,9 @@ import Darwin
 public struct LossBasedBandwidthEstimatorV2: Sendable {
     /// The candidates' factors over the current estimate.
     public static let candidateFactors = [1.02, 1.0, 0.95]
-    /// The bias towards higher rates, per kbit/s and per ln(1 + kbit/s).
+    /// The bias towards higher rates, per kbit/s of a candidate.
     public static let higherBandwidthBiasFactor = 0.0002
+    /// The bias towards higher rates, per ln(1 + kbit/s) of a candidate.
     public static let higherLogBandwidthBiasFactor = 0.02
     /// The fitted inherent loss stays at least this.
     public static let inherentLossLowerBound = 1e-3
@@ -39,12 +40,13 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
     public static let highBandwidthPreferenceLossThreshold = 0.20
     /// Smooths the bias's turn around the threshold.
     public static let bandwidthPreferenceSmoothingFactor = 0.002
-    /// The inherent loss a capacity B may carry: at most `inherentLossUpperBoundOffset` + this / B (bit/s).
+    /// The inherent loss a capacity B may carry is at most `inherentLossUpperBoundOffset` + this / B (bit/s).
     public static let inherentLossUpperBoundBalance = 100_000.0
+    /// The fixed part of the inherent loss's upper bound.
     public static let inherentLossUpperBoundOffset = 0.05
     /// The inherent loss a candidate starts from.
     public static let initialInherentLoss = 0.01
-    /// Newton's method: one step of 0.75.
+    /// The step of the Newton iteration (one per update).
     public static let newtonStepSize = 0.75
     /// The shortest span of send time one observation covers, ms.
     public static let observationDurationLowerBound = 250.0
@@ -52,26 +54,39 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
     public static let observationWindowSize = 15
     /// Each step back in the window weighs this much less.
     public static let temporalWeightFactor = 0.9
-    /// The instant upper bound: this / (average loss - `highLossUpperBoundOffset`), bit/s.
+    /// The instant upper bound is this / (average loss - `highLossUpperBoundOffset`), bit/s.
     public static let highLossUpperBoundBalance = 100_000.0
+    /// The average loss above which the instant upper bound applies.
     public static let highLossUpperBoundOffset = 0.05
     /// An increase goes at most to this factor over the acknowledged rate.
     public static let rampUpUpperBoundFactor = 1.5
-    /// ...and to this one while the acknowledged rate is under `rampUpHoldThreshold` x the rate held.
+    /// An increase goes at most to this factor over the acknowledged rate while that is under
+    /// `rampUpHoldThreshold` x the rate held after the last decrease.
     public static let rampUpUpperBoundInHoldFactor = 1.2
+    /// See `rampUpUpperBoundInHoldFactor`.
     public static let rampUpHoldThreshold = 1.3
-    /// An estimate grows at most this much per `delayedIncreaseWindow`, ms.
+    /// While loss-limited, an estimate grows at most by this factor per `delayedIncreaseWindow`.
     public static let maximumIncreaseFactor = 1.3
+    /// The window of `maximumIncreaseFactor`, ms.
     public static let delayedIncreaseWindow = 300.0
-    /// The hold after a first decrease, and its longest (the hold doubles with each decrease), ms.
+    /// The hold after a first decrease, ms.
     public static let initialHoldDuration = 300.0
+    /// The longest hold, ms.
     public static let maximumHoldDuration = 60_000.0
+    /// Each further decrease multiplies the hold by this.
     public static let holdDurationFactor = 2.0
     /// Observations needed before the estimate is used.
     public static let minimumObservations = 3
 
     /// What bounds the estimate now (libwebrtc `LossBasedState`).
-    public enum State: String, Sendable { case increasing, decreasing, delayBasedEstimate }
+    public enum State: String, Sendable {
+        /// Loss-limited and rising.
+        case increasing
+        /// Loss-limited after a decrease (held for a while).
+        case decreasing
+        /// Not loss-limited: the delay-based estimate or the maximum bounds it.
+        case delayBasedEstimate
+    }
 
     private struct Observation: Sendable {
         var bytes = 0.0
@@ -85,8 +100,9 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
         var inherentLoss: Double
     }
 
-    /// The lowest and highest estimate, bit/s.
+    /// The lowest estimate, bit/s.
     public let minimumBitrate: Double
+    /// The highest estimate (the operator's bitrate), bit/s.
     public private(set) var maximumBitrate: Double
     /// The estimate's state.
     public private(set) var state = State.delayBasedEstimate
