@@ -202,8 +202,10 @@ import Sender
         }
         async let silentClosed = RawConnection.offPool { silent.waitForClose(limit: 8) }
         let (dripped, waited) = await (dripClosed, silentClosed)
-        #expect(dripped.map { $0 < 5 } == true, "a 5 byte/s drip was still open after 8 s")
-        #expect(waited.map { $0 < 5 } == true, "a silent connection was still open after 8 s")
+        // The request timeout is 1 s and the idle timeout 10 s: closed within 8 s is the request timeout's doing
+        // (a loaded CI run, every suite at once on 2 cores, closed the silent one after 5-8 s).
+        #expect(dripped != nil, "a 5 byte/s drip was still open after 8 s")
+        #expect(waited != nil, "a silent connection was still open after 8 s")
         #expect(await sender.statistics().targetBitrate == 500_000)
         let stats = try await Self.rawRequest(port: server.localPort, "GET /stats HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(stats.hasPrefix("HTTP/1.1 200"))
