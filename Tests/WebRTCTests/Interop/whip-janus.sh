@@ -113,7 +113,7 @@ PIDS+=($SUBSCRIBER)
     --room 1234 --timeout 60 >"$WORK/chromium.out" 2>"$WORK/chromium.err") &
 VIEWER=$!
 PIDS+=($VIEWER)
-in_ns "$RTC" send --whip "https://$ADDR:$WHIP_PORT/whip/endpoint/rtch264" --ca-file "$WORK/ca.pem" --token-file "$WORK/token" --frames 300 \
+in_ns "$RTC" send --whip "https://$ADDR:$WHIP_PORT/whip/endpoint/rtch264" --ca-file "$WORK/ca.pem" --token-file "$WORK/token" --frames 450 \
     --size 640x360 --fps 30 --profile baseline --save-annexb "$WORK/sent.h264" --stats "$WORK/stats.jsonl" 2>"$WORK/send.err" \
     || { echo "FAIL: rtc-h264 send --whip to Janus exited $?: $(tail -c 800 "$WORK/send.err")" >&2; exit 1; }
 wait "$SUBSCRIBER" || { echo "FAIL: the subscriber failed: $(tail -c 800 "$WORK/subscriber.err")" >&2; exit 1; }
@@ -125,8 +125,8 @@ RESULT=$(cd "$HERE" && "$PY" whip_compare.py "$WORK/subscriber.json" "$WORK/sent
     || { echo "FAIL: frame comparison: $RESULT" >&2; exit 1; }
 echo "whip-janus ($JANUS_VERSION, simple-whip-server): $RESULT; target $TARGET bit/s after Janus's REMB; $(grep -o 'ICE .*' "$WORK/send.err" | head -1)"
 wait "$VIEWER" || { echo "FAIL: the Chromium viewer failed: $(tail -c 800 "$WORK/chromium.err")" >&2; exit 1; }
-# Chromium: at least 99 % of the frames it received decoded, no packet lost, and at least 150 of the 300 sent
-# (it joins a second or two into the 10 s stream).
+# Chromium: at least 99 % of the frames it received decoded, no packet lost, and at least 150 of the 450 sent
+# (it joins a few seconds into the 15 s stream: 5.3 s in one loaded CI run, 142 frames of a 10 s stream).
 python3 - "$WORK/chromium.out" <<'EOF' || exit 1
 import json, sys
 lines = [line for line in open(sys.argv[1]) if line.strip()]
