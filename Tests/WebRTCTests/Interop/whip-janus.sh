@@ -7,7 +7,7 @@
 # Network: one namespace of our own with a veth pair, 10.82.0.1 <-> 10.82.0.2 (Janus gathers no loopback candidates;
 # this kernel has no dummy interfaces); Janus's ICE on 10.82.0.1. Removed on exit, success or not.
 #
-#   1. POST /whip/create makes endpoint "rtch264" (room 1234, a bearer token); `send --whip` publishes 300 frames of
+#   1. POST /whip/create makes endpoint "rtch264" (room 1234, a bearer token); `send --whip` publishes 450 frames of
 #      640x360 Constrained Baseline; the subscriber joins while it runs. Passes when the subscriber decodes at least
 #      99 % of the frames sent from the first one it decoded on, each bit-exact and in order, and `send` exits 0 (the
 #      DELETE answered 200). Chromium (chromium_videoroom_viewer.py) decodes at least 99 % of the frames it received,
