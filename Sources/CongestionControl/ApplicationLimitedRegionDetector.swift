@@ -17,8 +17,6 @@ public struct ApplicationLimitedRegionDetector: Sendable {
     public static let stopBudgetLevel = 0.50
     /// The span of sending the budget holds (libwebrtc `IntervalBudget`'s window: 500 ms).
     public static let window = Duration.milliseconds(500)
-    /// The longest gap between two packets counted (the budget is full after one window anyway).
-    static let maximumGap = Duration.milliseconds(500)
 
     /// Whether the sender is in the application-limited region.
     public private(set) var isApplicationLimited = false
@@ -54,8 +52,7 @@ public struct ApplicationLimitedRegionDetector: Sendable {
         let capacity = rate * Self.window.inSeconds
         guard capacity > 0 else { return }
         if let last = lastSend {
-            let gap = min(max(.zero, now - last), Self.maximumGap)
-            remaining = min(remaining + rate * gap.inSeconds, capacity)
+            remaining = min(remaining + rate * max(.zero, now - last).inSeconds, capacity)  // full after one window
         }
         lastSend = now
         remaining = max(remaining - Double(max(size, 0)), -capacity)

@@ -55,8 +55,15 @@ public struct ProbeController: Sendable {
     private var lastProbe: MonotonicTime?
     private var nextCluster = 1
     private var beforeDecline: Int?
-    /// Start-up probing: the next rate to probe at (nil while a result is awaited), and the probe awaiting its result.
-    private var exponential: (next: Int?, awaiting: (cluster: Int, bitrate: Int, sent: MonotonicTime)?)?
+    /// Start-up probing, nil once over.
+    private var exponential: ExponentialProbing?
+
+    private enum ExponentialProbing {
+        /// The next probe, at this rate, is due.
+        case due(bitrate: Int)
+        /// A probe was sent and its result is awaited.
+        case awaiting(cluster: Int, bitrate: Int, sent: MonotonicTime)
+    }
 
     /// The current time between probes (`interval`, doubled after each failed probe).
     public private(set) var currentInterval = ProbeController.interval
@@ -72,7 +79,7 @@ public struct ProbeController: Sendable {
     /// - Parameter startBitrate: the rate the sender starts at, bit/s (positive).
     public mutating func startExponentialProbing(startBitrate: Int) {
         guard startBitrate > 0 else { return }
-        exponential = (Int(Double(startBitrate) * Self.firstExponentialScale), nil)
+        exponential = .due(bitrate: Int(Double(startBitrate) * Self.firstExponentialScale))
     }
 
     /// Records what a probe cluster measured (whether or not it raised the estimate): during start-up probing, a
@@ -82,12 +89,9 @@ public struct ProbeController: Sendable {
     ///   - cluster: the cluster's identifier.
     ///   - bitrate: the rate it got through at, bit/s.
     public mutating func probeResult(cluster: Int, bitrate: Int) {
-        guard let awaiting = exponential?.awaiting, awaiting.cluster == cluster else { return }
-        if Double(bitrate) >= Self.furtherProbeThreshold * Double(awaiting.bitrate) {
-            exponential = (Int(Double(bitrate) * Self.furtherExponentialScale), nil)
-        } else {
-            exponential = nil
-        }
+        guard case .awaiting(cluster, let probed, _) = exponential else { return }
+        exponential = Double(bitrate) >= Self.furtherProbeThreshold * Double(probed)
+            ? .due(bitrate: Int(Double(bitrate) * Self.furtherExponentialScale)) : nil
     }
 
     /// Ends start-up probing (the path's own limit was found some other way, e.g. overuse).
@@ -132,21 +136,22 @@ public struct ProbeController: Sendable {
         now: MonotonicTime, estimate: Int, ceiling: Int, applicationLimited: Bool = false
     ) -> (cluster: Int, bitrate: Int)? {
         update(estimate: estimate, now: now)
-        if let state = exponential {
-            if let awaiting = state.awaiting {
-                guard now - awaiting.sent > Self.resultTimeout else { return nil }
-                exponential = nil  // no result in time: start-up probing ends, periodic probing takes over
-            } else if let next = state.next {
-                let bitrate = min(next, ceiling)
-                guard bitrate > estimate, Double(estimate) < Double(ceiling) * Self.ceilingMargin else {
-                    exponential = nil
-                    return nil
-                }
-                let probe = makeProbe(bitrate: bitrate, now: now)
-                // The ceiling reached: this is the last start-up probe.
-                exponential = bitrate >= ceiling ? nil : (nil, (probe.cluster, bitrate, now))
-                return probe
+        switch exponential {
+        case .awaiting(_, _, let sent):
+            guard now - sent > Self.resultTimeout else { return nil }
+            exponential = nil  // no result in time: start-up probing ends, periodic probing takes over
+        case .due(let next):
+            let bitrate = min(next, ceiling)
+            guard bitrate > estimate, Double(estimate) < Double(ceiling) * Self.ceilingMargin else {
+                exponential = nil
+                return nil
             }
+            let probe = makeProbe(bitrate: bitrate, now: now)
+            // The ceiling reached: this is the last start-up probe.
+            exponential = bitrate >= ceiling ? nil : .awaiting(cluster: probe.cluster, bitrate: bitrate, sent: now)
+            return probe
+        case nil:
+            break
         }
         if !applicationLimited {
             guard let since = stableSince, now - since >= Self.stableTime else { return nil }

@@ -65,9 +65,9 @@ public struct SenderConfiguration: Sendable {
     /// The lowest target the peer's limits (REMB, TMMBR) may push the bitrate to, in bit/s.
     public var minimumBitrate: Int = 50_000
     /// Where the congestion estimate starts, in bit/s, when the delay-based half runs (`congestionControl` with
-    /// `transportWideCCExtensionID`) and probes can be sent (`rtx`, `nack` and pacing on): the session sends at the lower of this and the encoder's target and probes up at
-    /// once (3x, then 2x each result while it gets through; `ProbeController`), so that a sender entering a slow path
-    /// does not fill its queue first. nil starts at the encoder's target. A peer that sends no transport-wide feedback
+    /// `transportWideCCExtensionID`) and probes can be sent (`rtx`, `nack` and pacing on): the session sends at the
+    /// lower of this and the encoder's target and probes up at once (3x, then 2x each result while it gets through;
+    /// `ProbeController`), so that a sender entering a slow path does not fill its queue first. nil starts at the encoder's target. A peer that sends no transport-wide feedback
     /// within `transportFeedbackWait` of the first packet gets the encoder's target at once (loss-based only).
     /// libwebrtc starts at 300 kbit/s (`defaultStartBitrate`).
     public var startBitrate: Int? = SenderConfiguration.defaultStartBitrate

@@ -120,11 +120,21 @@ final class SenderSession {
     /// Whether the sender is application-limited (sending well under the estimate): probes are then due without a
     /// stable estimate (ALR probing).
     private var applicationLimited = ApplicationLimitedRegionDetector()
-    /// When the first packet with a transport-wide number left, while the session still waits for the peer's first
-    /// feedback (nil before that packet and after the wait is over).
-    private var awaitingTransportFeedbackSince: MonotonicTime?
-    /// Whether the session still waits for the peer's first transport-wide feedback.
-    private var awaitsTransportFeedback: Bool
+    /// Where the wait for the peer's first transport-wide feedback stands.
+    private var transportFeedbackWait: TransportFeedbackWait
+    /// Whether probes can be sent: transport-wide feedback to measure them, an RTX stream to carry them (on the media
+    /// SSRC a packet the receiver already has is an SRTP replay, refused and counted as an unprotect failure) and the
+    /// pacer. Without it: no probes and no low start.
+    private let probesPossible: Bool
+
+    private enum TransportFeedbackWait {
+        /// No packet with a transport-wide number has left yet.
+        case beforeFirstPacket
+        /// The first one left then; no feedback yet.
+        case since(MonotonicTime)
+        /// Feedback came, or the wait gave up (or the extension is off).
+        case over
+    }
     /// The probe cluster whose padding is in the pacer's queue.
     private var probeCluster = 0
     /// The overuse count at the last estimate (a rise right after a probe is the probe's failure).
@@ -217,19 +227,15 @@ final class SenderSession {
             // Fine pacing until the path has shown room (`Pacer.congestedBurstInterval`, `applyEstimate`).
             if configuration.congestionControl { try pacer?.setBurstInterval(Pacer.congestedBurstInterval) }
         }
-        // A low start (the delay-based half only: probing needs transport-wide feedback to measure).
         let usesTransportFeedback = configuration.congestionControl && configuration.transportWideCCExtensionID != nil
-        // Probes resend recent packets, which only an RTX stream can carry: on the media SSRC a packet the receiver
-        // already has is an SRTP replay (refused, counted as an unprotect failure). Without RTX: no probes, no low start.
-        let canProbe = usesTransportFeedback && configuration.rtx != nil && configuration.nack
-            && configuration.pacingFactor != nil
-        let start = canProbe ? configuration.startBitrate.flatMap { $0 < enc.targetBitrate ? $0 : nil } : nil
+        probesPossible = usesTransportFeedback && streams[0].rtx != nil && pacer != nil
+        let start = probesPossible ? configuration.startBitrate.flatMap { $0 < enc.targetBitrate ? $0 : nil } : nil
         if configuration.congestionControl {
             bandwidth = try SendSideBandwidthEstimator(
                 initialBitrate: enc.targetBitrate, startBitrate: start, minimumBitrate: configuration.minimumBitrate,
                 maximumBitrate: bitrate.maximumBitrate, usesTransportFeedback: usesTransportFeedback)
         }
-        awaitsTransportFeedback = usesTransportFeedback
+        transportFeedbackWait = usesTransportFeedback ? .beforeFirstPacket : .over
         transportSequence = TransportSequenceStamper(extensionID: configuration.transportWideCCExtensionID)
         srtpTrailer = configuration.security?.suite.rtpTrailerLength ?? 0
         estimateCeiling = enc.targetBitrate
@@ -350,8 +356,7 @@ final class SenderSession {
                 }
             case .transportFeedback(let feedback):
                 stats.transportFeedbackReceived += 1
-                awaitsTransportFeedback = false
-                awaitingTransportFeedbackSince = nil
+                transportFeedbackWait = .over
                 guard bandwidth?.delayBased != nil else { continue }
                 bandwidth?.update(with: feedback, now: now, applicationLimited: applicationLimited.isApplicationLimited)
                 if let result = bandwidth?.takeProbeResult() {
@@ -383,11 +388,9 @@ final class SenderSession {
     /// `SenderConfiguration.transportFeedbackWait` of the first numbered packet (a peer that ignores the extension,
     /// e.g. ffmpeg): the estimate, which may have started low, goes to the operator's bitrate at once.
     private func checkTransportFeedbackWait() {
-        guard let since = awaitingTransportFeedbackSince,
-            now - since >= SenderConfiguration.transportFeedbackWait
+        guard case .since(let since) = transportFeedbackWait, now - since >= SenderConfiguration.transportFeedbackWait
         else { return }
-        awaitsTransportFeedback = false
-        awaitingTransportFeedbackSince = nil
+        transportFeedbackWait = .over
         probes.stopExponentialProbing()
         bandwidth?.transportFeedbackAbsent()
         pacer?.setProbeBitrate(nil)
@@ -708,9 +711,7 @@ final class SenderSession {
     /// packets again on its RTX stream (none without one), ahead of new media through the pacer, each recorded with
     /// the cluster so that the feedback measures the rate they got through at.
     private func probeIfDue() {
-        guard mediaFlows, streams[0].rtx != nil, let estimate = bandwidth?.targetBitrate, bandwidth?.delayBased != nil,
-            pacer != nil
-        else {
+        guard probesPossible, mediaFlows, let estimate = bandwidth?.targetBitrate, bandwidth?.delayBased != nil else {
             return
         }
         guard let probe = probes.probe(
@@ -737,7 +738,7 @@ final class SenderSession {
         bandwidth?.packetSent(
             transportSequenceNumber: number, size: packet.count + srtpTrailer, now: now, probeCluster: probeCluster)
         applicationLimited.packetSent(size: packet.count + srtpTrailer, now: now)
-        if awaitsTransportFeedback, awaitingTransportFeedbackSince == nil { awaitingTransportFeedbackSince = now }
+        if case .beforeFirstPacket = transportFeedbackWait { transportFeedbackWait = .since(now) }
     }
 
     // MARK: Retransmissions and pacing

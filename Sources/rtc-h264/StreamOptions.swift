@@ -79,12 +79,8 @@ struct StreamOptions: ParsableArguments {
     /// --abs-capture-time has it, else the first free one; nil with --no-transport-cc.
     var transportCCID: UInt8? {
         if noTransportCC { return nil }
-        if let transportCC { return transportCC }
-        return ([Self.defaultTransportCCID] + Array(1...14)).first { $0 != absCaptureTime }
+        return transportCC ?? Self.freeExtensionID(preferring: 3, taken: [absCaptureTime])
     }
-
-    /// The default ID of the transport-wide sequence number: 3, as Chrome offers it.
-    static let defaultTransportCCID: UInt8 = 3
 
     @Option(name: .customLong("abs-capture-time"), help: ArgumentHelp(
         "Carry each frame's capture time (abs-capture-time RTP header extension, this ID 1-14) on its first packet once a second, on keyframes and when the capture clock jumps; the SDP gets a=extmap and `receive` reports capture -> decoded times.",
@@ -149,11 +145,14 @@ struct StreamOptions: ParsableArguments {
         }
     }
 
-    /// The header extension ID `send` and `sdp` give the playout delay: 5 (Chrome's) unless another extension has
-    /// it, else the first free one of 1-14 (both commands compute the same from the same flags).
-    /// - Parameter taken: the IDs of the other extensions.
-    static func playoutDelayExtensionID(taken: [UInt8?]) -> UInt8? {
-        ([5] + Array(1...14)).first { !taken.contains($0) }
+    /// The header extension ID `send` and `sdp` give an extension they choose themselves (the transport-wide
+    /// sequence number: 3, the playout delay: 5, Chrome's): `preferring` unless another extension has it, else the
+    /// first free one of 1-14 (both commands compute the same from the same flags).
+    /// - Parameters:
+    ///   - preferring: the ID wanted.
+    ///   - taken: the IDs of the other extensions.
+    static func freeExtensionID(preferring: UInt8, taken: [UInt8?]) -> UInt8? {
+        ([preferring] + Array(1...14)).first { !taken.contains($0) }
     }
 
     /// The SRTP settings: the given key (or a random one) and the peer's key if it differs.
@@ -218,7 +217,7 @@ struct StreamOptions: ParsableArguments {
         configuration.transportWideCCExtensionID = transportCCID
         configuration.absoluteCaptureTimeExtensionID = absCaptureTime
         if configuration.playoutDelay != nil {
-            configuration.playoutDelayExtensionID = Self.playoutDelayExtensionID(taken: [transportCCID, absCaptureTime])
+            configuration.playoutDelayExtensionID = Self.freeExtensionID(preferring: 5, taken: [transportCCID, absCaptureTime])
         }
         configuration.cname = cname
         do {
