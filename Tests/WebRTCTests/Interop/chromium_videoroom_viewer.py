@@ -12,6 +12,7 @@ import json
 import shutil
 import tempfile
 import threading
+import sys
 
 from interop_common import QuietHandler, launch_chromium, render_page, serve_in_thread, stop_process
 
@@ -101,6 +102,7 @@ def main() -> None:
             page = render_page(PAGE, janus=json.dumps(args.janus), room=args.room, timeout_ms=int(args.timeout * 1000),
                                idle_ms=int(args.idle * 1000))
             self.reply(page.encode(), "text/html")
+            print("page served", file=sys.stderr, flush=True)  # whip-janus.sh starts publishing after this
 
         def do_POST(self):
             body = self.body().decode()

@@ -113,6 +113,13 @@ PIDS+=($SUBSCRIBER)
     --room 1234 --timeout 60 >"$WORK/chromium.out" 2>"$WORK/chromium.err") &
 VIEWER=$!
 PIDS+=($VIEWER)
+# Publish once Chromium has loaded its page (it then polls the room every 200 ms): a browser slow to start on a loaded
+# CI machine joined 5-10 s into the stream and saw 133-222 of its frames.
+for i in $(seq 300); do
+    grep -q "page served" "$WORK/chromium.err" 2>/dev/null && break
+    [ "$i" = 300 ] && { echo "FAIL: Chromium did not load its page within 30 s: $(tail -c 800 "$WORK/chromium.err")" >&2; exit 1; }
+    sleep 0.1
+done
 in_ns "$RTC" send --whip "https://$ADDR:$WHIP_PORT/whip/endpoint/rtch264" --ca-file "$WORK/ca.pem" --token-file "$WORK/token" --frames 450 \
     --size 640x360 --fps 30 --profile baseline --save-annexb "$WORK/sent.h264" --stats "$WORK/stats.jsonl" 2>"$WORK/send.err" \
     || { echo "FAIL: rtc-h264 send --whip to Janus exited $?: $(tail -c 800 "$WORK/send.err")" >&2; exit 1; }
