@@ -75,6 +75,12 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     /// not trap, keep at most `maximumCandidates` candidates, and what it reads must read back the same from its
     /// own `sdp`.
     case sdpfrag
+    /// FlexFEC-03 (issue 24): the input as a sequence of packets (each prefixed by a 16-bit big-endian length, its
+    /// first byte choosing FEC payload or media packet) given to a `FlexFECReceiver` of SSRC 0x11223344. Headers that
+    /// parse must read back from what they write; every recovered packet must be RTP of the protected stream, no longer
+    /// than the FEC payload it came from allows; and a FlexFECEncoder over the media packets must build packets whose
+    /// headers parse.
+    case flexfec
 
     /// The largest frame the Y4M target reads (larger headers are parsed but not read, to bound memory).
     static let maxY4MFrameBytes = 1 << 20
@@ -97,11 +103,65 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .turn: Self.turn(bytes)
         case .rtpExtensions: Self.rtpExtensions(bytes)
         case .sdpfrag: Self.sdpfrag(bytes)
+        case .flexfec: Self.flexfec(bytes)
         }
     }
 
     private static func check(_ condition: Bool, _ message: @autoclosure () -> String) {
         if !condition { fatalError("fuzz property broken: \(message())") }
+    }
+
+    private static func flexfec(_ bytes: [UInt8]) {
+        let protected = SSRC(0x1122_3344)
+        var receiver = FlexFECReceiver(protectedSSRC: protected, transportSequenceExtensionID: 3)
+        var encoder = FlexFECEncoder(
+            protectedSSRC: protected, ssrc: SSRC(9), payloadType: PayloadType(49), firstSequenceNumber: SequenceNumber(0),
+            maximumPacketSize: 1200, transportSequenceExtensionID: 3)
+        var offset = 0
+        var longestFEC = 0
+        let onRecovered: ([UInt8]) -> Void = { packet in
+            let view = try? RTPPacketView(parsing: packet)
+            check(view?.header.ssrc == protected, "a recovered packet is not RTP of the protected stream")
+            check(packet.count <= RTPHeader.fixedSize + max(0, longestFEC - FlexFECHeader.minimumSize),
+                  "a recovered packet of \(packet.count) bytes is longer than its FEC payload allows")
+        }
+        while offset + 3 <= bytes.count {
+            let length = Int(bytes[offset]) << 8 | Int(bytes[offset + 1])
+            let kind = bytes[offset + 2]
+            let start = offset + 3
+            let end = min(bytes.count, start + length)
+            offset = end
+            let packet = Array(bytes[start..<end])
+            if kind & 1 == 1 {
+                longestFEC = max(longestFEC, packet.count)
+                packet.withUnsafeBytes { raw in
+                    if let header = try? FlexFECHeader(parsing: raw) {
+                        // Written back in its shortest form (reserved bytes zero), it must read back the same.
+                        var written = [UInt8](repeating: 0, count: header.size)
+                        try? written.withUnsafeMutableBytes { try header.write(into: $0) }
+                        let again = written.withUnsafeBytes { try? FlexFECHeader(parsing: $0) }
+                        check(again == header, "a FlexFEC header does not read back from its own bytes")
+                    }
+                    try? receiver.receivedFEC(payload: raw, recovered: onRecovered)
+                }
+            } else {
+                receiver.receivedMedia(packet, recovered: onRecovered)
+                if (try? packet.withUnsafeBytes({ try encoder.add($0) })) == nil {
+                    let built = encoder.encode(count: Int(kind >> 1), timestamp: RTPTimestamp(0))
+                    var out = [UInt8](repeating: 0, count: 1300)
+                    for index in built {
+                        let size = (try? out.withUnsafeMutableBytes { try encoder.writePacket(index, into: $0) }) ?? 0
+                        check(size == encoder.packetSize(index), "a FEC packet's size is not the one announced")
+                        let view = try? RTPPacketView(parsing: Array(out[0..<size]))
+                        check(view != nil, "a FEC packet is not RTP")
+                        if let view {
+                            let header = out.withUnsafeBytes { try? FlexFECHeader(parsing: UnsafeRawBufferPointer(rebasing: $0[view.payloadRange])) }
+                            check(header?.protectedSSRC == protected, "a FEC packet's header does not parse")
+                        }
+                    }
+                }
+            }
+        }
     }
 
     private static func sdpfrag(_ bytes: [UInt8]) {
