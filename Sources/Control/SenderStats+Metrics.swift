@@ -26,6 +26,8 @@ extension SenderStats {
             counter("header_bytes_sent", "RTP header and padding bytes sent.", headerBytesSent),
             counter("retransmitted_packets_sent", "Packets resent for NACKs.", retransmittedPacketsSent),
             counter("retransmitted_bytes_sent", "Bytes resent for NACKs.", retransmittedBytesSent),
+            counter("fec_packets_sent", "FlexFEC packets sent.", fecPacketsSent),
+            counter("fec_bytes_sent", "Bytes of the FlexFEC packets sent.", fecBytesSent),
             counter("nack_count", "NACK feedback messages received.", nackCount),
             counter("pli_count", "Picture Loss Indications received.", pliCount),
             counter("fir_count", "Full Intra Requests received.", firCount),

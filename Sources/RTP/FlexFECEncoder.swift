@@ -184,6 +184,15 @@ public struct FlexFECEncoder: Sendable {
     /// The FEC packets built so far; packet i (counted from 0) has sequence number `firstSequenceNumber + i`.
     public private(set) var encodedCount = 0
 
+    /// The index of the FEC packet numbered `sequenceNumber`, nil when it was not built or was overwritten.
+    public func index(of sequenceNumber: SequenceNumber) -> Int? {
+        guard encodedCount > 0 else { return nil }
+        let newest = firstSequenceNumber + (encodedCount - 1)
+        let back = Int(newest.rawValue &- sequenceNumber.rawValue)
+        guard back < min(encodedCount, Self.fecCapacity) else { return nil }
+        return encodedCount - 1 - back
+    }
+
     /// The size of FEC packet `index`'s whole RTP packet (`writePacket`), nil when it was not built or was
     /// overwritten by newer ones.
     /// - Parameter index: a value of a range `encode` returned.

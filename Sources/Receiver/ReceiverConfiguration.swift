@@ -69,6 +69,9 @@ public struct ReceiverConfiguration: Sendable {
     public var jitterBufferMaximumWait: Duration = .seconds(1)
     /// The RTX payload type (RFC 4588) the sender retransmits with, if it uses RTX.
     public var rtxPayloadType: UInt8?
+    /// The FlexFEC payload type (`a=rtpmap:<pt> flexfec-03/90000`): its packets recover lost media packets
+    /// (`FlexFECReceiver`); nil ignores FEC packets.
+    public var fecPayloadType: UInt8?
     /// The header extension ID (RFC 8285, 1-255) of the sender's transport-wide sequence number: when set, the
     /// receiver records each packet's arrival and sends transport-wide feedback (RTPFB FMT 15) every
     /// `transportFeedbackInterval` (draft-holmer-rmcat-transport-wide-cc-extensions-01). nil sends none.
@@ -124,6 +127,11 @@ public struct ReceiverConfiguration: Sendable {
         }
         if let rtxPayloadType, !(96...127).contains(rtxPayloadType) {
             throw .invalidConfiguration("RTX payload type must be 96-127, got \(rtxPayloadType)")
+        }
+        if let fecPayloadType {
+            guard (35...63).contains(fecPayloadType) || (96...127).contains(fecPayloadType),
+                  fecPayloadType != rtxPayloadType
+            else { throw .invalidConfiguration("FEC payload type must be 35-63 or 96-127 and not RTX's, got \(fecPayloadType)") }
         }
         if transportWideCCExtensionID == 0 {
             throw .invalidConfiguration("transport-wide CC extension ID must be 1-255 (RFC 8285), got 0")

@@ -9,7 +9,7 @@ import RTP
 /// became of each access unit (`handle(decodeFailed:)`, `handle(keyframeDecoded:)`, `handle(pictureShown:)`).
 ///
 /// ```
-/// handle(rtp:) -> (RTX restored) -> ReceptionStatistics, TransportFeedbackGenerator, NACKGenerator
+/// handle(rtp:) -> (RTX restored, FlexFEC recovered) -> ReceptionStatistics, TransportFeedbackGenerator, NACKGenerator
 ///              -> JitterBuffer (with NACK) -> H264Depacketizer -> pollEvent() .decode(access unit)
 /// handleTimeout() -> NACKs due, gaps given up, transport-wide feedback, every report interval RR (+ PLI)
 /// handle(rtcp:)   -> SR (for LSR/DLSR), BYE
@@ -73,6 +73,10 @@ final class ReceiverSession {
     // Capture -> decoded times from the sender's abs-capture-time.
     private var captureLatency = CaptureLatencyTracker()
 
+    /// Recovers lost media packets from FlexFEC packets (created with the first FEC packet, once the media SSRC is
+    /// known).
+    private var fec: FlexFECReceiver?
+
     // Transport-wide congestion control feedback (created with the first packet, which names the media SSRC).
     private var transportFeedback: TransportFeedbackGenerator?
     private var transportFeedbackMessages: [TransportFeedback] = []
@@ -127,6 +131,10 @@ final class ReceiverSession {
         if let id = configuration.transportWideCCExtensionID {
             recordTransportSequence(bytes, id: id, ssrc: view.header.ssrc)
         }
+        if let fecPT = configuration.fecPayloadType, view.header.payloadType.rawValue == fecPT {
+            receivedFEC(packet, view: view, now: now)
+            return
+        }
         var isRetransmission = false
         if let rtxPT = configuration.rtxPayloadType, view.header.payloadType.rawValue == rtxPT {
             // RFC 4588: the original sequence number first in the payload, the media SSRC and payload type restored.
@@ -146,30 +154,79 @@ final class ReceiverSession {
             mediaPayloadType = view.header.payloadType
             stats.ssrc = view.header.ssrc.rawValue
             reception = ReceptionStatistics(ssrc: view.header.ssrc)
+            if configuration.fecPayloadType != nil {
+                fec = FlexFECReceiver(
+                    protectedSSRC: view.header.ssrc, transportSequenceExtensionID: configuration.transportWideCCExtensionID)
+            }
         }
         guard view.header.ssrc == senderSSRC else { return }
+        accept(packet, view: view, isRetransmission: isRetransmission, isRecovered: false, now: now)
+        if fec != nil {
+            fec?.receivedMedia(packet) { recovered in
+                guard let view = try? RTPPacketView(parsing: recovered) else { return }
+                accept(recovered, view: view, isRetransmission: false, isRecovered: true, now: now)
+            }
+        }
+    }
+
+    /// A FlexFEC packet: what it recovers goes the media's way (`FlexFECReceiver`).
+    private func receivedFEC(_ packet: [UInt8], view: RTPPacketView, now: MonotonicTime) {
+        stats.fecPacketsReceived += 1
+        guard let media = senderSSRC else {
+            stats.fecPacketsDiscarded += 1  // nothing to protect yet
+            return
+        }
+        if fec == nil {
+            fec = FlexFECReceiver(protectedSSRC: media, transportSequenceExtensionID: configuration.transportWideCCExtensionID)
+        }
+        var recovered: [[UInt8]] = []
+        do {
+            try packet.withUnsafeBytes { bytes in
+                try fec?.receivedFEC(payload: UnsafeRawBufferPointer(rebasing: bytes[view.payloadRange])) {
+                    recovered.append($0)
+                }
+            }
+        } catch {
+            stats.fecPacketsDiscarded += 1
+        }
+        for packet in recovered {
+            guard let view = try? RTPPacketView(parsing: packet) else { continue }
+            accept(packet, view: view, isRetransmission: false, isRecovered: true, now: now)
+        }
+    }
+
+    /// A media packet of the sender's stream (received, restored from RTX or recovered from FEC): statistics, NACK
+    /// bookkeeping, the jitter buffer.
+    private func accept(
+        _ packet: [UInt8], view: RTPPacketView, isRetransmission: Bool, isRecovered: Bool, now: MonotonicTime
+    ) {
         readFrameExtensions(
             packet, timestamp: view.header.timestamp, sequence: view.header.sequenceNumber,
             isRetransmission: isRetransmission, now: now)
         if firstPacket == nil { firstPacket = now }
         lastPacket = now
-        if !isRetransmission {
+        if !isRetransmission && !isRecovered {
             // The media stream's own statistics (RFC 3550 A.3): a packet repaired over RTX counts for the RTX stream,
-            // not here, so the sender's congestion control sees the path's loss, not what is left after repair (as
-            // libwebrtc reports it).
+            // and one recovered from FEC nowhere (as libwebrtc), so the sender's congestion control and FEC see the
+            // path's loss, not what is left after repair.
             reception?.record(
                 sequenceNumber: view.header.sequenceNumber, timestamp: view.header.timestamp,
                 arrival: RTPClock.ticks(now - .zero))
         }
-        stats.packetsReceived += 1
-        stats.bytesReceived += view.payloadRange.count
+        if isRecovered {
+            stats.packetsRecovered += 1
+        } else {
+            stats.packetsReceived += 1
+            stats.bytesReceived += view.payloadRange.count
+        }
         guard jitter != nil else {
             depacketized.append(contentsOf: depacketizer.push(packet))
             return
         }
         let sequenceNumber = view.header.sequenceNumber
         let wasMissing = nack?.isMissing(sequenceNumber) ?? false
-        if wasMissing, let entry = nackSentAt.removeValue(forKey: sequenceNumber) {
+        if wasMissing, let entry = nackSentAt.removeValue(forKey: sequenceNumber), !isRecovered {
+            // A recovered packet says nothing about the round trip.
             if let asked = entry {
                 measuredRoundTrip(now - asked)
             } else {
@@ -177,7 +234,7 @@ final class ReceiverSession {
             }
         }
         nack?.received(sequenceNumber, now: now, isRetransmission: isRetransmission)
-        if isRetransmission || wasMissing { stats.retransmittedPacketsReceived += 1 }
+        if !isRecovered, isRetransmission || wasMissing { stats.retransmittedPacketsReceived += 1 }
         _ = jitter?.insert(packet, sequenceNumber: sequenceNumber, now: now)
         if let due = nack?.nextDeadline, due <= now {
             repair()  // a new gap: NACK now

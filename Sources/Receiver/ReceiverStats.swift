@@ -46,6 +46,13 @@ public struct ReceiverStats: Codable, Sendable, Equatable {
     public var packetsNACKed: Int = 0
     /// Retransmitted packets received (RTX or a repeated sequence number that filled a gap).
     public var retransmittedPacketsReceived: Int = 0
+    /// FlexFEC packets received (`getStats()` `fecPacketsReceived`).
+    public var fecPacketsReceived: Int = 0
+    /// FlexFEC packets refused: unreadable, of another stream, or before the media stream was known
+    /// (`fecPacketsDiscarded`).
+    public var fecPacketsDiscarded: Int = 0
+    /// Media packets recovered from FlexFEC (`packetsRecovered`); they are not counted in `packetsReceived`.
+    public var packetsRecovered: Int = 0
     /// The round-trip time in seconds, once measured: the NACK -> retransmission time, smoothed (what NACK repeats
     /// are spaced by); before the first such sample, the RTT from RTCP XR (`extendedReportRoundTripTime`).
     public var roundTripTime: Double?

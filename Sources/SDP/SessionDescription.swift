@@ -62,6 +62,27 @@ public struct SessionDescription: Sendable, Equatable {
         }
     }
 
+    /// A FlexFEC stream (`flexfec-03`, as libwebrtc writes it): `a=rtpmap:<pt> flexfec-03/90000`,
+    /// `a=fmtp:<pt> repair-window=10000000`, `a=ssrc-group:FEC-FR <media> <fec>`.
+    public struct FEC: Sendable, Equatable {
+        /// The FEC payload type.
+        public var payloadType: UInt8
+        /// The FEC SSRC, if known.
+        public var ssrc: UInt32?
+
+        /// The encoding name in `a=rtpmap`.
+        public static let encodingName = "flexfec-03"
+        /// The `repair-window` libwebrtc writes (and neither side reads), in microseconds.
+        public static let repairWindow = 10_000_000
+
+        /// Creates FEC settings.
+        /// - Parameters: see the properties of the same names.
+        public init(payloadType: UInt8, ssrc: UInt32? = nil) {
+            self.payloadType = payloadType
+            self.ssrc = ssrc
+        }
+    }
+
     /// The address of the receiver (the `c=` line); IPv4 or IPv6 literal.
     public var connectionAddress: String
     /// The receiver's RTP port (the `m=` line).
@@ -91,6 +112,8 @@ public struct SessionDescription: Sendable, Equatable {
     public var feedback: [String] = []
     /// The retransmission stream, if any.
     public var rtx: RTX?
+    /// The FlexFEC stream, if any.
+    public var fec: FEC?
     /// The header extension ID of the transport-wide sequence number (`a=extmap:<id> <uri>`, RFC 8285 section 5;
     /// draft-holmer-rmcat-transport-wide-cc-extensions-01), nil when the stream does not carry it.
     public var transportWideCCExtensionID: UInt8?
@@ -138,7 +161,7 @@ public struct SessionDescription: Sendable, Equatable {
     public func serialize() -> String {
         let ipVersion = connectionAddress.contains(":") ? "IP6" : "IP4"
         let proto = (crypto == nil ? "RTP/AVP" : "RTP/SAVP") + (feedback.isEmpty ? "" : "F")
-        let formats = [payloadType] + (rtx.map { [$0.payloadType] } ?? [])
+        let formats = [payloadType] + (rtx.map { [$0.payloadType] } ?? []) + (fec.map { [$0.payloadType] } ?? [])
         var lines: [String] = [
             "v=0",
             "o=- \(ssrc ?? 0) 1 IN \(ipVersion) \(connectionAddress)",
@@ -161,6 +184,10 @@ public struct SessionDescription: Sendable, Equatable {
             lines.append("a=rtpmap:\(rtx.payloadType) rtx/90000")
             lines.append("a=fmtp:\(rtx.payloadType) apt=\(payloadType)" + (rtx.rtxTime.map { ";rtx-time=\($0)" } ?? ""))
         }
+        if let fec {
+            lines.append("a=rtpmap:\(fec.payloadType) \(FEC.encodingName)/90000")
+            lines.append("a=fmtp:\(fec.payloadType) repair-window=\(FEC.repairWindow)")
+        }
         if rtcpMux {
             lines.append("a=rtcp-mux")
         } else {
@@ -174,6 +201,10 @@ public struct SessionDescription: Sendable, Equatable {
         }
         if let ssrc {
             lines.append("a=ssrc:\(ssrc) cname:\(cname ?? Self.defaultCNAME)")
+            if let fecSSRC = fec?.ssrc {
+                lines.append("a=ssrc-group:FEC-FR \(ssrc) \(fecSSRC)")
+                lines.append("a=ssrc:\(fecSSRC) cname:\(cname ?? Self.defaultCNAME)")
+            }
         }
         lines.append("a=recvonly")
         return lines.joined(separator: "\r\n") + "\r\n"

@@ -40,6 +40,8 @@ struct SessionDescriptionParser {
     private var feedbackLines: [(payloadType: String, value: String)] = []
     private var rtxPayloadTypes: [UInt8] = []
     private var fidGroup: (media: UInt32, rtx: UInt32)?
+    private var fecPayloadTypes: [UInt8] = []
+    private var fecGroup: (media: UInt32, fec: UInt32)?
     private var transportWideCCExtensionID: UInt8?
     private var absoluteCaptureTimeExtensionID: UInt8?
     private var playoutDelayExtensionID: UInt8?
@@ -149,6 +151,11 @@ struct SessionDescriptionParser {
             if encoding[0].lowercased() == "rtx", payloadTypes.contains(pt), !rtxPayloadTypes.contains(pt) {
                 rtxPayloadTypes.append(pt)  // at most 128: each RTX type's parameters are read once in finish()
             }
+            if encoding[0].lowercased() == SessionDescription.FEC.encodingName, payloadTypes.contains(pt),
+               !fecPayloadTypes.contains(pt), fecPayloadTypes.count < 4
+            {
+                fecPayloadTypes.append(pt)
+            }
             guard encoding[0].uppercased() == "H264" else { return }
             guard encoding[1] == Self.h264ClockRate, encoding.count == 2 else {
                 throw fail(line, "a=rtpmap H264 must be H264/\(Self.h264ClockRate) (RFC 6184 section 8.2.1)")
@@ -231,6 +238,12 @@ struct SessionDescriptionParser {
                       let rtx = Self.decimal(parts[2], maxDigits: 10).flatMap({ UInt32(exactly: $0) })
                 else { throw fail(line, "a=ssrc-group:FID needs two 32-bit SSRCs") }
                 if fidGroup == nil { fidGroup = (media, rtx) }
+            } else if parts.count == 3, parts[0] == "FEC-FR" {
+                // a=ssrc-group:FEC-FR <media ssrc> <fec ssrc> (RFC 5956 section 4.3)
+                guard let media = Self.decimal(parts[1], maxDigits: 10).flatMap({ UInt32(exactly: $0) }),
+                      let fec = Self.decimal(parts[2], maxDigits: 10).flatMap({ UInt32(exactly: $0) })
+                else { throw fail(line, "a=ssrc-group:FEC-FR needs two 32-bit SSRCs") }
+                if fecGroup == nil { fecGroup = (media, fec) }
             }
         case "framerate":
             guard let rate = Double(attribute), rate.isFinite, rate > 0, rate <= SessionDescription.maxFrameRate else {
@@ -342,6 +355,10 @@ struct SessionDescriptionParser {
                 description.rtx = SessionDescription.RTX(payloadType: rtxPT, ssrc: fidGroup?.rtx, rtxTime: rtxTime)
                 break
             }
+        }
+        // The first flexfec-03 type on the m= line (libwebrtc offers one).
+        if let fecPT = fecPayloadTypes.first, fecPT != pt, fecPT != description.rtx?.payloadType {
+            description.fec = SessionDescription.FEC(payloadType: fecPT, ssrc: fecGroup?.fec)
         }
         return description
     }

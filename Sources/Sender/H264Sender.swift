@@ -32,6 +32,8 @@ public final class H264Sender: Sendable {
     public let ssrc: SSRC
     /// The retransmission stream's SSRC (RFC 4588), when RTX is on.
     public let rtxSSRC: SSRC?
+    /// The FlexFEC stream's SSRC, when FEC is on.
+    public let fecSSRC: SSRC?
     /// The bound local RTP port (RTCP too when muxed, else the next port).
     public let localPort: Int
     /// Statistics once per report interval; the last element is the final statistics. Newest kept when not read.
@@ -96,6 +98,7 @@ public final class H264Sender: Sendable {
         var configuration = configuration
         configuration.ssrc = ssrc
         configuration.rtx?.ssrc = identity.rtxSSRC
+        configuration.fec?.ssrc = identity.fecSSRC
         var peer: SocketAddress?
         if prepared == nil {
             do {
@@ -164,6 +167,7 @@ public final class H264Sender: Sendable {
         self.configuration = configuration
         self.ssrc = ssrc
         self.rtxSSRC = configuration.rtx?.ssrc
+        self.fecSSRC = configuration.fec?.ssrc
         self.ioLoop = ioLoop
         self.events = events
         self.eventsContinuation = eventsContinuation

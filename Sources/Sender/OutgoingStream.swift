@@ -1,4 +1,5 @@
 import Codec
+import CongestionControl
 import H264
 import MediaTime
 import RTP
@@ -33,6 +34,78 @@ struct OutgoingStream {
         var retransmittedBytesSent = 0
         /// Probe padding packets sent (recent media packets again).
         var probePacketsSent = 0
+        /// FlexFEC packets sent.
+        var fecPacketsSent = 0
+        /// Bytes of the FlexFEC packets sent (whole RTP packets).
+        var fecBytesSent = 0
+    }
+
+    /// The FlexFEC stream of this stream: the encoder and the batch it is gathering.
+    struct FECStream {
+        /// The XOR of the batch, and the FEC packets built until they leave.
+        var encoder: FlexFECEncoder
+        /// Frames whose last packet is in the batch.
+        var framesInBatch = 0
+        /// Whether a keyframe packet is in the batch (keyframe protection then).
+        var batchHasKeyframe = false
+        /// FEC packets owed by earlier batches but not sent, in 1/256 of a packet: rounding carries over, so that
+        /// the FEC packets sent match the rate over time.
+        var credit = 0
+
+        /// Adds a media packet that leaves; at the end of a frame (or a full batch) decides whether to close the
+        /// batch and builds its FEC packets.
+        /// - Parameters:
+        ///   - packet: the whole RTP packet, before SRTP.
+        ///   - isKeyframe: whether it belongs to a keyframe.
+        ///   - rates: the protection now.
+        /// - Returns: the indexes of the FEC packets built (empty when the batch stays open or none are due).
+        mutating func protect(
+            _ packet: UnsafeRawBufferPointer, isKeyframe: Bool, rates: FECProtection.Rates
+        ) -> Range<Int> {
+            let rate = (isKeyframe || batchHasKeyframe) ? rates.key : rates.delta
+            let none = encoder.encodedCount..<encoder.encodedCount
+            guard rate > 0 || encoder.mediaCount > 0 else { return none }
+            var built = none
+            do {
+                try encoder.add(packet)
+            } catch {
+                // A gap (a packet dropped before it left), or a full batch: the batch so far is closed first.
+                built = close(rates: rates, force: true, timestamp: Self.timestamp(of: packet))
+                guard (try? encoder.add(packet)) != nil else { return built }
+            }
+            if isKeyframe { batchHasKeyframe = true }
+            let marker = packet.count > 1 && packet[1] & 0x80 != 0
+            if marker { framesInBatch += 1 }
+            guard marker || encoder.mediaCount == FlexFECEncoder.maximumMediaPackets else { return built }
+            let more = close(
+                rates: rates, force: framesInBatch >= rates.maximumFrames
+                    || encoder.mediaCount == FlexFECEncoder.maximumMediaPackets,
+                timestamp: Self.timestamp(of: packet))
+            return built.isEmpty ? more : built.lowerBound..<more.upperBound
+        }
+
+        /// Closes the batch when its FEC packets come to at least one whole packet (or `force`, then at least one),
+        /// carrying the fraction over.
+        private mutating func close(rates: FECProtection.Rates, force: Bool, timestamp: RTPTimestamp) -> Range<Int> {
+            let n = encoder.mediaCount
+            let rate = batchHasKeyframe ? rates.key : rates.delta
+            let owed = credit + n * rate
+            var count = owed >> 8
+            if count == 0 {
+                guard force else { return encoder.encodedCount..<encoder.encodedCount }
+                count = rate > 0 ? 1 : 0
+            }
+            count = min(count, n)
+            credit = min(max(owed - count << 8, 0), 255)
+            framesInBatch = 0
+            batchHasKeyframe = false
+            return encoder.encode(count: count, timestamp: timestamp)
+        }
+
+        private static func timestamp(of packet: UnsafeRawBufferPointer) -> RTPTimestamp {
+            guard packet.count >= RTPHeader.fixedSize else { return RTPTimestamp(0) }
+            return RTPTimestamp(UInt32(packet[4]) << 24 | UInt32(packet[5]) << 16 | UInt32(packet[6]) << 8 | UInt32(packet[7]))
+        }
     }
 
     /// The media SSRC.
@@ -46,6 +119,8 @@ struct OutgoingStream {
     var responder: NACKResponder
     /// The retransmission stream (RFC 4588), when negotiated: its own SSRC, payload type and sequence numbers.
     var rtx: RTXStream?
+    /// The FlexFEC stream, when configured.
+    var fec: FECStream?
     /// The random timestamp offset (the first frame's RTP timestamp).
     let timestampOffset: UInt32
     /// Capture time -> RTP time, from the first frame on; nil before it.
@@ -69,10 +144,12 @@ struct OutgoingStream {
     /// - Throws: what `H264Packetizer` and `PacketHistory` refuse.
     init(identity: StreamIdentity, configuration: SenderConfiguration, payloadLimit: RTPPayloadLimit) throws {
         ssrc = identity.ssrc
+        // A FEC packet is as large as the largest packet it protects plus its own header: media leaves room for it.
+        let fecRoom = configuration.fec != nil ? FlexFECEncoder.packetOverhead : 0
         packetizer = try H264Packetizer(
             ssrc: identity.ssrc, payloadType: configuration.payloadType,
             firstSequenceNumber: identity.firstSequenceNumber, mode: configuration.packetizationMode,
-            mtu: payloadLimit.mtu, ipVersion: payloadLimit.ipVersion, srtpTrailerSize: payloadLimit.srtpTrailerSize,
+            mtu: payloadLimit.mtu - fecRoom, ipVersion: payloadLimit.ipVersion, srtpTrailerSize: payloadLimit.srtpTrailerSize,
             headerExtension: configuration.headerExtension, extensionIDs: configuration.packetExtensionIDs)
         timestampOffset = identity.timestampOffset
         let ids = configuration.packetExtensionIDs
@@ -85,6 +162,12 @@ struct OutgoingStream {
         if configuration.nack, let rtx = configuration.rtx, let rtxSSRC = identity.rtxSSRC {
             self.rtx = RTXStream(
                 ssrc: rtxSSRC, payloadType: rtx.payloadType, firstSequenceNumber: identity.rtxFirstSequenceNumber)
+        }
+        if let fec = configuration.fec, let fecSSRC = identity.fecSSRC {
+            self.fec = FECStream(encoder: FlexFECEncoder(
+                protectedSSRC: identity.ssrc, ssrc: fecSSRC, payloadType: fec.payloadType,
+                firstSequenceNumber: identity.fecFirstSequenceNumber, maximumPacketSize: payloadLimit.mtu,
+                transportSequenceExtensionID: configuration.transportWideCCExtensionID))
         }
     }
 

@@ -4,6 +4,9 @@ public enum PacedPacketKind: Hashable, Sendable {
     case retransmission
     /// A new media packet.
     case media
+    /// A FlexFEC packet (`FlexFECEncoder`) over media that left: queued with the media, in order, as libwebrtc's pacer
+    /// sends FEC at video priority. Its `sequenceNumber` is the FEC stream's.
+    case forwardErrorCorrection
     /// Padding for a bandwidth probe (`ProbeController`): a recent media packet sent again, ahead of new media.
     case probe
 }

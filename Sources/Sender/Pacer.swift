@@ -171,7 +171,7 @@ public struct Pacer: Sendable {
         packet.enqueuedAt = now
         var dropped: PacedPacket?
         switch packet.kind {
-        case .media:
+        case .media, .forwardErrorCorrection:
             if media.isFull {
                 if dropPolicy == .dropNewest {
                     statistics.mediaPacketsDropped += 1
@@ -211,7 +211,7 @@ public struct Pacer: Sendable {
         return now + .secondsClamped(excess / rate) + .nanoseconds(1)
     }
 
-    /// Takes the next packet if one may leave at `now`: retransmissions first, then media, each in order.
+    /// Takes the next packet if one may leave at `now`: retransmissions first, then media and FEC, each in order.
     /// - Parameter now: the current time.
     /// - Returns: the packet to send now, or nil (nothing queued, or the budget is spent until `nextSendTime`).
     public mutating func dequeue(now: MonotonicTime) -> PacedPacket? {
@@ -223,6 +223,7 @@ public struct Pacer: Sendable {
         debt += Double(packet.size)
         switch packet.kind {
         case .media: statistics.mediaPacketsSent += 1
+        case .forwardErrorCorrection: statistics.fecPacketsSent += 1
         case .retransmission: statistics.retransmissionsSent += 1
         case .probe: statistics.probePacketsSent += 1
         }

@@ -4,6 +4,8 @@ public struct PacerStatistics: Hashable, Sendable {
     public var mediaPacketsSent = 0
     /// Retransmissions sent (dequeued).
     public var retransmissionsSent = 0
+    /// FlexFEC packets released (queued with the media, in order).
+    public var fecPacketsSent = 0
     /// Probe padding packets sent (dequeued).
     public var probePacketsSent = 0
     /// Bytes sent (dequeued).

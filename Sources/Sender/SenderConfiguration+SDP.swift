@@ -99,8 +99,11 @@ extension SenderConfiguration {
     ///   - parameterSets: SPS and PPS (see `probeParameterSets()`).
     ///   - ssrc: the SSRC, or nil to leave `a=ssrc` out.
     ///   - rtxSSRC: the retransmission stream's SSRC (`H264Sender.rtxSSRC`), when RTX is on.
+    ///   - fecSSRC: the FlexFEC stream's SSRC (`H264Sender.fecSSRC`), when FEC is on.
     /// - Returns: the description; its `crypto` holds the key when SRTP is on (write it only to a private file).
-    public func sessionDescription(parameterSets: [[UInt8]], ssrc: SSRC?, rtxSSRC: SSRC? = nil) -> SessionDescription {
+    public func sessionDescription(
+        parameterSets: [[UInt8]], ssrc: SSRC?, rtxSSRC: SSRC? = nil, fecSSRC: SSRC? = nil
+    ) -> SessionDescription {
         // From the SPS the stream carries; the configuration's value (the same bytes) only if none was given.
         let sps = parameterSets.first { $0.first.map { NALUnitHeader(byte: $0).type == .sps } ?? false }
         let profileLevelID =
@@ -120,6 +123,9 @@ extension SenderConfiguration {
             description.rtx = SessionDescription.RTX(
                 payloadType: rtx.payloadType.rawValue, ssrc: (rtxSSRC ?? rtx.ssrc)?.rawValue,
                 rtxTime: Int(PacketHistory.minimumRetention.saturatingNanoseconds / 1_000_000))
+        }
+        if let fec {
+            description.fec = SessionDescription.FEC(payloadType: fec.payloadType.rawValue, ssrc: (fecSSRC ?? fec.ssrc)?.rawValue)
         }
         return description
     }

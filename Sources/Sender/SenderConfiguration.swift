@@ -45,6 +45,28 @@ public struct SenderConfiguration: Sendable {
         }
     }
 
+    /// A FlexFEC stream (`flexfec-03`, as libwebrtc sends and Chromium receives it): its own SSRC
+    /// (`a=ssrc-group:FEC-FR <media> <fec>`) and payload type; how much it protects follows the receiver's reported
+    /// loss and the round trip (`FECProtection`).
+    public struct FEC: Sendable, Equatable {
+        /// The payload type (`a=rtpmap:<pt> flexfec-03/90000`): 35-63 as libwebrtc picks, or 96-127.
+        public var payloadType: PayloadType
+        /// The FEC SSRC; random when nil.
+        public var ssrc: SSRC?
+
+        /// The payload type `send` and `sdp` use by default (libwebrtc's low range, where Chromium offers it).
+        public static let defaultPayloadType = PayloadType(49)
+
+        /// Creates FEC settings.
+        /// - Parameters:
+        ///   - payloadType: the `flexfec-03` payload type (49 by default).
+        ///   - ssrc: the FEC SSRC, or nil for a random one.
+        public init(payloadType: PayloadType = defaultPayloadType, ssrc: SSRC? = nil) {
+            self.payloadType = payloadType
+            self.ssrc = ssrc
+        }
+    }
+
     /// The peer's address (an IPv4 or IPv6 literal, or a host name).
     public var peerHost: String
     /// The peer's RTP port (RTCP too when muxed).
@@ -97,6 +119,10 @@ public struct SenderConfiguration: Sendable {
     public var nack: Bool = true
     /// Resend on a retransmission stream (RFC 4588) instead of the media SSRC; nil for peers that do not take RTX.
     public var rtx: RTX?
+    /// Protect with FlexFEC (`FEC`) on top of NACK, as much as the reported loss and the round trip ask
+    /// (`FECProtection`; none on a loss-free path); nil for none. The FEC bits come out of the encoder's target, as
+    /// retransmissions' do.
+    public var fec: FEC?
     /// Pace packets at this factor over the target (libwebrtc: 2.5) so that an IDR does not overflow a shallow queue;
     /// nil sends each frame in one burst (benchmarks).
     public var pacingFactor: Double? = 2.5
@@ -229,6 +255,15 @@ extension SenderConfiguration {
                 throw .invalidConfiguration("RTX payload type must be a dynamic type (96-127) other than the media's, got \(rtx.payloadType)")
             }
             guard nack else { throw .invalidConfiguration("RTX needs NACK (retransmissions are answers to NACKs)") }
+        }
+        if let fec {
+            let type = fec.payloadType.rawValue
+            guard (35...63).contains(type) || (96...127).contains(type), fec.payloadType != payloadType,
+                  fec.payloadType != rtx?.payloadType
+            else {
+                throw .invalidConfiguration(
+                    "FEC payload type must be 35-63 or 96-127 and differ from the media's and RTX's, got \(fec.payloadType)")
+            }
         }
         if let id = transportWideCCExtensionID, !Self.oneByteExtensionIDRange.contains(id) {
             throw .invalidConfiguration("transport-wide CC extension ID must be 1-14 (RFC 8285 one-byte form), got \(id)")

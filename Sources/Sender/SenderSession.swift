@@ -70,6 +70,8 @@ final class SenderSession {
         case media(stream: Int, SequenceNumber, keyframeStart: Bool)
         /// A packet of the history again, on the RTX stream when there is one; `probeCluster` 0 for a retransmission.
         case resend(stream: Int, SequenceNumber, probeCluster: Int)
+        /// A FlexFEC packet of the stream's FEC stream, by its sequence number.
+        case fec(stream: Int, SequenceNumber)
         /// An RTCP compound.
         case rtcp([RTCPPacket])
     }
@@ -146,8 +148,12 @@ final class SenderSession {
     private var lastOveruseEvents = 0
     /// When the congestion estimate last moved the encoder.
     private var lastEstimateApplied: MonotonicTime?
-    /// The retransmissions' share of the last second, which the encoder's target gives up.
+    /// The retransmissions' and FEC's share of the last second, which the encoder's target gives up.
     private var retransmissionShare = RetransmissionShare()
+    /// How much FlexFEC protects, from the reported loss and the round trip (with `SenderConfiguration.fec`).
+    private var fecProtection = FECProtection()
+    /// The protection now: updated with each reception report and report interval.
+    private var fecRates = FECProtection.Rates.none
     /// The highest bitrate the application has asked for: the congestion estimate's ceiling.
     private var estimateCeiling: Int
     private var applied: AppliedRates
@@ -350,6 +356,10 @@ final class SenderSession {
                 if let rtt = streams[stream].update(with: block, arrival: arrival) {
                     bandwidth?.setRoundTripTime(rtt)
                 }
+                if configuration.fec != nil {
+                    fecProtection.recordLoss(Double(block.fractionLost) / 256, now: now)
+                    updateFECRates()
+                }
                 if bandwidth != nil {
                     bandwidth?.update(with: block, now: now)
                     applyEstimate(force: true)
@@ -532,11 +542,19 @@ final class SenderSession {
             switch next {
             case .media(let stream, let sequenceNumber, let keyframeStart):
                 if let (packet, frame) = streams[stream].history.packet(sequenceNumber, now: now) {
+                    var protection: Range<Int>?
                     try rtp(packet.size) { buffer in
                         let size = try streams[stream].packetizer.write(packet, of: frame, into: buffer)
+                        if streams[stream].fec != nil {
+                            // The XOR is taken before the transport-wide number is written (the receiver zeroes it).
+                            protection = streams[stream].fec?.protect(
+                                UnsafeRawBufferPointer(rebasing: buffer[0..<size]), isKeyframe: frame.isKeyframe,
+                                rates: fecRates)
+                        }
                         stampTransportSequence(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size]), probeCluster: 0)
                         return size
                     }
+                    if let protection, !protection.isEmpty { queueFEC(protection, stream: stream) }
                 } else {
                     stats.pacerPacketsDropped += 1  // gone from the history: never silent
                 }
@@ -546,6 +564,20 @@ final class SenderSession {
                 }
             case .resend(let stream, let sequenceNumber, let cluster):
                 try resend(sequenceNumber, of: stream, probeCluster: cluster, rtp)
+            case .fec(let stream, let sequenceNumber):
+                guard let encoder = streams[stream].fec?.encoder, let index = encoder.index(of: sequenceNumber),
+                      let size = encoder.packetSize(index)
+                else {
+                    stats.pacerPacketsDropped += 1  // overwritten by newer FEC packets: never silent
+                    break
+                }
+                try rtp(size) { buffer in
+                    let written = try encoder.writePacket(index, into: buffer)
+                    stampTransportSequence(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<written]), probeCluster: 0)
+                    return written
+                }
+                streams[stream].counters.fecPacketsSent += 1
+                streams[stream].counters.fecBytesSent += size
             case .rtcp(let compound):
                 try rtcp(compound)
             }
@@ -688,7 +720,8 @@ final class SenderSession {
     private func applyTargetIfChanged(force: Bool) {
         let sent = totals()
         retransmissionShare.record(
-            media: sent.bytesSent + sent.headerBytesSent, retransmitted: sent.retransmittedBytesSent, now: now)
+            media: sent.bytesSent + sent.headerBytesSent, retransmitted: sent.retransmittedBytesSent + sent.fecBytesSent,
+            now: now)
         let target = bitrate.effectiveTarget
         let media = mediaTarget(for: target)
         guard target != applied.target || media != applied.media else { return }
@@ -739,6 +772,33 @@ final class SenderSession {
             transportSequenceNumber: number, size: packet.count + srtpTrailer, now: now, probeCluster: probeCluster)
         applicationLimited.packetSent(size: packet.count + srtpTrailer, now: now)
         if case .beforeFirstPacket = transportFeedbackWait { transportFeedbackWait = .since(now) }
+    }
+
+    // MARK: Forward error correction
+
+    /// Queues FEC packets just built by stream `stream`'s FEC stream: behind the media in the pacer, or in line.
+    private func queueFEC(_ indexes: Range<Int>, stream: Int) {
+        guard let encoder = streams[stream].fec?.encoder else { return }
+        for index in indexes {
+            let sequenceNumber = encoder.firstSequenceNumber + index
+            if pacer != nil {
+                let size = encoder.packetSize(index) ?? 0
+                pace(PacedPacket(stream: stream, sequenceNumber: sequenceNumber, size: size, kind: .forwardErrorCorrection))
+            } else {
+                pending.append(.fec(stream: stream, sequenceNumber))
+            }
+        }
+        releasePaced()
+    }
+
+    /// The protection for the loss reported over the last 10 s, the round trip, the encoder's share of the target,
+    /// its frame rate and the frame size now.
+    private func updateFECRates() {
+        guard configuration.fec != nil else { return }
+        fecRates = fecProtection.rates(
+            now: now, roundTripTime: streams[0].link.roundTripTime, bitrate: applied.media,
+            framesPerSecond: configuration.encoder.frameRate, pixels: stats.frameWidth * stats.frameHeight)
+        stats.fecProtection = Double(fecRates.delta) / 256
     }
 
     // MARK: Retransmissions and pacing
@@ -810,6 +870,8 @@ final class SenderSession {
                 pending.append(.resend(stream: packet.stream, packet.sequenceNumber, probeCluster: probeCluster))
             case .media:
                 pending.append(.media(stream: packet.stream, packet.sequenceNumber, keyframeStart: packet.isKeyframeStart))
+            case .forwardErrorCorrection:
+                pending.append(.fec(stream: packet.stream, packet.sequenceNumber))
             }
         }
     }
@@ -841,6 +903,8 @@ final class SenderSession {
         snapshot.retransmittedPacketsSent = sent.retransmittedPacketsSent
         snapshot.retransmittedBytesSent = sent.retransmittedBytesSent
         snapshot.probePacketsSent = sent.probePacketsSent
+        snapshot.fecPacketsSent = sent.fecPacketsSent
+        snapshot.fecBytesSent = sent.fecBytesSent
         if configuration.nack {
             var index = 0
             while index < streams.count {
@@ -872,6 +936,8 @@ final class SenderSession {
             sum.retransmittedPacketsSent += counters.retransmittedPacketsSent
             sum.retransmittedBytesSent += counters.retransmittedBytesSent
             sum.probePacketsSent += counters.probePacketsSent
+            sum.fecPacketsSent += counters.fecPacketsSent
+            sum.fecBytesSent += counters.fecBytesSent
             index += 1
         }
         return sum
@@ -886,9 +952,10 @@ final class SenderSession {
             stats.actualBitrate = Int(Double((bytesSent - lastReport.bytes) * 8) / elapsed)
         }
         lastReport = (now, stats.framesEncoded, bytesSent)
+        updateFECRates()
         // The retransmissions' share reaches the encoder here too: without congestion control (or a peer's reports)
         // nothing else looks at the target between changes.
-        if configuration.nack { applyTargetIfChanged(force: false) }
+        if configuration.nack || configuration.fec != nil { applyTargetIfChanged(force: false) }
         queueRTCP([])
         events.append(.report(makeSnapshot()))
     }

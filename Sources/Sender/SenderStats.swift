@@ -91,6 +91,12 @@ public struct SenderStats: Codable, Sendable, Equatable {
     public var probesRaisedEstimate: Int = 0
     /// Probe padding packets sent (recent media packets again).
     public var probePacketsSent: Int = 0
+    /// FlexFEC packets sent (`getStats()` `fecPacketsSent`).
+    public var fecPacketsSent: Int = 0
+    /// Bytes of the FlexFEC packets sent, whole RTP packets (`fecBytesSent`).
+    public var fecBytesSent: Int = 0
+    /// FEC packets per media packet of delta frames now (0 with no FEC or no loss; `FECProtection`).
+    public var fecProtection: Double = 0
     /// Transport-wide feedback messages received (RTPFB FMT 15).
     public var transportFeedbackReceived: Int = 0
     /// True once the session gave the delay-based estimate up because the peer sent no transport-wide feedback

@@ -1,7 +1,7 @@
 import RTP
 
-/// The random values one outgoing stream starts with (RFC 3550 section 8.1, 5.1; RFC 4588): its SSRC, its RTX
-/// stream's SSRC, both streams' first sequence numbers and its RTP timestamp offset. Drawn here and nowhere else, by every
+/// The random values one outgoing stream starts with (RFC 3550 section 8.1, 5.1; RFC 4588): its SSRC, its RTX and
+/// FlexFEC streams' SSRCs, every stream's first sequence numbers and its RTP timestamp offset. Drawn here and nowhere else, by every
 /// front end (`H264Sender`, each WHEP viewer, `WHIPPublisher`).
 package struct StreamIdentity: Sendable, Equatable {
     /// The media SSRC (never 0).
@@ -14,17 +14,24 @@ package struct StreamIdentity: Sendable, Equatable {
     package var timestampOffset: UInt32
     /// The RTX stream's first sequence number.
     package var rtxFirstSequenceNumber: SequenceNumber
+    /// The FlexFEC stream's SSRC (never 0, never the media's or RTX's), or nil without FEC.
+    package var fecSSRC: SSRC?
+    /// The FlexFEC stream's first sequence number.
+    package var fecFirstSequenceNumber: SequenceNumber
 
     /// Creates an identity from given values.
     package init(
         ssrc: SSRC, rtxSSRC: SSRC?, firstSequenceNumber: SequenceNumber, timestampOffset: UInt32,
-        rtxFirstSequenceNumber: SequenceNumber = SequenceNumber(0)
+        rtxFirstSequenceNumber: SequenceNumber = SequenceNumber(0), fecSSRC: SSRC? = nil,
+        fecFirstSequenceNumber: SequenceNumber = SequenceNumber(0)
     ) {
         self.ssrc = ssrc
         self.rtxSSRC = rtxSSRC
         self.firstSequenceNumber = firstSequenceNumber
         self.timestampOffset = timestampOffset
         self.rtxFirstSequenceNumber = rtxFirstSequenceNumber
+        self.fecSSRC = fecSSRC
+        self.fecFirstSequenceNumber = fecFirstSequenceNumber
     }
 
     /// Draws what is not given.
@@ -33,11 +40,13 @@ package struct StreamIdentity: Sendable, Equatable {
     ///   - rtx: whether the stream has an RTX stream.
     ///   - rtxSSRC: its SSRC, when chosen.
     ///   - firstSequenceNumber: the first sequence number, when chosen.
+    ///   - fec: whether the stream has a FlexFEC stream.
+    ///   - fecSSRC: its SSRC, when chosen.
     ///   - generator: the random source.
     /// - Returns: the identity.
     package static func draw(
         ssrc: SSRC? = nil, rtx: Bool, rtxSSRC: SSRC? = nil, firstSequenceNumber: SequenceNumber? = nil,
-        using generator: inout some RandomNumberGenerator
+        fec: Bool = false, fecSSRC: SSRC? = nil, using generator: inout some RandomNumberGenerator
     ) -> StreamIdentity {
         let media = ssrc ?? SSRC(UInt32.random(in: 1 ... .max, using: &generator))
         var retransmission: SSRC?
@@ -46,11 +55,20 @@ package struct StreamIdentity: Sendable, Equatable {
             while drawn == media, rtxSSRC == nil { drawn = SSRC(UInt32.random(in: 1 ... .max, using: &generator)) }
             retransmission = drawn
         }
+        var protection: SSRC?
+        if fec {
+            var drawn = fecSSRC ?? SSRC(UInt32.random(in: 1 ... .max, using: &generator))
+            while drawn == media || drawn == retransmission, fecSSRC == nil {
+                drawn = SSRC(UInt32.random(in: 1 ... .max, using: &generator))
+            }
+            protection = drawn
+        }
         return StreamIdentity(
             ssrc: media, rtxSSRC: retransmission,
             firstSequenceNumber: firstSequenceNumber ?? SequenceNumber.randomInitial(using: &generator),
             timestampOffset: UInt32.random(in: .min ... .max, using: &generator),
-            rtxFirstSequenceNumber: SequenceNumber.randomInitial(using: &generator))
+            rtxFirstSequenceNumber: SequenceNumber.randomInitial(using: &generator), fecSSRC: protection,
+            fecFirstSequenceNumber: fec ? SequenceNumber.randomInitial(using: &generator) : SequenceNumber(0))
     }
 
     /// Draws what `configuration` leaves open (its `ssrc`, `rtx?.ssrc` and `firstSequenceNumber` are kept).
@@ -59,6 +77,7 @@ package struct StreamIdentity: Sendable, Equatable {
     ) -> StreamIdentity {
         draw(
             ssrc: configuration.ssrc, rtx: configuration.rtx != nil, rtxSSRC: configuration.rtx?.ssrc,
-            firstSequenceNumber: configuration.firstSequenceNumber, using: &generator)
+            firstSequenceNumber: configuration.firstSequenceNumber, fec: configuration.fec != nil,
+            fecSSRC: configuration.fec?.ssrc, using: &generator)
     }
 }

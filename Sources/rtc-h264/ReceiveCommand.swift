@@ -48,6 +48,9 @@ struct ReceiveCommand: AsyncParsableCommand {
     @Option(name: .customLong("rtx-pt"), help: "The sender's RTX payload type (when no --sdp; an SDP says it itself).")
     var rtxPayloadType: UInt8?
 
+    @Option(name: .customLong("fec-pt"), help: "The sender's FlexFEC payload type (flexfec-03; when no --sdp; an SDP says it itself): lost packets are recovered from it.")
+    var fecPayloadType: UInt8?
+
     @Option(name: .customLong("jitter-buffer"), help: "The least milliseconds to wait for a missing packet before giving its frame up (with NACK the wait grows to 4 RTT + 3 x (5 ms + 2 x jitter) + 4 x jitter: four NACK tries, each repeat one RTT + 5 ms + 2 x jitter after the last; at most --jitter-buffer-max).")
     var jitterBufferMs: Int = 300
 
@@ -96,6 +99,11 @@ struct ReceiveCommand: AsyncParsableCommand {
             guard (96...127).contains(rtxPayloadType) else { throw ValidationError("--rtx-pt must be 96-127") }
             if sdp != nil { throw ValidationError("--sdp already says the RTX payload type") }
         }
+        if let fecPayloadType {
+            guard (35...63).contains(fecPayloadType) || (96...127).contains(fecPayloadType), fecPayloadType != rtxPayloadType
+            else { throw ValidationError("--fec-pt must be 35-63 or 96-127 and differ from --rtx-pt") }
+            if sdp != nil { throw ValidationError("--sdp already says the FEC payload type") }
+        }
         guard (0...65534).contains(listen.port) else { throw ValidationError("--listen needs a port between 0 and 65534") }
     }
 
@@ -110,6 +118,7 @@ struct ReceiveCommand: AsyncParsableCommand {
         configuration.jitterBufferMaximumWait = .milliseconds(jitterBufferMaxMs)
         configuration.nack = !noNACK
         configuration.rtxPayloadType = rtxPayloadType
+        configuration.fecPayloadType = fecPayloadType
         if let sdp {
             let text: String
             do { text = try String(contentsOfFile: sdp, encoding: .utf8) } catch {
@@ -120,6 +129,7 @@ struct ReceiveCommand: AsyncParsableCommand {
             // NACK only towards a sender that says it answers them; RTX as the SDP announces it.
             configuration.nack = !noNACK && description.feedback.contains("nack")
             configuration.rtxPayloadType = description.rtx?.payloadType
+            configuration.fecPayloadType = description.fec?.payloadType
             // Transport-wide feedback when the sender carries the extension and asks for it.
             if description.feedback.contains("transport-cc") {
                 configuration.transportWideCCExtensionID = description.transportWideCCExtensionID

@@ -174,7 +174,8 @@ struct SendCommand: AsyncParsableCommand {
         }
         if let sdp {
             let description = configuration.sessionDescription(
-                parameterSets: try configuration.probeParameterSets(), ssrc: sender.ssrc, rtxSSRC: sender.rtxSSRC)
+                parameterSets: try configuration.probeParameterSets(), ssrc: sender.ssrc, rtxSSRC: sender.rtxSSRC,
+                fecSSRC: sender.fecSSRC)
             try PrivateFile.write(description.serialize(), to: sdp)
         }
         let quiet = self.quiet

@@ -64,6 +64,15 @@ struct StreamOptions: ParsableArguments {
     @Option(name: .customLong("rtx-ssrc"), help: "RTX SSRC (with --rtx; default: random). Give the same to `sdp` and `send`.")
     var rtxSSRC: UInt32?
 
+    @Flag(help: "Protect with FlexFEC (flexfec-03, as Chromium receives it; the SDP gets flexfec-03 and ssrc-group:FEC-FR) on top of NACK: as much as the receiver's reported loss and the round trip ask (none on a loss-free path), inside the target.")
+    var fec = false
+
+    @Option(name: .customLong("fec-pt"), help: "FlexFEC payload type (35-63 or 96-127, with --fec).")
+    var fecPayloadType: UInt8 = SenderConfiguration.FEC.defaultPayloadType.rawValue
+
+    @Option(name: .customLong("fec-ssrc"), help: "FlexFEC SSRC (with --fec; default: random). Give the same to `sdp` and `send`.")
+    var fecSSRC: UInt32?
+
     @Option(name: .customLong("pacing-factor"), help: "Pace packets at this factor over the target bitrate (1-10).")
     var pacingFactor: Double = 2.5
 
@@ -119,6 +128,13 @@ struct StreamOptions: ParsableArguments {
             if policy.noNACK { throw ValidationError("--rtx needs NACK (remove --no-nack)") }
         } else if rtxSSRC != nil {
             throw ValidationError("--rtx-ssrc needs --rtx")
+        }
+        if fec {
+            guard (35...63).contains(fecPayloadType) || (96...127).contains(fecPayloadType), fecPayloadType != payloadType,
+                  !rtx || fecPayloadType != rtxPayloadType
+            else { throw ValidationError("--fec-pt must be 35-63 or 96-127 and differ from --pt and --rtx-pt") }
+        } else if fecSSRC != nil {
+            throw ValidationError("--fec-ssrc needs --fec")
         }
         if noSRTP && acceptPlainRTCP { throw ValidationError("--accept-plain-rtcp only makes sense with SRTP (RTCP is plain already)") }
         guard !cname.isEmpty, cname.utf8.count <= SenderConfiguration.maximumCNAMELength else {
@@ -214,6 +230,7 @@ struct StreamOptions: ParsableArguments {
         configuration.security = try security()
         configuration.acceptPlainRTCP = acceptPlainRTCP
         configuration.rtx = rtx ? .init(payloadType: PayloadType(rtxPayloadType), ssrc: rtxSSRC.map { SSRC($0) }) : nil
+        configuration.fec = fec ? .init(payloadType: PayloadType(fecPayloadType), ssrc: fecSSRC.map { SSRC($0) }) : nil
         configuration.transportWideCCExtensionID = transportCCID
         configuration.absoluteCaptureTimeExtensionID = absCaptureTime
         if configuration.playoutDelay != nil {

@@ -97,6 +97,8 @@ struct LossyLinkSimulation {
                     }
                 case .probe:
                     break  // this simulation sends no probes (no transport-wide feedback)
+                case .forwardErrorCorrection:
+                    break  // nor FEC
                 case .retransmission:
                     guard let (packet, frame) = history.packet(paced.sequenceNumber, now: now) else { continue }
                     let length = try sendBuffer.withUnsafeMutableBytes { out in

@@ -28,6 +28,8 @@ struct SessionSimulation {
         var nack = true
         var rtx = true
         var transportCC = true
+        /// FlexFEC on the sender (`SenderConfiguration.fec`) and the receiver (`fecPayloadType`).
+        var fec = false
         /// The receiver ignores the transport-wide sequence number (sends no feedback), as ffmpeg does.
         var receiverWithoutTransportFeedback = false
         /// The sender's pacer (`SenderConfiguration.pacingFactor`, its default factor), or every packet at once.
@@ -96,6 +98,10 @@ struct SessionSimulation {
     static let wallClockAtStart = NTPTimestamp(seconds: 3_900_000_000, fraction: 0)
     /// The RTP payload type of the RTX stream, when there is one.
     static let rtxPayloadType = PayloadType(97)
+    /// The FlexFEC stream's SSRC, payload type and first sequence number, when there is one.
+    static let fecSSRC = SSRC(0x4444_4444)
+    static let fecPayloadType = PayloadType(49)
+    static let fecFirstSequenceNumber = SequenceNumber(9000)
 
     let scenario: Scenario
 
@@ -205,6 +211,8 @@ extension SessionSimulation.Scenario {
         configuration.rtx = rtx
             ? SenderConfiguration.RTX(payloadType: SessionSimulation.rtxPayloadType, ssrc: SessionSimulation.rtxSSRC) : nil
         configuration.transportWideCCExtensionID = transportCC ? SessionSimulation.transportCCID : nil
+        configuration.fec = fec
+            ? SenderConfiguration.FEC(payloadType: SessionSimulation.fecPayloadType, ssrc: SessionSimulation.fecSSRC) : nil
         configuration.pacingFactor = pacing ? Pacer.defaultPacingFactor : nil
         configuration.congestionControl = congestionControl
         configuration.startBitrate = startBitrate
@@ -224,7 +232,8 @@ extension SessionSimulation.Scenario {
         let identity = StreamIdentity(
             ssrc: SessionSimulation.mediaSSRC, rtxSSRC: rtx ? SessionSimulation.rtxSSRC : nil,
             firstSequenceNumber: SessionSimulation.firstSequenceNumber, timestampOffset: 0,
-            rtxFirstSequenceNumber: SessionSimulation.rtxFirstSequenceNumber)
+            rtxFirstSequenceNumber: SessionSimulation.rtxFirstSequenceNumber, fecSSRC: fec ? SessionSimulation.fecSSRC : nil,
+            fecFirstSequenceNumber: SessionSimulation.fecFirstSequenceNumber)
         return try SenderSession(
             configuration: configuration, identity: identity, payloadLimit: configuration.payloadLimit, now: start,
             wallClock: SessionSimulation.wallClockAtStart)
@@ -235,6 +244,7 @@ extension SessionSimulation.Scenario {
         var configuration = ReceiverConfiguration(listenHost: "127.0.0.1", listenPort: 5004)
         configuration.nack = nack
         configuration.rtxPayloadType = rtx ? SessionSimulation.rtxPayloadType.rawValue : nil
+        configuration.fecPayloadType = fec ? SessionSimulation.fecPayloadType.rawValue : nil
         configuration.transportWideCCExtensionID =
             transportCC && !receiverWithoutTransportFeedback ? SessionSimulation.transportCCID : nil
         configuration.absoluteCaptureTimeExtensionID = absoluteCaptureTimeID

@@ -1,0 +1,48 @@
+import Sender
+import RTP
+import Testing
+
+/// FlexFEC over the simulated link (issue 24): protection follows the reported loss and round trip, recovers
+/// without a round trip where NACK is late, costs nothing on a clean path, and stays inside the target.
+@Suite struct FECSessionTests {
+    static func describe(_ name: String, _ o: SessionSimulation.Outcome, seconds: Int) -> String {
+        let fecShare = Self.fecShare(o, seconds: seconds)
+        return SessionSimulationTests.describe(name, o, seconds: seconds)
+            + ", FEC sent \(o.sender.fecPacketsSent) (\(String(format: "%.1f", fecShare * 100)) % of the target),"
+            + " received \(o.receiver.fecPacketsReceived), recovered \(o.receiver.packetsRecovered),"
+            + " discarded \(o.receiver.fecPacketsDiscarded)"
+    }
+
+    /// FEC's bits over the run as a share of the mean target.
+    static func fecShare(_ o: SessionSimulation.Outcome, seconds: Int) -> Double {
+        let targets = o.senderReports.map { Double($0.targetBitrate) }
+        let mean = targets.isEmpty ? 1 : targets.reduce(0, +) / Double(targets.count)
+        return Double(o.sender.fecBytesSent * 8) / Double(seconds) / mean
+    }
+
+    /// 150 ms each way, 5 % loss both ways (the issue's long path), 60 s, with FEC and with NACK alone.
+    @Test func aLongLossyPathIsRepairedWithoutARoundTrip() throws {
+        var scenario = SessionSimulationTests.lossy(0.05, delay: .milliseconds(150))
+        let nackOnly = try SessionSimulation(scenario).run()
+        print(Self.describe("150 ms, 5 %, NACK", nackOnly, seconds: 60))
+        scenario.fec = true
+        let withFEC = try SessionSimulation(scenario).run()
+        print(Self.describe("150 ms, 5 %, NACK + FEC", withFEC, seconds: 60))
+        let freezes = withFEC.freezes(longerThan: .milliseconds(200), end: .seconds(60)).count
+        let freezesWithout = nackOnly.freezes(longerThan: .milliseconds(200), end: .seconds(60)).count
+        #expect(withFEC.receiver.packetsRecovered > 0)
+        #expect(withFEC.shownShare >= nackOnly.shownShare)
+        #expect(freezes < freezesWithout)
+    }
+
+    /// No loss, 25 ms each way: no FEC packet at all.
+    @Test func aCleanPathCarriesNoFEC() throws {
+        var scenario = SessionSimulationTests.lossy(0, delay: .milliseconds(25))
+        scenario.fec = true
+        scenario.seconds = 20
+        let outcome = try SessionSimulation(scenario).run()
+        print(Self.describe("clean, FEC on", outcome, seconds: 20))
+        #expect(outcome.sender.fecPacketsSent == 0)
+        #expect(outcome.shownShare >= 0.995)
+    }
+}
