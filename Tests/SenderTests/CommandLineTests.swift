@@ -160,6 +160,13 @@ import TestSupport
         (["send", "--to", "127.0.0.1:5004", "--degradation-preference", "fastest"],
          "The value 'fastest' is invalid for '--degradation-preference"),
         (["send", "--to", "127.0.0.1:5004", "--rtx", "--no-nack"], "--rtx needs NACK (remove --no-nack)"),
+        (["send", "--to", "127.0.0.1:5004", "--fec-ssrc", "5"], "--fec-ssrc needs --fec"),
+        (["sdp", "--to", "127.0.0.1:5004", "--fec", "--fec-pt", "96"],
+         "--fec-pt must be 35-63 or 96-127 and differ from --pt and --rtx-pt"),
+        (["send", "--to", "127.0.0.1:5004", "--fec", "--fec-pt", "70"],
+         "--fec-pt must be 35-63 or 96-127 and differ from --pt and --rtx-pt"),
+        (["receive", "--listen", "127.0.0.1:5004", "--no-srtp", "--fec-pt", "20"],
+         "--fec-pt must be 35-63 or 96-127 and differ from --rtx-pt"),
         (["send", "--to", "127.0.0.1:5004", "--control", "10.20.30.40:8090"],
          "the control endpoint on 10.20.30.40 is reachable beyond this machine: give it a token (--control-token or --control-token-file)"),
         // Issue 20, item 4: a name that starts like a loopback address is not one.

@@ -78,6 +78,31 @@ import TestSupport
         #expect((sent["retransmittedPacketsSent"] as? Int ?? 0) > 0)
     }
 
+    /// `--fec` (issue 24): the SDP announces flexfec-03 with its FEC-FR group, and over a 5 % lossy path with 100 ms
+    /// each way (the receiver's loss reports turn the protection on) our receiver recovers packets from the FEC packets
+    /// and decodes nearly every frame.
+    @Test(.timeLimit(.minutes(1)))
+    func flexFECRecoversLostPacketsEndToEnd() async throws {
+        let key = Data((0..<30).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 1) }).base64EncodedString()
+        let relay = try Self.relay()
+        let run = try await Self.runThroughRelay(
+            stream: ["--key", key, "--size", "640x360", "--bitrate", "800k", "--ssrc", "778", "--rtx", "--fec",
+                     "--fec-ssrc", "4242"],
+            fwd: "delay_ms=100,loss=0.05", rev: "delay_ms=100,loss=0.05", relayPath: relay)
+        #expect(run.sdp.status == 0, "\(run.sdp.stderr)")
+        #expect(run.sdp.stdout.contains("a=rtpmap:49 flexfec-03/90000\r\n"), "\(run.sdp.stdout)")
+        #expect(run.sdp.stdout.contains("a=ssrc-group:FEC-FR 778 4242\r\n"), "\(run.sdp.stdout)")
+        #expect(run.send.status == 0, "\(run.send.stderr)")
+        let stats = try Self.dictionary(run.receiverJSON)
+        let sent = try Self.dictionary(run.senderJSON)
+        let framesSent = sent["framesSent"] as? Int ?? 0
+        let decoded = stats["framesDecoded"] as? Int ?? 0
+        #expect((sent["fecPacketsSent"] as? Int ?? 0) > 0, "\(sent)")
+        #expect((stats["fecPacketsReceived"] as? Int ?? 0) > 0, "\(stats)")
+        #expect((stats["packetsRecovered"] as? Int ?? 0) > 0, "\(stats)")
+        #expect(Double(decoded) >= 0.9 * Double(framesSent), "decoded \(decoded) of \(framesSent): \(stats)")
+    }
+
     /// `--transport-cc`: the SDP carries the extension and the feedback, our receiver sends transport-wide feedback,
     /// and through a 500 kbit/s bottleneck (30-packet queue) the sender's delay-based detector sees the queue grow and
     /// brings its estimate below the 1.2 Mbit/s start. How fast and how close it settles is the network benchmark's.

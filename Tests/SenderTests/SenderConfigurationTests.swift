@@ -37,12 +37,18 @@ import Video
         ("plain rtcp without srtp", "invalid configuration: accepting plain RTCP only makes sense with SRTP (RTCP is plain already)"),
         ("transport-cc id 0", "invalid configuration: transport-wide CC extension ID must be 1-14 (RFC 8285 one-byte form), got 0"),
         ("transport-cc id 15", "invalid configuration: transport-wide CC extension ID must be 1-14 (RFC 8285 one-byte form), got 15"),
+        ("fec payload type 70", "invalid configuration: FEC payload type must be 35-63 or 96-127 and differ from the media's and RTX's, got 70"),
+        ("fec payload type of rtx", "invalid configuration: FEC payload type must be 35-63 or 96-127 and differ from the media's and RTX's, got 97"),
         ("unknown host", "invalid address no.such.host.invalid:5004: "),
     ])
     func invalidConfigurationsFailBeforeAnythingStarts(name: String, message: String) async throws {
         var configuration = Self.base()
         switch name {
         case "payload type 34": configuration.payloadType = PayloadType(34)
+        case "fec payload type 70": configuration.fec = SenderConfiguration.FEC(payloadType: PayloadType(70))
+        case "fec payload type of rtx":
+            configuration.rtx = SenderConfiguration.RTX(payloadType: PayloadType(97))
+            configuration.fec = SenderConfiguration.FEC(payloadType: PayloadType(97))
         case "peer port 0": configuration.peerPort = 0
         case "peer port 70000": configuration.peerPort = 70_000
         case "local port -1": configuration.localPort = -1
