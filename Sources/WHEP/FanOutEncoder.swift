@@ -319,6 +319,7 @@ package final class FanOutEncoder: Sendable {
     ///   - rtxPayloadType: the negotiated RTX payload type, or nil for no RTX.
     ///   - ssrc: the viewer's media SSRC (the one written in its answer).
     ///   - rtxSSRC: the viewer's RTX SSRC (the one written in its answer).
+    ///   - fec: the viewer's FlexFEC stream (payload type and SSRC of its answer), or nil for none.
     ///   - transportWideCCExtensionID: the negotiated transport-wide sequence number extension id (1-14), or nil:
     ///     the viewer's delay-based estimate then runs on its transport-cc feedback.
     ///   - absoluteCaptureTimeExtensionID: the negotiated abs-capture-time extension id (1-14), or nil.
@@ -331,7 +332,7 @@ package final class FanOutEncoder: Sendable {
     /// - Throws: `SenderError.finished`, packetizer or controller errors for a configuration that cannot work.
     package func attach(
         transport: UDPTransport, payloadType: PayloadType, rtxPayloadType: PayloadType?, ssrc: SSRC, rtxSSRC: SSRC?,
-        transportWideCCExtensionID: UInt8? = nil, absoluteCaptureTimeExtensionID: UInt8? = nil,
+        fec: SenderConfiguration.FEC? = nil, transportWideCCExtensionID: UInt8? = nil, absoluteCaptureTimeExtensionID: UInt8? = nil,
         playoutDelayExtensionID: UInt8? = nil, events: AsyncStream<SenderEvent>.Continuation,
         reports: AsyncStream<SenderStats>.Continuation,
         logger: Logger = Logger(label: "rtc-h264.whep")
@@ -350,6 +351,7 @@ package final class FanOutEncoder: Sendable {
         configuration.security = nil  // the viewer's transport holds the DTLS-derived keys
         configuration.frameObserver = nil  // called once per frame by the registry, not once per viewer
         configuration.rtx = configuration.nack ? rtxPayloadType.map { SenderConfiguration.RTX(payloadType: $0, ssrc: rtxSSRC) } : nil
+        configuration.fec = fec
         var rng = SystemRandomNumberGenerator()
         let limit = RTPPayloadLimit(
             mtu: configuration.mtu, ipVersion: (transport.localAddress?.protocol == .inet6) ? .v6 : .v4,

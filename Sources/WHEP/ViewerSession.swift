@@ -24,6 +24,8 @@ final class ViewerSession {
     private let negotiated: NegotiatedVideo
     private let ssrc: SSRC
     private let rtxSSRC: SSRC?
+    /// The FlexFEC SSRC of the answer, nil without FlexFEC.
+    private let fecSSRC: SSRC?
     private let encoder: FanOutEncoder
     private let table: ViewerTable
     private let events: AsyncStream<WHEPEvent>.Continuation
@@ -59,7 +61,7 @@ final class ViewerSession {
 
 
     init(id: String, transport: UDPTransport, negotiated: NegotiatedVideo, ssrc: SSRC, rtxSSRC: SSRC?,
-         credentials: ICECredentials, candidates: [ICECandidate], checkedCandidates: [ICEFullAgent.LocalCandidate],
+         fecSSRC: SSRC? = nil, credentials: ICECredentials, candidates: [ICECandidate], checkedCandidates: [ICEFullAgent.LocalCandidate],
          encoder: FanOutEncoder, table: ViewerTable,
          events: AsyncStream<WHEPEvent>.Continuation, logger: Logger,
          now: @escaping () -> MonotonicTime = WebRTCLink.monotonicNow) {
@@ -71,6 +73,7 @@ final class ViewerSession {
         self.negotiated = negotiated
         self.ssrc = ssrc
         self.rtxSSRC = rtxSSRC
+        self.fecSSRC = fecSSRC
         self.encoder = encoder
         self.table = table
         self.events = events
@@ -125,6 +128,9 @@ final class ViewerSession {
                     transport: transport, payloadType: PayloadType(negotiated.format.payloadType),
                     rtxPayloadType: negotiated.rtxPayloadType.map { PayloadType($0) }, ssrc: ssrc,
                     rtxSSRC: negotiated.rtxPayloadType == nil ? nil : rtxSSRC,
+                    fec: negotiated.fecPayloadType.flatMap { type in
+                        fecSSRC.map { SenderConfiguration.FEC(payloadType: PayloadType(type), ssrc: $0) }
+                    },
                     transportWideCCExtensionID: Self.oneByteID(negotiated.transportCCExtensionID),
                     absoluteCaptureTimeExtensionID: Self.oneByteID(negotiated.absoluteCaptureTimeExtensionID),
                     playoutDelayExtensionID: Self.oneByteID(negotiated.playoutDelayExtensionID),

@@ -516,6 +516,8 @@ public final class WHEPServer: Sendable {
         let id: String
         let ssrc: SSRC
         let rtxSSRC: SSRC
+        /// The FlexFEC SSRC written in the answer, nil when none was.
+        let fecSSRC: SSRC?
         let credentials: ICECredentials
         /// Our candidates in the answer: the host one, then any gathered.
         let candidates: [ICECandidate]
@@ -547,7 +549,7 @@ public final class WHEPServer: Sendable {
             var rng = SystemRandomNumberGenerator()
             let id = (0..<16).map { _ in String(UInt8.random(in: 0...255, using: &rng), radix: 16).leftPadded(2) }.joined()
             let configuration = encoder.configuration
-            let identity = StreamIdentity.draw(rtx: true, using: &rng)
+            let identity = StreamIdentity.draw(rtx: true, fec: configuration.fec != nil, using: &rng)
             let ssrc = identity.ssrc
             let rtxSSRC = identity.rtxSSRC ?? ssrc
             let credentials = ICECredentials.random()
@@ -557,6 +559,8 @@ public final class WHEPServer: Sendable {
                 rtxSSRC: configuration.nack && configuration.rtx != nil ? rtxSSRC.rawValue : nil,
                 cname: configuration.cname)
             video.feedback = configuration.answeredFeedback
+            // FlexFEC when the server protects (`serve --fec`) and the browser offers flexfec-03 (Chromium does).
+            video.fecSSRC = identity.fecSSRC?.rawValue
             // Delay-based congestion control per viewer when the browser offers transport-cc (Chromium does).
             video.transportWideCC = configuration.congestionControl
             // The capture time whenever the browser offers it; the playout delay when one is configured.
@@ -569,7 +573,9 @@ public final class WHEPServer: Sendable {
             do {
                 let (answer, negotiated) = try VideoAnswerer.answer(
                     offer, video: video, transport: local, origin: "- \(UInt64.random(in: 1...(1 << 62), using: &rng)) 1 IN IP4 0.0.0.0")
-                return .success(Negotiation(id: id, ssrc: ssrc, rtxSSRC: rtxSSRC, credentials: credentials,
+                return .success(Negotiation(id: id, ssrc: ssrc, rtxSSRC: rtxSSRC,
+                                            fecSSRC: negotiated.fecPayloadType != nil ? identity.fecSSRC : nil,
+                                            credentials: credentials,
                                             candidates: candidates, answer: answer, negotiated: negotiated))
             } catch {
                 return .failure(RefusedOffer(reply: .error(400, "cannot answer the offer: \(error)")))
@@ -632,7 +638,7 @@ public final class WHEPServer: Sendable {
             }
             let session = ViewerSession(
                 id: id, transport: transport, negotiated: negotiated, ssrc: ssrc, rtxSSRC: rtxSSRC,
-                credentials: credentials, candidates: negotiation.candidates,
+                fecSSRC: negotiation.fecSSRC, credentials: credentials, candidates: negotiation.candidates,
                 checkedCandidates: locals,
                 encoder: encoder, table: table, events: events, logger: logger)
             guard table.install(id, ViewerTable.Handle(loop: transport.eventLoop,

@@ -13,6 +13,8 @@ public struct H264PayloadFormat: Hashable, Sendable {
     public var levelAsymmetryAllowed: Bool
     /// The payload type of the `rtx` format whose `apt` names this one.
     public var rtxPayloadType: UInt8?
+    /// The payload type of the section's `flexfec-03` format, when both sides use FlexFEC (set by the answerer).
+    public var fecPayloadType: UInt8? = nil
     /// The `a=rtcp-fb` values for this payload type (`nack`, `nack pli`, `ccm fir`, `goog-remb`, `transport-cc`).
     public var feedback: [String]
 
@@ -83,6 +85,26 @@ public struct H264PayloadFormat: Hashable, Sendable {
                 feedback: attributes.feedback(payloadType)))
         }
         return result
+    }
+
+    /// The FlexFEC encoding name libwebrtc offers (`a=rtpmap:<pt> flexfec-03/90000`).
+    public static let flexFECName = "flexfec-03"
+
+    /// The lowest payload type of the section's `m=` line mapped to `flexfec-03/90000` (Chromium offers one in a
+    /// recvonly section: it receives FlexFEC by default), or nil.
+    /// - Parameter section: The media section.
+    public static func flexFECPayloadType(in section: JSEPMediaSection) -> UInt8? {
+        let attributes = PayloadAttributes(section)
+        var lowest: Int?
+        var listed: Set<Int>?
+        for (payloadType, map) in attributes.rtpMaps
+        where map.name.caseInsensitiveEquals(flexFECName[...]) && map.clockRate == clockRate {
+            // The m= line's types, read once (it may repeat a type thousands of times).
+            if listed == nil { listed = Set(section.formats.prefix(4096).compactMap { PayloadAttributes.payloadType($0[...]) }) }
+            guard listed?.contains(payloadType) == true else { continue }
+            if lowest.map({ payloadType < $0 }) ?? true { lowest = payloadType }
+        }
+        return lowest.map { UInt8($0) }
     }
 
     /// The `a=fmtp` value: `level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f`.

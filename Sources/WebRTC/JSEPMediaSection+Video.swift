@@ -9,6 +9,7 @@ extension JSEPMediaSection {
     ) -> JSEPMediaSection {
         var formats = ["\(format.payloadType)"]
         if let rtx = format.rtxPayloadType { formats.append("\(rtx)") }
+        if let fec = format.fecPayloadType { formats.append("\(fec)") }
         let defaultCandidate = transport.candidates.first { $0.transportAddress != nil }
         let connection = defaultCandidate.flatMap(\.transportAddress).map {
             "IN \($0.ip.isIPv6 ? "IP6" : "IP4") \($0.ip)"
@@ -42,8 +43,19 @@ extension JSEPMediaSection {
             lines.append(SDPAttribute("rtpmap", "\(rtx) rtx/\(H264PayloadFormat.clockRate)"))
             lines.append(SDPAttribute("fmtp", "\(rtx) apt=\(format.payloadType)"))
         }
-        let ssrcs = [configuration.ssrc] + (format.rtxPayloadType != nil ? configuration.rtxSSRC.map { [$0] } ?? [] : [])
+        if let fec = format.fecPayloadType {
+            // As libwebrtc writes it: transport-wide feedback for the FEC stream too, and the unused repair window.
+            lines.append(SDPAttribute("rtpmap", "\(fec) \(H264PayloadFormat.flexFECName)/\(H264PayloadFormat.clockRate)"))
+            if transportCCExtensionID != nil { lines.append(SDPAttribute("rtcp-fb", "\(fec) transport-cc")) }
+            lines.append(SDPAttribute("fmtp", "\(fec) repair-window=10000000"))
+        }
+        var ssrcs = [configuration.ssrc] + (format.rtxPayloadType != nil ? configuration.rtxSSRC.map { [$0] } ?? [] : [])
         if ssrcs.count == 2 { lines.append(SDPAttribute("ssrc-group", "FID \(ssrcs[0]) \(ssrcs[1])")) }
+        if format.fecPayloadType != nil, let fec = configuration.fecSSRC {
+            // Chromium turns its FlexFEC receiver on only for a signalled FEC-FR group.
+            lines.append(SDPAttribute("ssrc-group", "FEC-FR \(configuration.ssrc) \(fec)"))
+            ssrcs.append(fec)
+        }
         for ssrc in ssrcs {
             lines.append(SDPAttribute("ssrc", "\(ssrc) cname:\(configuration.cname)"))
             lines.append(SDPAttribute("ssrc", "\(ssrc) msid:\(configuration.streamID) \(configuration.trackID)"))

@@ -9,6 +9,8 @@ public struct NegotiatedVideo: Hashable, Sendable {
     public var format: H264PayloadFormat
     /// The RTX payload type, when both sides use RTX.
     public var rtxPayloadType: UInt8? { format.rtxPayloadType }
+    /// The FlexFEC payload type, when both sides use FlexFEC.
+    public var fecPayloadType: UInt8? { format.fecPayloadType }
     /// The `a=rtcp-fb` values both sides use.
     public var feedback: [String] { format.feedback }
     /// The transport-wide sequence number extension id, when negotiated.

@@ -3,7 +3,8 @@ import H264
 /// Answers a browser's offer for our one H.264 video stream (the WHEP server side, RFC 8829 section 5.3).
 ///
 /// Picks the first video m-section that lets us send, the first offered H.264 format that carries our profile and
-/// packetization mode, the offered RTX format for it (when we have an RTX SSRC), the `a=rtcp-fb` values both sides
+/// packetization mode, the offered RTX format for it (when we have an RTX SSRC), the offered `flexfec-03` format (when
+/// we have a FEC SSRC), the `a=rtcp-fb` values both sides
 /// handle, and transport-cc when both sides use it. Every other m-section is rejected (port 0), as JSEP requires.
 ///
 /// ```swift
@@ -59,13 +60,19 @@ public enum VideoAnswerer {
         let playoutDelayID = video.playoutDelay ? section.usableExtensionID(VideoSendConfiguration.playoutDelayURI) : nil
         var ourFeedback = video.feedback
         if transportCCID != nil { ourFeedback.append("transport-cc") }
-        let format = H264PayloadFormat(
+        var format = H264PayloadFormat(
             payloadType: chosen.payloadType,
             profileLevelID: answerProfileLevelID(ours: video.profileLevelID, offered: chosen),
             packetizationMode: video.packetizationMode,
             levelAsymmetryAllowed: chosen.levelAsymmetryAllowed,
             rtxPayloadType: video.rtxSSRC == nil ? nil : chosen.rtxPayloadType,
             feedback: ourFeedback.filter(chosen.feedback.contains))
+        // FlexFEC when we have a FEC SSRC and the offer has flexfec-03 (Chromium receives it by default).
+        if video.fecSSRC != nil, let fec = H264PayloadFormat.flexFECPayloadType(in: section),
+           fec != format.payloadType, fec != format.rtxPayloadType
+        {
+            format.fecPayloadType = fec
+        }
         let rtcpReducedSize = section.has("rtcp-rsize")
 
         var answer = JSEPSessionDescription(origin: origin)

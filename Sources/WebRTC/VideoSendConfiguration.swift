@@ -11,6 +11,8 @@ public struct VideoSendConfiguration: Hashable, Sendable {
     public var ssrc: UInt32
     /// The RTX SSRC; `nil` offers and answers no RTX.
     public var rtxSSRC: UInt32?
+    /// The FlexFEC SSRC; `nil` answers no FlexFEC (`flexfec-03`, answered when offered).
+    public var fecSSRC: UInt32? = nil
     /// The RTCP CNAME (RFC 7022: random per session).
     public var cname: String
     /// The `a=msid` stream id.

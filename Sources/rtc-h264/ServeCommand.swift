@@ -86,6 +86,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-rtx"), help: "Retransmit on the media SSRC even when the viewer offers RTX (RFC 4588).")
     var noRTX = false
 
+    @Flag(help: "Protect each viewer that offers flexfec-03 (Chromium does) with FlexFEC on top of NACK: as much as that viewer's reported loss and round trip ask (none on a loss-free path), inside its target.")
+    var fec = false
+
     @Option(help: "RTCP CNAME.")
     var cname: String = "rtc-h264"
 
@@ -134,6 +137,7 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = SenderConfiguration(peerHost: whep.host, peerPort: 9, encoder: encoder)
         policy.apply(to: &configuration, pacingFactor: 2.5)
         configuration.rtx = policy.noNACK || noRTX ? nil : .init(payloadType: PayloadType(97))  // the viewer's RTX PT is used
+        configuration.fec = fec ? .init() : nil  // the viewer's flexfec-03 PT is used
         configuration.cname = cname
         do {
             try configuration.validate()

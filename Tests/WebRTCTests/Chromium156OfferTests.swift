@@ -32,6 +32,29 @@ import Testing
         #expect(try JSEPSessionDescription(parsing: answer.sdp) == answer)
     }
 
+    /// Chromium 156 offers flexfec-03 (PT 49) in its recvonly section: with a FEC SSRC the answer takes it as
+    /// libwebrtc writes it, with the FEC-FR group Chromium needs to turn its FlexFEC receiver on; without one, no FEC.
+    @Test func answersFlexFECWhenWeHaveAFECSSRC() throws {
+        let offer = try JSEPSessionDescription(parsing: Chromium156Offer.sdp)
+        #expect(H264PayloadFormat.flexFECPayloadType(in: offer.media[0]) == 49)
+        var video = JSEPNegotiationTests.video("42e01f", mode: 1)
+        video.fecSSRC = 4242
+        let (answer, negotiated) = try VideoAnswerer.answer(offer, video: video, transport: JSEPNegotiationTests.serverTransport)
+        #expect(negotiated.fecPayloadType == 49)
+        let text = answer.sdp
+        #expect(answer.media[0].formats.last == "49")
+        #expect(text.contains("a=rtpmap:49 flexfec-03/90000\r\na=rtcp-fb:49 transport-cc\r\na=fmtp:49 repair-window=10000000\r\n"))
+        #expect(text.contains("a=ssrc-group:FEC-FR \(video.ssrc) 4242\r\n"))
+        #expect(text.contains("a=ssrc:4242 cname:\(video.cname)\r\n"))
+        #expect(try JSEPSessionDescription(parsing: text) == answer)
+
+        video.fecSSRC = nil
+        let (plain, without) = try VideoAnswerer.answer(offer, video: video, transport: JSEPNegotiationTests.serverTransport)
+        #expect(without.fecPayloadType == nil)
+        #expect(!plain.sdp.contains("flexfec"))
+        #expect(!plain.sdp.contains("FEC-FR"))
+    }
+
     /// Debian's Chromium offers no High (64) format: a High stream cannot be answered, and says why.
     @Test func highIsNotOffered() throws {
         let offer = try JSEPSessionDescription(parsing: Chromium156Offer.sdp)
