@@ -9,7 +9,7 @@ import Testing
 /// as the driver has it written into the transport's: a window of frames of 20 packets costs the allocations of
 /// the same window with frames of 4 packets (what is left is per frame or per RTCP packet: the
 /// Sender Reports, the reports' statistics). Pacing, NACK + RTX, the transport-wide sequence number, abs-capture-time
-/// and playout-delay (one frame in eight a keyframe) are on, and
+/// and playout-delay (one frame in eight a keyframe) and FlexFEC are on, and
 /// a NACK comes every tenth frame. Counted process-wide by the preloaded malloc counter, so Tests/run.sh runs it
 /// alone, and in `SteadyStateAllocationTests` (serialized), so that no other check counts at the same time.
 extension SteadyStateAllocationTests {
@@ -23,6 +23,9 @@ extension SteadyStateAllocationTests {
         // second and on keyframes, the playout delay on every packet of keyframes).
         scenario.absoluteCaptureTimeID = 4
         scenario.playoutDelay = (PlayoutDelay(minimumMilliseconds: 0, maximumMilliseconds: 0)!, 5)
+        // Issue 24: FlexFEC built as the packets leave and sent from its own buffers (a report of 5 % loss every
+        // 100 frames keeps it on).
+        scenario.fec = true
         let session = try scenario.makeSender(start: .zero)
         // Frames are made up front: the encoder allocates, the session must not.
         let payload = scenario.senderConfiguration().payloadLimit.maxPayloadSize - 2
@@ -54,6 +57,10 @@ extension SteadyStateAllocationTests {
                 session.handle(encoded: .frame(made[frameIndex % made.count], statistics, captureTime: capture,
                                                keyframeRequestedAt: nil), now: now)
                 nextSequenceNumber += packetsPerFrame
+                if frameIndex % 100 == 0 {
+                    let block = ReportBlock(ssrc: SessionSimulation.mediaSSRC, fractionLost: 13)
+                    session.handle(rtcp: [.receiverReport(ReceiverReport(ssrc: SSRC(9), reportBlocks: [block]))], now: now)
+                }
                 if frameIndex % 10 == 9 {
                     let lost = SequenceNumber(UInt16(truncatingIfNeeded: nextSequenceNumber - packetsPerFrame - 1))
                     // The RTCP parser's arrays: the same count in both windows.
@@ -76,6 +83,7 @@ extension SteadyStateAllocationTests {
         run(frames)
         let allocations = count() - before
         #expect(checksum > 0)
+        #expect(session.snapshot(now: now).fecPacketsSent > 0)
         return (allocations, packets - sentBefore)
     }
 
