@@ -72,6 +72,11 @@ public struct ReceiverConfiguration: Sendable {
     /// The FlexFEC payload type (`a=rtpmap:<pt> flexfec-03/90000`): its packets recover lost media packets
     /// (`FlexFECReceiver`); nil ignores FEC packets.
     public var fecPayloadType: UInt8?
+    /// Play a round trip behind while losses need repair (`RepairPlayoutDelay`): frames are handed on at their
+    /// expected time plus the longest recent repair time (at most `jitterBufferMaximumWait`), so a frame repaired
+    /// late does not freeze the picture; 0 added on a path that needs no repair. With NACK only. False hands each
+    /// frame on as it completes.
+    public var repairDelay: Bool = true
     /// The header extension ID (RFC 8285, 1-255) of the sender's transport-wide sequence number: when set, the
     /// receiver records each packet's arrival and sends transport-wide feedback (RTPFB FMT 15) every
     /// `transportFeedbackInterval` (draft-holmer-rmcat-transport-wide-cc-extensions-01). nil sends none.

@@ -28,7 +28,14 @@ final class ReceiverSession {
     /// Depacketizer events not yet taken: read one at a time by `pollEvent`, so that what the owner reported about
     /// the previous access unit (an IDR decoded) counts for the next.
     private var depacketized: [H264DepacketizerEvent] = []
+    /// When each of `depacketized` may be handed on (`RepairPlayoutDelay`); nil at once.
+    private var releases: [MonotonicTime?] = []
     private var depacketizedHead = 0
+    /// Holds repaired frames' successors so that a repair a round trip late does not freeze the picture; nil when
+    /// off (`ReceiverConfiguration.repairDelay`, or without NACK and FEC).
+    private var playout: RepairPlayoutDelay?
+    /// RTP timestamps of recent frames with a retransmitted or recovered packet (the last 64).
+    private var repairedTimestamps: [UInt32] = []
     private var transmits: [[RTCPPacket]] = []
 
     // The sender's stream (learned from its first packet: symmetric RTP).
@@ -105,6 +112,7 @@ final class ReceiverSession {
             nack = NACKGenerator()
             jitter = try JitterBuffer(maximumWait: repairWait.wait(roundTripTime: nil))
             nackList.reserveCapacity(256)
+            if configuration.repairDelay { playout = RepairPlayoutDelay(maximum: configuration.jitterBufferMaximumWait) }
         } else {
             depacketizer = H264Depacketizer(reorderWindow: configuration.reorderWindow)
         }
@@ -220,11 +228,18 @@ final class ReceiverSession {
             stats.bytesReceived += view.payloadRange.count
         }
         guard jitter != nil else {
-            depacketized.append(contentsOf: depacketizer.push(packet))
+            enqueue(depacketizer.push(packet))
             return
         }
         let sequenceNumber = view.header.sequenceNumber
         let wasMissing = nack?.isMissing(sequenceNumber) ?? false
+        if playout != nil, isRetransmission || wasMissing || isRecovered {
+            let timestamp = view.header.timestamp.rawValue
+            if repairedTimestamps.last != timestamp {
+                if repairedTimestamps.count >= 64 { repairedTimestamps.removeFirst() }
+                repairedTimestamps.append(timestamp)
+            }
+        }
         if wasMissing, let entry = nackSentAt.removeValue(forKey: sequenceNumber), !isRecovered {
             // A recovered packet says nothing about the round trip.
             if let asked = entry {
@@ -333,10 +348,10 @@ final class ReceiverSession {
         if jitter != nil {
             let late = now + .seconds(3600)
             while let output = jitter?.pop(now: late) {
-                if case .packet(_, let bytes) = output { depacketized.append(contentsOf: depacketizer.push(bytes)) }
+                if case .packet(_, let bytes) = output { enqueue(depacketizer.push(bytes)) }
             }
         }
-        depacketized.append(contentsOf: depacketizer.flush())
+        enqueue(depacketizer.flush())
     }
 
     // MARK: Outputs
@@ -345,12 +360,15 @@ final class ReceiverSession {
     /// the access unit before.
     func pollEvent() -> Event? {
         while depacketizedHead < depacketized.count {
+            // A frame waits for its playout time (all go at once when finished).
+            if !finished, let release = releases[depacketizedHead], release > now { return nil }
             let event = depacketized[depacketizedHead]
             depacketizedHead += 1
             if let decode = read(event) { return decode }
         }
         if !depacketized.isEmpty {
             depacketized.removeAll(keepingCapacity: true)
+            releases.removeAll(keepingCapacity: true)
             depacketizedHead = 0
         }
         return nil
@@ -366,6 +384,9 @@ final class ReceiverSession {
     func pollTimeout() -> MonotonicTime? {
         guard !finished else { return nil }
         var deadline = nextReport
+        if depacketizedHead < releases.count, let release = releases[depacketizedHead], release < deadline {
+            deadline = release
+        }
         // Repairs and feedback wait for someone to send them to (and for the sender's SSRC, for a NACK).
         guard canSend else { return deadline }
         if senderSSRC != nil {
@@ -449,12 +470,28 @@ final class ReceiverSession {
         return nil
     }
 
+    /// Queues depacketizer events for `pollEvent`, each frame with its playout time.
+    private func enqueue(_ events: [H264DepacketizerEvent]) {
+        for event in events {
+            depacketized.append(event)
+            guard case .frame(let received) = event, playout != nil else {
+                releases.append(nil)
+                continue
+            }
+            let timestamp = received.rtpTimestamp.rawValue
+            let release = playout?.frameCompleted(
+                timestamp: received.rtpTimestamp, completed: now, repaired: repairedTimestamps.contains(timestamp))
+            releases.append(release.flatMap { $0 > now ? $0 : nil })
+            stats.repairPlayoutDelay = playout?.delay.inSeconds
+        }
+    }
+
     /// Hands what the jitter buffer releases (in order) to the depacketizer; a gap it gives up on becomes a loss.
     private func drainJitterBuffer() {
         while let output = jitter?.pop(now: now) {
             switch output {
             case .packet(_, let bytes):
-                depacketized.append(contentsOf: depacketizer.push(bytes))
+                enqueue(depacketizer.push(bytes))
             case .lost(let first, let count):
                 // Given up: stop asking; the depacketizer sees the gap and drops the frame (then a PLI).
                 nack?.removeMissing(before: first + count)

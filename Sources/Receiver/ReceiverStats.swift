@@ -51,6 +51,8 @@ public struct ReceiverStats: Codable, Sendable, Equatable {
     /// FlexFEC packets refused: unreadable, of another stream, or before the media stream was known
     /// (`fecPacketsDiscarded`).
     public var fecPacketsDiscarded: Int = 0
+    /// The playout delay added for repairs now, seconds (`ReceiverConfiguration.repairDelay`; 0 on a clean path).
+    public var repairPlayoutDelay: Double?
     /// Media packets recovered from FlexFEC (`packetsRecovered`); they are not counted in `packetsReceived`.
     public var packetsRecovered: Int = 0
     /// The round-trip time in seconds, once measured: the NACK -> retransmission time, smoothed (what NACK repeats

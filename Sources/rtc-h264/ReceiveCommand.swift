@@ -48,6 +48,9 @@ struct ReceiveCommand: AsyncParsableCommand {
     @Option(name: .customLong("rtx-pt"), help: "The sender's RTX payload type (when no --sdp; an SDP says it itself).")
     var rtxPayloadType: UInt8?
 
+    @Flag(name: .customLong("no-repair-delay"), help: "Hand each frame to the decoder as it completes. By default, while losses need repair the receiver plays a round trip behind (frames at their expected time plus the longest repair of the last 10 s, at most --jitter-buffer-max), so that a frame repaired late does not freeze the picture; a clean path adds nothing.")
+    var noRepairDelay = false
+
     @Option(name: .customLong("fec-pt"), help: "The sender's FlexFEC payload type (flexfec-03; when no --sdp; an SDP says it itself): lost packets are recovered from it.")
     var fecPayloadType: UInt8?
 
@@ -119,6 +122,7 @@ struct ReceiveCommand: AsyncParsableCommand {
         configuration.nack = !noNACK
         configuration.rtxPayloadType = rtxPayloadType
         configuration.fecPayloadType = fecPayloadType
+        configuration.repairDelay = !noRepairDelay
         if let sdp {
             let text: String
             do { text = try String(contentsOfFile: sdp, encoding: .utf8) } catch {

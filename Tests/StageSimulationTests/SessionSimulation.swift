@@ -30,6 +30,8 @@ struct SessionSimulation {
         var transportCC = true
         /// FlexFEC on the sender (`SenderConfiguration.fec`) and the receiver (`fecPayloadType`).
         var fec = false
+        /// The receiver's playout delay for repairs (`ReceiverConfiguration.repairDelay`).
+        var repairDelay = true
         /// The receiver ignores the transport-wide sequence number (sends no feedback), as ffmpeg does.
         var receiverWithoutTransportFeedback = false
         /// The sender's pacer (`SenderConfiguration.pacingFactor`, its default factor), or every packet at once.
@@ -245,6 +247,7 @@ extension SessionSimulation.Scenario {
         configuration.nack = nack
         configuration.rtxPayloadType = rtx ? SessionSimulation.rtxPayloadType.rawValue : nil
         configuration.fecPayloadType = fec ? SessionSimulation.fecPayloadType.rawValue : nil
+        configuration.repairDelay = repairDelay
         configuration.transportWideCCExtensionID =
             transportCC && !receiverWithoutTransportFeedback ? SessionSimulation.transportCCID : nil
         configuration.absoluteCaptureTimeExtensionID = absoluteCaptureTimeID

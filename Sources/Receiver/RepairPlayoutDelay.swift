@@ -1,0 +1,82 @@
+import MediaTime
+import RTP
+
+/// When a receiver that repairs losses hands each access unit on, so that a frame repaired one round trip late does
+/// not freeze the picture: libwebrtc's jitter delay grows by the RTT once NACKs are frequent (NACK-only mode:
+/// `JitterEstimator` with `rtt_mult` 1 after `kNackLimit` NACKed frames), and a browser then plays smoothly, a round
+/// trip behind. Here, in the same spirit:
+/// - Each frame's **expected time** is its RTP time on the fastest arrivals of the last `window` frames: the least
+///   (completion - RTP time) among frames that needed no repair.
+/// - A frame that needed one (a retransmitted or FEC-recovered packet) completes later than expected by its **repair
+///   time**. The **delay** is the longest repair time of the last `window` frames (and `margin`), at most `maximum`;
+///   with no repair in that window it is 0, so a clean path plays as soon as frames complete.
+/// - A frame is handed on at its expected time plus the delay, or when it completes if that is later; frames stay in
+///   order.
+///
+/// Pure: times come in.
+public struct RepairPlayoutDelay: Sendable {
+    /// Frames the expected times and the repair times are taken over (10 s at 30 fps, libwebrtc's max filter span).
+    public static let window = 300
+    /// Added to the longest repair time (frames repaired a little later than the longest seen still play on time).
+    public static let margin = Duration.milliseconds(20)
+
+    /// The most delay added (the receiver's latency budget).
+    public let maximum: Duration
+
+    private var offsets: [(index: Int, offset: Duration)] = []
+    private var repairs: [(index: Int, late: Duration)] = []
+    private var frames = 0
+    private var unwrapped: Int64?
+    private var lastTimestamp: UInt32 = 0
+
+    /// Creates a schedule with no delay yet.
+    /// - Parameter maximum: the most delay added (0 adds none).
+    public init(maximum: Duration) {
+        self.maximum = max(maximum, .zero)
+    }
+
+    /// The delay added now.
+    public var delay: Duration {
+        guard let longest = repairs.map(\.late).max(), maximum > .zero else { return .zero }
+        return min(longest + Self.margin, maximum)
+    }
+
+    /// A frame completed: its expected time, lateness and hand-on time.
+    /// - Parameters:
+    ///   - timestamp: its RTP timestamp (90 kHz).
+    ///   - completed: when its last packet arrived.
+    ///   - repaired: whether a packet of it was retransmitted or recovered.
+    /// - Returns: when to hand it on (at or after `completed`).
+    public mutating func frameCompleted(timestamp: RTPTimestamp, completed: MonotonicTime, repaired: Bool) -> MonotonicTime {
+        let ticks = unwrap(timestamp.rawValue)
+        let media = Duration.nanoseconds(ticks * 1_000_000 / 90)
+        let offset = (completed - .zero) - media
+        frames += 1
+        let oldest = frames - Self.window
+        offsets.removeAll { $0.index <= oldest }
+        repairs.removeAll { $0.index <= oldest }
+        if !repaired {
+            // A monotone deque of offsets: the least in the window is first.
+            while let last = offsets.last, last.offset >= offset { offsets.removeLast() }
+            offsets.append((frames, offset))
+        }
+        guard let fastest = offsets.first?.offset ?? (repaired ? nil : offset) else { return completed }
+        let expected = MonotonicTime.zero + media + fastest
+        if repaired, completed > expected { repairs.append((frames, completed - expected)) }
+        if repairs.count > Self.window { repairs.removeFirst(repairs.count - Self.window) }
+        let release = expected + delay
+        return release > completed ? release : completed
+    }
+
+    private mutating func unwrap(_ timestamp: UInt32) -> Int64 {
+        guard let previous = unwrapped else {
+            unwrapped = Int64(timestamp)
+            lastTimestamp = timestamp
+            return Int64(timestamp)
+        }
+        let next = previous + Int64(Int32(bitPattern: timestamp &- lastTimestamp))
+        unwrapped = next
+        lastTimestamp = timestamp
+        return next
+    }
+}
