@@ -52,29 +52,7 @@ cleanup() {
     rm -f "$BRIDGE_LOG"
 }
 trap cleanup EXIT
-for ns in "$SRV" "$BRG" "$VWR"; do
-    ip netns add "$ns"
-    ip -n "$ns" link set lo up
-done
-ip link add ilsrv0 netns "$SRV" type veth peer name ilsrv1 netns "$BRG"
-ip link add ilvwr0 netns "$VWR" type veth peer name ilvwr1 netns "$BRG"
-ip -n "$SRV" addr add 10.79.0.1/24 dev ilsrv0
-ip -n "$VWR" addr add 10.79.0.2/24 dev ilvwr0
-for pair in "$SRV ilsrv0" "$BRG ilsrv1" "$BRG ilvwr1" "$VWR ilvwr0"; do
-    set -- $pair
-    ip -n "$1" link set "$2" up
-    # Whole, checksummed frames only: what the bridge reads it writes as it is.
-    ip netns exec "$1" ethtool -K "$2" tx off tso off gso off gro off >/dev/null \
-        || { echo "ethtool could not turn $2's offloads off: the bridge would see partial checksums" >&2; exit 1; }
-done
-ip -n "$SRV" route add default via 10.79.0.2 dev ilsrv0
-ip -n "$VWR" route add default via 10.79.0.1 dev ilvwr0
-ip netns exec "$BRG" python3 "$LATENCY/impair_bridge.py" ilsrv1 ilvwr1 --delay-ms "$delay" \
-    --loss "$(awk -v p="$loss" 'BEGIN { print p / 100 }')" >"$BRIDGE_LOG" 2>&1 &
-BRIDGE_PID=$!
-for _ in $(seq 50); do grep -q bridging "$BRIDGE_LOG" 2>/dev/null && break; sleep 0.1; done
-handshake=$(ip netns exec "$VWR" python3 -c 'import socket; socket.create_connection(("10.79.0.1", 9), timeout=3)' 2>&1 || true)
-[[ "$handshake" == *refused* ]] || { echo "the impaired path does not carry a TCP handshake: $handshake" >&2; exit 1; }
+impaired_path_up "$SRV" "$BRG" "$VWR" il "$delay" "$(awk -v p="$loss" 'BEGIN { print p / 100 }')" "$BRIDGE_LOG"
 echo "impaired path: ${delay} ms each way, ${loss} % of the UDP datagrams lost each way" >&2
 ip netns exec "$VWR" python3 "$LATENCY/latency.py" --rtc-h264 "$RTC_BIN" --host 10.79.0.2 --seconds "$seconds" \
     --serve-prefix "ip netns exec $SRV" --serve-host 10.79.0.1

@@ -176,3 +176,36 @@ aiortc_endpoint_start() {
     echo "FAIL: the endpoint did not listen within 10 s" >&2
     exit 1
 }
+
+# impaired_path_up SRV BRG VWR PREFIX DELAY_MS LOSS_FRACTION LOG: namespaces SRV (10.79.0.1) and VWR (10.79.0.2), each
+# a default route to the other, joined through BRG by Tests/Benchmarks/latency/impair_bridge.py (a user-space bridge:
+# DELAY_MS each way, LOSS_FRACTION of the UDP datagrams lost each way; this kernel has no netem). Interfaces are
+# named PREFIX{srv,vwr}{0,1}. Sets BRIDGE_PID; the caller kills it and takes the namespaces down. Exits unless a TCP
+# handshake crosses the path.
+impaired_path_up() {
+    local srv=$1 brg=$2 vwr=$3 prefix=$4 delay=$5 loss=$6 log=$7 ns pair
+    for ns in "$srv" "$brg" "$vwr"; do
+        ip netns add "$ns"
+        ip -n "$ns" link set lo up
+    done
+    ip link add "${prefix}srv0" netns "$srv" type veth peer name "${prefix}srv1" netns "$brg"
+    ip link add "${prefix}vwr0" netns "$vwr" type veth peer name "${prefix}vwr1" netns "$brg"
+    ip -n "$srv" addr add 10.79.0.1/24 dev "${prefix}srv0"
+    ip -n "$vwr" addr add 10.79.0.2/24 dev "${prefix}vwr0"
+    for pair in "$srv ${prefix}srv0" "$brg ${prefix}srv1" "$brg ${prefix}vwr1" "$vwr ${prefix}vwr0"; do
+        set -- $pair
+        ip -n "$1" link set "$2" up
+        # Whole, checksummed frames only: what the bridge reads it writes as it is.
+        ip netns exec "$1" ethtool -K "$2" tx off tso off gso off gro off >/dev/null \
+            || { echo "ethtool could not turn $2's offloads off: the bridge would see partial checksums" >&2; exit 1; }
+    done
+    ip -n "$srv" route add default via 10.79.0.2 dev "${prefix}srv0"
+    ip -n "$vwr" route add default via 10.79.0.1 dev "${prefix}vwr0"
+    ip netns exec "$brg" python3 Tests/Benchmarks/latency/impair_bridge.py "${prefix}srv1" "${prefix}vwr1" \
+        --delay-ms "$delay" --loss "$loss" >"$log" 2>&1 &
+    BRIDGE_PID=$!
+    for _ in $(seq 50); do grep -q bridging "$log" 2>/dev/null && break; sleep 0.1; done
+    local handshake
+    handshake=$(ip netns exec "$vwr" python3 -c 'import socket; socket.create_connection(("10.79.0.1", 9), timeout=3)' 2>&1 || true)
+    [[ "$handshake" == *refused* ]] || { echo "the impaired path does not carry a TCP handshake: $handshake" >&2; exit 1; }
+}
