@@ -129,6 +129,7 @@ public final class WHIPPublisher: Sendable {
         let ssrc = identity.ssrc
         configuration.ssrc = ssrc
         configuration.rtx?.ssrc = identity.rtxSSRC
+        configuration.fec?.ssrc = identity.fecSSRC
 
         // One wildcard IPv4 socket; a host candidate per interface address (the one routed toward the endpoint
         // first), each datagram paired by the address it arrived on (IP_PKTINFO).
@@ -195,6 +196,10 @@ public final class WHIPPublisher: Sendable {
             ssrc: ssrc.rawValue, rtxSSRC: configuration.rtx?.ssrc?.rawValue, cname: configuration.cname)
         video.offerPayloadType = configuration.payloadType.rawValue
         if let rtx = configuration.rtx { video.offerRTXPayloadType = rtx.payloadType.rawValue }
+        if let fec = configuration.fec {
+            video.fecSSRC = fec.ssrc?.rawValue
+            video.offerFECPayloadType = fec.payloadType.rawValue
+        }
         video.feedback = configuration.answeredFeedback
         // Delay-based congestion control when the endpoint answers transport-cc.
         video.transportWideCC = configuration.congestionControl
@@ -233,6 +238,7 @@ public final class WHIPPublisher: Sendable {
             throw await abandon(WHIPError.badAnswer("\(error)"))
         }
         if negotiated.rtxPayloadType == nil { configuration.rtx = nil }
+        if negotiated.fecPayloadType == nil { configuration.fec = nil }
         func oneByteID(_ id: Int?) -> UInt8? { id.flatMap { (1...14).contains($0) ? UInt8($0) : nil } }
         configuration.transportWideCCExtensionID = oneByteID(negotiated.transportCCExtensionID)
         configuration.absoluteCaptureTimeExtensionID = oneByteID(negotiated.absoluteCaptureTimeExtensionID)

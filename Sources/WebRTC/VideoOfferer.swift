@@ -4,8 +4,8 @@ public enum VideoOfferer {
     /// The mid of our one m-section.
     public static let mid = "0"
 
-    /// Our offer: `a=setup:actpass`, BUNDLE, rtcp-mux, rtcp-rsize, our H.264 format (and RTX when configured), the
-    /// feedback we handle, transport-cc when configured, and our candidates.
+    /// Our offer: `a=setup:actpass`, BUNDLE, rtcp-mux, rtcp-rsize, our H.264 format (and RTX and FlexFEC when
+    /// configured, FlexFEC with its `ssrc-group:FEC-FR`), the feedback we handle, transport-cc when configured, and our candidates.
     /// - Parameters:
     ///   - video: What we send.
     ///   - transport: Our ICE and DTLS parameters (`iceLite` false for a WHIP client: RFC 9725 requires full ICE).
@@ -16,10 +16,11 @@ public enum VideoOfferer {
     ) -> JSEPSessionDescription {
         var feedback = video.feedback
         if video.transportWideCC { feedback.append("transport-cc") }
-        let format = H264PayloadFormat(
+        var format = H264PayloadFormat(
             payloadType: video.offerPayloadType, profileLevelID: video.profileLevelID,
             packetizationMode: video.packetizationMode, levelAsymmetryAllowed: true,
             rtxPayloadType: video.rtxSSRC == nil ? nil : video.offerRTXPayloadType, feedback: feedback)
+        if video.fecSSRC != nil { format.fecPayloadType = video.offerFECPayloadType }
         var offer = JSEPSessionDescription(origin: origin)
         if transport.iceLite { offer.attributes.append(SDPAttribute("ice-lite")) }
         offer.attributes.append(SDPAttribute("group", "BUNDLE \(mid)"))
@@ -78,6 +79,9 @@ public enum VideoOfferer {
         format.profileLevelID = video.profileLevelID
         format.feedback = ours.filter(chosen.feedback.contains)
         if video.rtxSSRC == nil || chosen.rtxPayloadType != video.offerRTXPayloadType { format.rtxPayloadType = nil }
+        // FlexFEC when the answer keeps our flexfec-03 type (an endpoint that does not take it leaves it out).
+        let answeredFEC = H264PayloadFormat.flexFECPayloadType(in: section)
+        format.fecPayloadType = video.fecSSRC != nil && answeredFEC == video.offerFECPayloadType ? answeredFEC : nil
         return NegotiatedVideo(
             mid: section.mid ?? mid, format: format, transportCCExtensionID: transportCCID,
             rtcpReducedSize: section.has("rtcp-rsize"), remoteCredentials: remote.credentials,

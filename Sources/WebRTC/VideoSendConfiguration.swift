@@ -11,8 +11,11 @@ public struct VideoSendConfiguration: Hashable, Sendable {
     public var ssrc: UInt32
     /// The RTX SSRC; `nil` offers and answers no RTX.
     public var rtxSSRC: UInt32?
-    /// The FlexFEC SSRC; `nil` answers no FlexFEC (`flexfec-03`, answered when offered).
+    /// The FlexFEC SSRC; `nil` offers and answers no FlexFEC (`flexfec-03`: answered when offered, offered under
+    /// `offerFECPayloadType` in our own offers).
     public var fecSSRC: UInt32? = nil
+    /// The FlexFEC payload type used in our own offers (WHIP): 49, in libwebrtc's low range.
+    public var offerFECPayloadType: UInt8 = 49
     /// The RTCP CNAME (RFC 7022: random per session).
     public var cname: String
     /// The `a=msid` stream id.

@@ -30,6 +30,55 @@ import Testing
         #expect(H264PayloadFormat.formats(in: parsed.media[0]).first?.rtxPayloadType == 97)
     }
 
+    /// With a FEC SSRC the WHIP offer lists flexfec-03 (PT 49) with its FEC-FR group; an answer that keeps PT 49
+    /// negotiates FlexFEC, one that leaves it out (most SFUs) does not.
+    @Test func offersFlexFECAndReadsWhetherTheAnswerKeptIt() throws {
+        var video = JSEPNegotiationTests.video()
+        video.fecSSRC = 4242
+        let offer = VideoOfferer.offer(video: video, transport: Self.clientTransport)
+        let sdp = offer.sdp
+        #expect(sdp.contains("m=video 40000 UDP/TLS/RTP/SAVPF 96 97 49\r\n"))
+        #expect(sdp.contains("a=rtpmap:49 flexfec-03/90000\r\n"))
+        #expect(sdp.contains("a=fmtp:49 repair-window=10000000\r\n"))
+        #expect(sdp.contains("a=ssrc-group:FEC-FR \(video.ssrc) 4242\r\n"))
+        #expect(try JSEPSessionDescription(parsing: sdp) == offer)
+
+        let kept = try JSEPSessionDescription(parsing: Self.sfuAnswer(formats: "96 97 49", extra: "a=rtpmap:49 flexfec-03/90000\r\n"))
+        #expect(try VideoOfferer.accept(kept, video: video).fecPayloadType == 49)
+        let dropped = try JSEPSessionDescription(parsing: Self.sfuAnswer(formats: "96 97", extra: ""))
+        #expect(try VideoOfferer.accept(dropped, video: video).fecPayloadType == nil)
+        video.fecSSRC = nil
+        #expect(!VideoOfferer.offer(video: video, transport: Self.clientTransport).sdp.contains("flexfec"))
+        #expect(try VideoOfferer.accept(kept, video: video).fecPayloadType == nil)
+    }
+
+    /// A minimal SFU answer with the given m= formats and extra attribute lines.
+    static func sfuAnswer(formats: String, extra: String) -> String {
+        """
+        v=0\r
+        o=- 1700000000 1 IN IP4 203.0.113.9\r
+        s=-\r
+        t=0 0\r
+        a=ice-lite\r
+        a=group:BUNDLE 0\r
+        m=video 20000 UDP/TLS/RTP/SAVPF \(formats)\r
+        c=IN IP4 203.0.113.9\r
+        a=mid:0\r
+        a=recvonly\r
+        a=ice-ufrag:sfu1\r
+        a=ice-pwd:sfupassword0123456789abc\r
+        a=fingerprint:sha-256 \(JSEPNegotiationTests.serverFingerprint.sdpValue.dropFirst(8))\r
+        a=setup:passive\r
+        a=rtcp-mux\r
+        a=rtpmap:96 H264/90000\r
+        a=fmtp:96 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f\r
+        a=rtpmap:97 rtx/90000\r
+        a=fmtp:97 apt=96\r
+        \(extra)a=candidate:1 1 udp 2130706431 203.0.113.9 20000 typ host\r
+
+        """
+    }
+
     /// An answer as an SFU behind WHIP writes it (ICE-lite, setup:passive, one candidate): accepted.
     @Test func acceptsSFUAnswer() throws {
         let video = JSEPNegotiationTests.video()

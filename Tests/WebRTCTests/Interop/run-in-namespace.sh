@@ -40,5 +40,5 @@ ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC
 ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 150 --loss 0.05
 ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 240 --blackout-ms 3000
 ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 210 --restart-after 2
-ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 150 --host fd00:79::2
+ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 300 --host fd00:79::2
 ip netns exec "$NS" "$AIORTC_PYTHON" "$INTEROP/serve_aiortc_viewer.py" --rtc-h264 "$RTC_H264"
