@@ -66,7 +66,7 @@ public struct ReceiverConfiguration: Sendable {
     public var jitterBufferWait: Duration = .milliseconds(300)
     /// The most time a missing packet is waited for, however long the RTT (the latency budget; at least
     /// `jitterBufferWait`).
-    public var jitterBufferMaximumWait: Duration = .seconds(1)
+    public var jitterBufferMaximumWait: Duration = .seconds(2)
     /// The RTX payload type (RFC 4588) the sender retransmits with, if it uses RTX.
     public var rtxPayloadType: UInt8?
     /// The FlexFEC payload type (`a=rtpmap:<pt> flexfec-03/90000`): its packets recover lost media packets

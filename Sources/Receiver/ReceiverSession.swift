@@ -554,6 +554,7 @@ final class ReceiverSession {
             setRoundTripTime(sample)
         } else if roundTripTime == nil {
             stats.roundTripTime = sample.inSeconds
+            updateRepairWait()  // the path's round trip until a NACK sample comes
         }
     }
 
@@ -589,7 +590,9 @@ final class ReceiverSession {
         let jitterTicks = Int64(reception?.jitter ?? 0)
         let delay = Duration.nanoseconds(min(jitterTicks, 90_000 * 60) * 1_000_000_000 / 90_000)
         nack?.jitter = delay
-        let wait = repairWait.wait(roundTripTime: roundTripTime, jitter: delay, resendMargin: nack?.repeatMargin ?? .zero)
+        let wait = repairWait.wait(
+            roundTripTime: roundTripTime ?? extendedReportRoundTripTime, jitter: delay,
+            resendMargin: nack?.repeatMargin ?? .zero)
         jitter?.maximumWait = wait
         stats.jitterBufferWait = wait.inSeconds
     }

@@ -58,7 +58,7 @@ struct ReceiveCommand: AsyncParsableCommand {
     var jitterBufferMs: Int = 300
 
     @Option(name: .customLong("jitter-buffer-max"), help: "The most milliseconds to wait for a missing packet, however long the RTT (at least --jitter-buffer).")
-    var jitterBufferMaxMs: Int = 1000
+    var jitterBufferMaxMs: Int = 2000
 
     @Option(help: "Write decoded frames (.y4m) or the received bitstream (.h264) here.")
     var output: String?
