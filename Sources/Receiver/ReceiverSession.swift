@@ -474,6 +474,7 @@ final class ReceiverSession {
     private func enqueue(_ events: [H264DepacketizerEvent]) {
         for event in events {
             depacketized.append(event)
+            if case .resynchronized = event { playout?.reset() }  // a new stream: its own timeline
             guard case .frame(let received) = event, playout != nil else {
                 releases.append(nil)
                 continue

@@ -62,10 +62,24 @@ public struct RepairPlayoutDelay: Sendable {
         }
         guard let fastest = offsets.first?.offset ?? (repaired ? nil : offset) else { return completed }
         let expected = MonotonicTime.zero + media + fastest
+        // Expected after it completed, or later than the latency budget allows: the timestamps jumped (a sender
+        // that restarted its clock). The old expectations no longer hold; start over from this frame.
+        if expected > completed || completed - expected > maximum * 4 {
+            reset()
+            if !repaired { offsets.append((frames, offset)) }
+            return completed
+        }
         if repaired, completed > expected { repairs.append((frames, completed - expected)) }
         if repairs.count > Self.window { repairs.removeFirst(repairs.count - Self.window) }
         let release = expected + delay
         return release > completed ? release : completed
+    }
+
+    /// Forgets every expectation and repair (a new stream: the sender restarted): no delay until the next repair.
+    public mutating func reset() {
+        offsets.removeAll(keepingCapacity: true)
+        repairs.removeAll(keepingCapacity: true)
+        unwrapped = nil
     }
 
     private mutating func unwrap(_ timestamp: UInt32) -> Int64 {

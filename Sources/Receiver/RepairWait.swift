@@ -9,16 +9,12 @@
 /// pictures (wait, PLI, a repaired IDR), 84-90 % decoded; libwebrtc asks up to 10 times before it gives up. Four times
 /// the interarrival jitter (RFC 3550 section 6.4.1) covers the spread of arrivals. The wait never drops below
 /// `minimum` (a short RTT still gets several NACK rounds) and never exceeds `maximum` (the latency budget); before an
-/// RTT is known it is `unknownRoundTripWait` (1 s). Pure.
+/// RTT is known (from NACKs, or RTCP XR until then) it is `minimum`. Pure.
 public struct RepairWait: Sendable, Equatable {
     /// Tries (the first NACK and its repeats) waited for.
     public static let tries = 4
     /// Interarrival jitters added.
     public static let jitterFactor = 4.0
-    /// The wait before any round trip is known (within `minimum ... maximum`): long enough for a first repair on a
-    /// 300 ms path. Giving a packet up at the 300 ms minimum there cost its frame and about 20 more until the PLI's
-    /// IDR in the first second of every lossy long-path run (98.1-98.9 % decoded instead of about 99.9 %).
-    public static let unknownRoundTripWait = Duration.seconds(1)
 
     /// The least wait.
     public let minimum: Duration
@@ -41,7 +37,7 @@ public struct RepairWait: Sendable, Equatable {
     ///   - resendMargin: what the NACK generator adds to the RTT between two NACKs for one packet.
     /// - Returns: `minimum ... maximum`.
     public func wait(roundTripTime: Duration?, jitter: Duration = .zero, resendMargin: Duration = .zero) -> Duration {
-        guard let roundTripTime else { return min(max(Self.unknownRoundTripWait, minimum), maximum) }
+        guard let roundTripTime else { return minimum }
         // Bounded before scaling, so that no value can overflow.
         let rtt = min(max(roundTripTime, .zero), .seconds(60))
         let spread = min(max(jitter, .zero), .seconds(60))

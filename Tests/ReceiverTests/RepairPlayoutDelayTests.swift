@@ -60,3 +60,28 @@ import Testing
         #expect(none.delay == .zero)
     }
 }
+
+extension RepairPlayoutDelayTests {
+    /// A sender that restarts its RTP clock (timestamps far ahead or behind) does not hold frames for the jump, nor
+    /// take the jump for a repair time: the schedule starts over.
+    @Test func aTimestampJumpStartsOver() {
+        var schedule = RepairPlayoutDelay(maximum: .seconds(2))
+        for i in 0..<30 { _ = Self.complete(&schedule, i) }
+        // Repaired, and its timestamp an hour ahead: handed on when it completes, no delay taken from it.
+        let ahead = schedule.frameCompleted(
+            timestamp: RTPTimestamp(UInt32(1_000 + 30 * 3_000 + 90_000 * 3600)), completed: MonotonicTime.zero + .seconds(6),
+            repaired: true)
+        #expect(ahead == MonotonicTime.zero + .seconds(6))
+        #expect(schedule.delay == .zero)
+        // Repaired, and an hour behind the frames before the reset: no 2 s delay from it either.
+        var behind = RepairPlayoutDelay(maximum: .seconds(2))
+        for i in 0..<30 { _ = Self.complete(&behind, i + 108_000) }
+        let late = behind.frameCompleted(
+            timestamp: RTPTimestamp(1_000), completed: MonotonicTime.zero + .seconds(3_700), repaired: true)
+        #expect(late == MonotonicTime.zero + .seconds(3_700))
+        #expect(behind.delay == .zero)
+        // After a reset the next repair counts again.
+        behind.reset()
+        #expect(behind.delay == .zero)
+    }
+}

@@ -7,7 +7,7 @@ import Testing
 
     @Test(arguments: [
         // (RTT ms, jitter ms, expected wait ms), resend margin 20 ms
-        (nil, 0, 1000),  // not measured yet: RepairWait.unknownRoundTripWait
+        (nil, 0, 300),  // not measured yet: the least wait
         (50, 0, 300),  // 260 ms: the least wait still gives several NACK rounds
         (50, 10, 300),  // 300 ms
         (60, 10, 340),  // 240 + 60 + 40

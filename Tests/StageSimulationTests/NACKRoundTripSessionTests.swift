@@ -138,7 +138,7 @@ import Testing
         let before = try #require(run.beforeAnswer[firstSample])
         let after = try #require(run.afterAnswer[firstSample])
         #expect(before.roundTripTime == nil)
-        #expect(before.jitterBufferWait == 1.0)  // RepairWait.unknownRoundTripWait
+        #expect(before.jitterBufferWait == 0.3)
         #expect(after.roundTripTime == Double(roundTrip) / 1000)
         #expect(after.jitterBufferWait == wait)
 
