@@ -115,9 +115,11 @@ public struct FlexFECEncoder: Sendable {
         for offset in range where offset >= RTPHeader.fixedSize { copy[offset - RTPHeader.fixedSize] = 0 }
     }
 
-    /// The FEC packets `protection` asks for over `mediaCount` packets: `(n x protection + 128) >> 8`, at least one
-    /// when `protection` is above 0, at most n.
-    /// - Parameter protection: FEC packets per media packet in 1/256 (0-255).
+    /// The FEC packets `protection` asks for over n media packets: `(n x protection + 128) >> 8`, at least one when
+    /// `protection` is above 0, at most n.
+    /// - Parameters:
+    ///   - n: the media packets protected.
+    ///   - protection: FEC packets per media packet in 1/256 (0-255).
     public static func fecPacketCount(mediaCount n: Int, protection: Int) -> Int {
         guard n > 0, protection > 0 else { return 0 }
         return min(n, max(1, (n * min(protection, 255) + 128) >> 8))
