@@ -12,8 +12,8 @@ import MediaTime
 ///   own noise (about +-1.3 % at 300 packets a second) then reads as 7-8 % and doubles the FEC. No loss, no FEC.
 /// - **Round trip**: under `lowRoundTripTime` (20 ms, libwebrtc `kLowRttNackMs`) a NACK repairs within a frame, so
 ///   delta frames get no FEC; keyframes keep theirs (libwebrtc keeps the key-frame factor).
-/// - **Too few bits**: frames smaller than `minimumBytesPerFrame` for their size at a round trip under 200 ms get none
-///   (libwebrtc `BitRateTooLowForFec`: 400 bytes up to CIF, 700 up to VGA, 1,000 above).
+/// - **Too few bits**: at a round trip under 200 ms, frames under 400 bytes up to CIF, 700 up to VGA and 1,000 above
+///   get none (libwebrtc `BitRateTooLowForFec`).
 /// - **How much**: each FEC packet protects a group of g media packets, g the largest (at most `largestGroup`, 4)
 ///   for which a lost packet is recovered at least 80 % of the time, i.e. none of the other g - 1 media packets or the
 ///   FEC packet of its group is lost too: `(1 - p)^g >= 0.8`. That gives 1 FEC per 4 media packets up to about 5 %
@@ -29,7 +29,7 @@ import MediaTime
 public struct FECProtection: Sendable {
     /// Below this round trip, delta frames are left to NACK.
     public static let lowRoundTripTime = Duration.milliseconds(20)
-    /// The span over which the highest reported loss counts.
+    /// The span over which the reported losses are averaged.
     public static let lossWindow = Duration.seconds(10)
     /// The most media packets one FEC packet protects.
     public static let largestGroup = 4

@@ -1,6 +1,6 @@
 /// Builds FlexFEC-03 packets (`FlexFECHeader`) over batches of one stream's media packets, as libwebrtc's
 /// `FlexfecSender` does: each media packet is added as it leaves (plain RTP, before SRTP, its transport-wide sequence
-/// number zeroed as the receiver zeroes it), and at the end of a batch `encode(count:timestamp:)` turns it into k FEC
+/// number zeroed as the receiver zeroes it), and at the end of a batch `encode(count:)` turns it into k FEC
 /// packets (the caller's choice, at most one per media packet), media packet i protected by FEC packet `i % k` (the
 /// interleaved mask libwebrtc uses above 12 packets and Pion always; it repairs any burst of up to k losses). The FEC
 /// packets are kept, numbered in the FEC stream, until the pacer lets them go (`writePacket`).
@@ -35,6 +35,8 @@ public struct FlexFECEncoder: Sendable {
     private var fecTimestamps: [RTPTimestamp]
     /// The first sequence number of the batch.
     private var base = SequenceNumber(0)
+    /// The RTP timestamp of the batch's last packet: its FEC packets carry it.
+    private var lastTimestamp = RTPTimestamp(0)
     /// Media packets in the batch.
     public private(set) var mediaCount = 0
     /// The slot size of one media packet's bytes after its fixed header.
@@ -71,7 +73,7 @@ public struct FlexFECEncoder: Sendable {
     /// Adds a media packet of the protected stream to the batch: the batch's next sequence number (any, when empty).
     /// - Parameter packet: the whole RTP packet, before SRTP.
     /// - Throws: `FlexFECError.batchRefused` for another SSRC, a sequence gap, a packet over `maximumPacketSize` or a
-    ///   full batch (nothing is added; the caller encodes or resets); `.invalidRecoveredPacket` never.
+    ///   full batch (nothing is added; the caller encodes or resets).
     public mutating func add(_ packet: UnsafeRawBufferPointer) throws(FlexFECError) {
         guard packet.count >= RTPHeader.fixedSize, packet.count <= maximumPacketSize,
               mediaCount < Self.maximumMediaPackets
@@ -93,15 +95,15 @@ public struct FlexFECEncoder: Sendable {
             target.copyMemory(from: UnsafeRawBufferPointer(rebasing: packet[0..<8]))
             UnsafeMutableRawBufferPointer(rebasing: target[8...])
                 .copyMemory(from: UnsafeRawBufferPointer(rebasing: packet[12...]))
-            let length = UInt16(packet.count - RTPHeader.fixedSize)
-            target[2] = UInt8(length >> 8)
-            target[3] = UInt8(truncatingIfNeeded: length)
+            var writer = ByteWriter(target, offset: 2)
+            writer.u16(UInt16(packet.count - RTPHeader.fixedSize))
             if let id = transportSequenceExtensionID {
                 // The packet again with its fixed header, to find the element: zero it in the copy.
                 Self.zeroTransportSequence(in: packet, copy: UnsafeMutableRawBufferPointer(rebasing: target[8...]), id: id)
             }
         }
         mediaLengths[index] = packet.count - RTPHeader.fixedSize
+        lastTimestamp = RTPTimestamp(reader.u32(4))
         mediaCount += 1
     }
 
@@ -125,15 +127,14 @@ public struct FlexFECEncoder: Sendable {
         return min(n, max(1, (n * min(protection, 255) + 128) >> 8))
     }
 
-    /// Ends the batch: builds `count` FEC packets over it (at most one per media packet), numbered from
-    /// `nextSequenceNumber` on and kept for `writePacket` until `fecCapacity` newer ones overwrite them, and empties
-    /// the batch.
-    /// - Parameters:
-    ///   - count: the FEC packets wanted (`fecPacketCount`, or the caller's own count); 0 builds none.
-    ///   - timestamp: the FEC packets' RTP timestamp (the batch's last frame's).
-    /// - Returns: the sequence numbers of the FEC packets built (empty when none).
+    /// Ends the batch: builds `count` FEC packets over it (at most one per media packet), carrying the RTP timestamp
+    /// of the batch's last packet, numbered on from the last built (index i is `firstSequenceNumber + i`) and kept
+    /// for `writePacket` until `fecCapacity` newer ones overwrite them, and empties the batch.
+    /// - Parameter count: the FEC packets wanted (`fecPacketCount`, or the caller's own count); 0 builds none.
+    /// - Returns: the indexes of the FEC packets built (empty when none).
     @discardableResult
-    public mutating func encode(count: Int, timestamp: RTPTimestamp) -> Range<Int> {
+    public mutating func encode(count: Int) -> Range<Int> {
+        let timestamp = lastTimestamp
         let n = mediaCount
         let k = min(max(count, 0), n)
         mediaCount = 0

@@ -44,9 +44,11 @@ public struct FlexFECReceiver: Sendable {
     ///   - recovered: receives each packet recovered, a whole RTP packet of the protected stream.
     public mutating func receivedMedia(_ packet: [UInt8], recovered: (_ packet: [UInt8]) -> Void) {
         guard packet.count >= RTPHeader.fixedSize else { return }
-        let sequenceNumber = UInt16(packet[2]) << 8 | UInt16(packet[3])
-        let ssrc = UInt32(packet[8]) << 24 | UInt32(packet[9]) << 16 | UInt32(packet[10]) << 8 | UInt32(packet[11])
-        guard SSRC(ssrc) == protectedSSRC, media[sequenceNumber] == nil else { return }
+        let (sequenceNumber, ssrc) = packet.withUnsafeBytes { bytes in
+            let reader = ByteReader(buffer: bytes)
+            return (reader.u16(2), SSRC(reader.u32(8)))
+        }
+        guard ssrc == protectedSSRC, media[sequenceNumber] == nil else { return }
         store(packet, sequenceNumber: sequenceNumber)
         guard !fec.isEmpty else { return }
         recover(recovered)
@@ -151,24 +153,24 @@ public struct FlexFECReceiver: Sendable {
             let length = other.count - RTPHeader.fixedSize
             // A protected packet longer than the FEC payload was not protected by it.
             guard length <= protectionLength else { return nil }
+            // Bytes 0-7 with the length (less 12) in place of the sequence number, as the sender XORed them.
             packet[0] ^= other[0]
             packet[1] ^= other[1]
-            packet[2] ^= UInt8(length >> 8)
+            packet[2] ^= UInt8(truncatingIfNeeded: length >> 8)
             packet[3] ^= UInt8(truncatingIfNeeded: length)
             for b in 4..<8 { packet[b] ^= other[b] }
             for b in 0..<length { packet[RTPHeader.fixedSize + b] ^= other[RTPHeader.fixedSize + b] }
         }
         packet[0] = (packet[0] | 0x80) & 0xBF
-        let length = Int(packet[2]) << 8 | Int(packet[3])
+        let length = Int(packet.withUnsafeBytes { ByteReader(buffer: $0).u16(2) })
         guard length <= protectionLength else { return nil }
         packet.removeSubrange((RTPHeader.fixedSize + length)...)
-        packet[2] = UInt8(missing >> 8)
-        packet[3] = UInt8(truncatingIfNeeded: missing)
-        let ssrc = header.protectedSSRC.rawValue
-        packet[8] = UInt8(ssrc >> 24)
-        packet[9] = UInt8(truncatingIfNeeded: ssrc >> 16)
-        packet[10] = UInt8(truncatingIfNeeded: ssrc >> 8)
-        packet[11] = UInt8(truncatingIfNeeded: ssrc)
+        packet.withUnsafeMutableBytes { bytes in
+            var writer = ByteWriter(bytes, offset: 2)
+            writer.u16(missing)
+            writer = ByteWriter(bytes, offset: 8)
+            writer.u32(header.protectedSSRC.rawValue)
+        }
         guard (try? RTPPacketView(parsing: packet)) != nil else { return nil }
         return packet
     }

@@ -17,6 +17,13 @@ public struct PayloadType: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// The payload type this package uses for H.264 unless told otherwise (first dynamic value, RFC 3551 section 6).
     public static let defaultH264 = PayloadType(96)
 
+    /// Whether a FlexFEC stream may use `value`: 35-63 (libwebrtc's low range, where Chromium offers `flexfec-03`) or
+    /// the dynamic 96-127.
+    /// - Parameter value: the payload type asked for.
+    public static func isValidForFlexFEC(_ value: UInt8) -> Bool {
+        (35...63).contains(value) || (96...127).contains(value)
+    }
+
     /// The decimal value.
     public var description: String { String(rawValue) }
 }

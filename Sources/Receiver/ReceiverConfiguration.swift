@@ -134,7 +134,7 @@ public struct ReceiverConfiguration: Sendable {
             throw .invalidConfiguration("RTX payload type must be 96-127, got \(rtxPayloadType)")
         }
         if let fecPayloadType {
-            guard (35...63).contains(fecPayloadType) || (96...127).contains(fecPayloadType),
+            guard PayloadType.isValidForFlexFEC(fecPayloadType),
                   fecPayloadType != rtxPayloadType
             else { throw .invalidConfiguration("FEC payload type must be 35-63 or 96-127 and not RTX's, got \(fecPayloadType)") }
         }

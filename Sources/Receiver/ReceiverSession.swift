@@ -32,7 +32,7 @@ final class ReceiverSession {
     private var releases: [MonotonicTime?] = []
     private var depacketizedHead = 0
     /// Holds repaired frames' successors so that a repair a round trip late does not freeze the picture; nil when
-    /// off (`ReceiverConfiguration.repairDelay`, or without NACK and FEC).
+    /// off (`ReceiverConfiguration.repairDelay`, or without NACK).
     private var playout: RepairPlayoutDelay?
     /// RTP timestamps of recent frames with a retransmitted or recovered packet (the last 64).
     private var repairedTimestamps: [UInt32] = []
@@ -80,8 +80,8 @@ final class ReceiverSession {
     // Capture -> decoded times from the sender's abs-capture-time.
     private var captureLatency = CaptureLatencyTracker()
 
-    /// Recovers lost media packets from FlexFEC packets (created with the first FEC packet, once the media SSRC is
-    /// known).
+    /// Recovers lost media packets from FlexFEC packets (with `fecPayloadType`, created with the first media packet,
+    /// which names the SSRC it protects).
     private var fec: FlexFECReceiver?
 
     // Transport-wide congestion control feedback (created with the first packet, which names the media SSRC).
@@ -170,22 +170,26 @@ final class ReceiverSession {
         guard view.header.ssrc == senderSSRC else { return }
         accept(packet, view: view, isRetransmission: isRetransmission, isRecovered: false, now: now)
         if fec != nil {
-            fec?.receivedMedia(packet) { recovered in
-                guard let view = try? RTPPacketView(parsing: recovered) else { return }
-                accept(recovered, view: view, isRetransmission: false, isRecovered: true, now: now)
-            }
+            var recovered: [[UInt8]] = []
+            fec?.receivedMedia(packet) { recovered.append($0) }
+            acceptRecovered(recovered, now: now)
+        }
+    }
+
+    /// Media packets FlexFEC recovered: repairs, not receptions (`accept(isRecovered:)`).
+    private func acceptRecovered(_ packets: [[UInt8]], now: MonotonicTime) {
+        for packet in packets {
+            guard let view = try? RTPPacketView(parsing: packet) else { continue }
+            accept(packet, view: view, isRetransmission: false, isRecovered: true, now: now)
         }
     }
 
     /// A FlexFEC packet: what it recovers goes the media's way (`FlexFECReceiver`).
     private func receivedFEC(_ packet: [UInt8], view: RTPPacketView, now: MonotonicTime) {
         stats.fecPacketsReceived += 1
-        guard let media = senderSSRC else {
-            stats.fecPacketsDiscarded += 1  // nothing to protect yet
+        guard fec != nil else {
+            stats.fecPacketsDiscarded += 1  // no media packet yet: nothing to protect
             return
-        }
-        if fec == nil {
-            fec = FlexFECReceiver(protectedSSRC: media, transportSequenceExtensionID: configuration.transportWideCCExtensionID)
         }
         var recovered: [[UInt8]] = []
         do {
@@ -197,10 +201,7 @@ final class ReceiverSession {
         } catch {
             stats.fecPacketsDiscarded += 1
         }
-        for packet in recovered {
-            guard let view = try? RTPPacketView(parsing: packet) else { continue }
-            accept(packet, view: view, isRetransmission: false, isRecovered: true, now: now)
-        }
+        acceptRecovered(recovered, now: now)
     }
 
     /// A media packet of the sender's stream (received, restored from RTX or recovered from FEC): statistics, NACK

@@ -37,7 +37,7 @@ public struct RepairPlayoutDelay: Sendable {
 
     /// The delay added now.
     public var delay: Duration {
-        guard let longest = repairs.map(\.late).max(), maximum > .zero else { return .zero }
+        guard let longest = repairs.max(by: { $0.late < $1.late })?.late, maximum > .zero else { return .zero }
         return min(longest + Self.margin, maximum)
     }
 
@@ -60,7 +60,8 @@ public struct RepairPlayoutDelay: Sendable {
             while let last = offsets.last, last.offset >= offset { offsets.removeLast() }
             offsets.append((frames, offset))
         }
-        guard let fastest = offsets.first?.offset ?? (repaired ? nil : offset) else { return completed }
+        // Empty only while every frame of the window was repaired.
+        guard let fastest = offsets.first?.offset else { return completed }
         let expected = MonotonicTime.zero + media + fastest
         // Expected after it completed, or later than the latency budget allows: the timestamps jumped (a sender
         // that restarted its clock). The old expectations no longer hold; start over from this frame.
@@ -69,8 +70,8 @@ public struct RepairPlayoutDelay: Sendable {
             if !repaired { offsets.append((frames, offset)) }
             return completed
         }
+        // At most one a frame: the window bounds them.
         if repaired, completed > expected { repairs.append((frames, completed - expected)) }
-        if repairs.count > Self.window { repairs.removeFirst(repairs.count - Self.window) }
         let release = expected + delay
         return release > completed ? release : completed
     }

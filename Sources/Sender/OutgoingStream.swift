@@ -70,7 +70,7 @@ struct OutgoingStream {
                 try encoder.add(packet)
             } catch {
                 // A gap (a packet dropped before it left), or a full batch: the batch so far is closed first.
-                built = close(rates: rates, force: true, timestamp: Self.timestamp(of: packet))
+                built = close(rates: rates, force: true)
                 guard (try? encoder.add(packet)) != nil else { return built }
             }
             if isKeyframe { batchHasKeyframe = true }
@@ -78,15 +78,14 @@ struct OutgoingStream {
             if marker { framesInBatch += 1 }
             guard marker || encoder.mediaCount == FlexFECEncoder.maximumMediaPackets else { return built }
             let more = close(
-                rates: rates, force: framesInBatch >= rates.maximumFrames
-                    || encoder.mediaCount == FlexFECEncoder.maximumMediaPackets,
-                timestamp: Self.timestamp(of: packet))
+                rates: rates,
+                force: framesInBatch >= rates.maximumFrames || encoder.mediaCount == FlexFECEncoder.maximumMediaPackets)
             return built.isEmpty ? more : built.lowerBound..<more.upperBound
         }
 
         /// Closes the batch when its FEC packets come to at least one whole packet (or `force`, then at least one),
         /// carrying the fraction over.
-        private mutating func close(rates: FECProtection.Rates, force: Bool, timestamp: RTPTimestamp) -> Range<Int> {
+        private mutating func close(rates: FECProtection.Rates, force: Bool) -> Range<Int> {
             let n = encoder.mediaCount
             let rate = batchHasKeyframe ? rates.key : rates.delta
             let owed = credit + n * rate
@@ -99,12 +98,7 @@ struct OutgoingStream {
             credit = min(max(owed - count << 8, 0), 255)
             framesInBatch = 0
             batchHasKeyframe = false
-            return encoder.encode(count: count, timestamp: timestamp)
-        }
-
-        private static func timestamp(of packet: UnsafeRawBufferPointer) -> RTPTimestamp {
-            guard packet.count >= RTPHeader.fixedSize else { return RTPTimestamp(0) }
-            return RTPTimestamp(UInt32(packet[4]) << 24 | UInt32(packet[5]) << 16 | UInt32(packet[6]) << 8 | UInt32(packet[7]))
+            return encoder.encode(count: count)
         }
     }
 

@@ -257,8 +257,7 @@ extension SenderConfiguration {
             guard nack else { throw .invalidConfiguration("RTX needs NACK (retransmissions are answers to NACKs)") }
         }
         if let fec {
-            let type = fec.payloadType.rawValue
-            guard (35...63).contains(type) || (96...127).contains(type), fec.payloadType != payloadType,
+            guard PayloadType.isValidForFlexFEC(fec.payloadType.rawValue), fec.payloadType != payloadType,
                   fec.payloadType != rtx?.payloadType
             else {
                 throw .invalidConfiguration(

@@ -4,6 +4,7 @@ import H264
 import SDP
 import SRTP
 import Receiver
+import RTP
 import Sender
 import Video
 
@@ -103,7 +104,7 @@ struct ReceiveCommand: AsyncParsableCommand {
             if sdp != nil { throw ValidationError("--sdp already says the RTX payload type") }
         }
         if let fecPayloadType {
-            guard (35...63).contains(fecPayloadType) || (96...127).contains(fecPayloadType), fecPayloadType != rtxPayloadType
+            guard PayloadType.isValidForFlexFEC(fecPayloadType), fecPayloadType != rtxPayloadType
             else { throw ValidationError("--fec-pt must be 35-63 or 96-127 and differ from --rtx-pt") }
             if sdp != nil { throw ValidationError("--sdp already says the FEC payload type") }
         }

@@ -130,7 +130,7 @@ struct StreamOptions: ParsableArguments {
             throw ValidationError("--rtx-ssrc needs --rtx")
         }
         if fec {
-            guard (35...63).contains(fecPayloadType) || (96...127).contains(fecPayloadType), fecPayloadType != payloadType,
+            guard PayloadType.isValidForFlexFEC(fecPayloadType), fecPayloadType != payloadType,
                   !rtx || fecPayloadType != rtxPayloadType
             else { throw ValidationError("--fec-pt must be 35-63 or 96-127 and differ from --pt and --rtx-pt") }
         } else if fecSSRC != nil {

@@ -98,15 +98,15 @@ import Testing
         var encoder = Self.encoder()
         let packet = Self.media(0x0102, size: 3, marker: true, tcc: 0x7777)
         try packet.withUnsafeBytes { try encoder.add($0) }
-        let built = encoder.encode(count: 1, timestamp: RTPTimestamp(0x0A0B_0C0D))
-        #expect(built == 0..<1)
+        let built = encoder.encode(count: 1)
+        #expect(built == 0..<1)  // carrying the packet's timestamp, 0x00015F90
         var out = [UInt8](repeating: 0, count: 1500)
         let size = try out.withUnsafeMutableBytes { try encoder.writePacket(0, into: $0) }
         #expect(size == encoder.packetSize(0))
-        // RTP: X, PT 49, seq 100, the timestamp, FEC SSRC, tcc element (ID 3) zero. Payload: byte 0 is the packet's
+        // RTP: X, PT 49, seq 100, the protected packet's timestamp, FEC SSRC, tcc element (ID 3) zero. Payload: byte 0 is the packet's
         // 0x90 with R/F cleared, M|PT, length 11 (8 extension + 3 payload), its timestamp, the header, then the
         // bytes after the fixed header with the tcc value zeroed.
-        let expected = hex("90310064 0A0B0C0D 0000ABCD BEDE0001 31000000")
+        let expected = hex("90310064 00015F90 0000ABCD BEDE0001 31000000")
             + hex("10E0000B 00015F90 01000000 11223344 0102 C000")
             + hex("BEDE0001 31000000") + Array(packet[20...])
         #expect(Array(out[0..<size]) == expected)
@@ -118,7 +118,7 @@ import Testing
         let packets = (0..<10).map { Self.media(UInt16(truncatingIfNeeded: 65530 + $0), size: 50 + $0 * 37, marker: $0 == 9, tcc: UInt16($0)) }
         var encoder = Self.encoder()
         for packet in packets { try packet.withUnsafeBytes { try encoder.add($0) } }
-        let built = encoder.encode(count: 3, timestamp: RTPTimestamp(1))
+        let built = encoder.encode(count: 3)
         #expect(built.count == 3)
         let fecPackets = try built.map { index in
             var out = [UInt8](repeating: 0, count: 1500)
@@ -182,7 +182,7 @@ import Testing
         }
         #expect(throws: FlexFECError.batchRefused) { try Self.media(58, size: 5).withUnsafeBytes { try encoder.add($0) } }
         // 48 packets, one FEC packet per two: offsets up to 47 (32-byte headers), kept until overwritten.
-        let built = encoder.encode(count: 24, timestamp: RTPTimestamp(0))
+        let built = encoder.encode(count: 24)
         #expect(built == 0..<24)
         #expect(encoder.mediaCount == 0)
         #expect(FlexFECEncoder.fecPacketCount(mediaCount: 6, protection: 64) == 2)
@@ -190,7 +190,7 @@ import Testing
         #expect(FlexFECEncoder.fecPacketCount(mediaCount: 5, protection: 0) == 0)
         for _ in 0..<4 {
             for i in 0..<48 { try Self.media(UInt16(100 + i), size: 5).withUnsafeBytes { try encoder.add($0) } }
-            encoder.encode(count: 24, timestamp: RTPTimestamp(0))
+            encoder.encode(count: 24)
         }
         #expect(encoder.packetSize(0) == nil)
         #expect(encoder.packetSize(119) != nil)

@@ -147,7 +147,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             } else {
                 receiver.receivedMedia(packet, recovered: onRecovered)
                 if (try? packet.withUnsafeBytes({ try encoder.add($0) })) == nil {
-                    let built = encoder.encode(count: Int(kind >> 1), timestamp: RTPTimestamp(0))
+                    let built = encoder.encode(count: Int(kind >> 1))
                     var out = [UInt8](repeating: 0, count: 1300)
                     for index in built {
                         let size = (try? out.withUnsafeMutableBytes { try encoder.writePacket(index, into: $0) }) ?? 0
