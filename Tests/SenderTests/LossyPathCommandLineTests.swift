@@ -19,6 +19,8 @@ import TestSupport
         /// The receiver's final statistics (JSON) and the sender's last `--stats` line.
         var receiverJSON: Data
         var senderJSON: Data
+        /// The receiver's exit status and standard error, for the failure messages.
+        var receiver: (status: Int32, reason: Process.TerminationReason, stderr: String)
     }
 
     /// `sdp`, then the relay, `receive --sdp` and `send` for 180 frames.
@@ -26,7 +28,10 @@ import TestSupport
         let dir = try CommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let relayPort = CommandLineTests.freeUDPPort()
-        let receivePort = CommandLineTests.freeUDPPort() + 2
+        // Two ports each checked free with their RTCP neighbours (`+ 2` on the relay's was never checked, and another
+        // suite running beside this one can hold it).
+        var receivePort = CommandLineTests.freeUDPPort()
+        while abs(receivePort - relayPort) < 2 { receivePort = CommandLineTests.freeUDPPort() }
         let sdp = dir.appendingPathComponent("stream.sdp").path
         let common = ["--to", "127.0.0.1:\(relayPort)"] + stream
         let sdpRun = try await CommandLineTests.run(["sdp"] + common)
@@ -44,15 +49,22 @@ import TestSupport
         try await Task.sleep(for: .milliseconds(300))
         let statsPath = dir.appendingPathComponent("stats.jsonl").path
         let send = try await CommandLineTests.run(["send"] + common + ["--frames", "180", "--stats", statsPath, "--quiet"])
-        let receiverJSON = await receiver.finished().standardOutput
+        let received = await receiver.finished()
         let lines = (try? String(contentsOfFile: statsPath, encoding: .utf8))?.split(separator: "\n") ?? []
         return Run(
             sdp: (sdpRun.status, sdpRun.stdout, sdpRun.stderr), send: (send.status, send.stderr),
-            receiverJSON: receiverJSON, senderJSON: Data((lines.last.map(String.init) ?? "{}").utf8))
+            receiverJSON: received.standardOutput, senderJSON: Data((lines.last.map(String.init) ?? "{}").utf8),
+            receiver: (received.status, received.reason, received.stderr))
     }
 
     static func dictionary(_ json: Data) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any], "\(String(decoding: json, as: UTF8.self))")
+    }
+
+    /// The receiver's statistics; a receiver that printed none fails with its exit status and standard error.
+    static func receiverStatistics(_ run: Run) throws -> [String: Any] {
+        try #require(!run.receiverJSON.isEmpty, "the receiver printed no statistics: status \(run.receiver.status) (\(run.receiver.reason == .uncaughtSignal ? "signal" : "exit")), \(run.receiver.stderr)")
+        return try dictionary(run.receiverJSON)
     }
 
     /// 3 % loss both ways, 25 ms each way: with NACK and the jitter buffer nearly every frame is decoded; on 9c36cd3
@@ -68,7 +80,7 @@ import TestSupport
         #expect(run.sdp.stdout.contains("a=rtcp-fb:96 nack\r\n"))
         #expect(run.sdp.stdout.contains("RTP/SAVPF"))
         #expect(run.send.status == 0, "\(run.send.stderr)")
-        let stats = try Self.dictionary(run.receiverJSON)
+        let stats = try Self.receiverStatistics(run)
         let sent = try Self.dictionary(run.senderJSON)
         let framesSent = sent["framesSent"] as? Int ?? 0
         let decoded = stats["framesDecoded"] as? Int ?? 0
@@ -93,7 +105,7 @@ import TestSupport
         #expect(run.sdp.stdout.contains("a=rtpmap:49 flexfec-03/90000\r\n"), "\(run.sdp.stdout)")
         #expect(run.sdp.stdout.contains("a=ssrc-group:FEC-FR 778 4242\r\n"), "\(run.sdp.stdout)")
         #expect(run.send.status == 0, "\(run.send.stderr)")
-        let stats = try Self.dictionary(run.receiverJSON)
+        let stats = try Self.receiverStatistics(run)
         let sent = try Self.dictionary(run.senderJSON)
         let framesSent = sent["framesSent"] as? Int ?? 0
         let decoded = stats["framesDecoded"] as? Int ?? 0
@@ -116,7 +128,7 @@ import TestSupport
         #expect(run.sdp.stdout.contains("a=rtcp-fb:96 transport-cc\r\n"))
         #expect(run.sdp.stdout.contains("a=extmap:3 http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01\r\n"))
         #expect(run.send.status == 0, "\(run.send.stderr)")
-        let stats = try Self.dictionary(run.receiverJSON)
+        let stats = try Self.receiverStatistics(run)
         let sent = try Self.dictionary(run.senderJSON)
         #expect((stats["transportFeedbackSent"] as? Int ?? 0) > 0, "\(stats)")
         #expect((sent["transportFeedbackReceived"] as? Int ?? 0) > 0, "\(sent)")
