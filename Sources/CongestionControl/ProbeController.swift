@@ -10,7 +10,9 @@ import RTP
 ///   start rate) probes at `firstExponentialScale` x the start rate, and, while each result reaches
 ///   `furtherProbeThreshold` of the probe's rate, again at `furtherExponentialScale` x the result (libwebrtc probes 3x
 ///   and 6x at once, then 2x while a result exceeds 70 % of the probe), up to the operator's ceiling. A result that
-///   does not come within `resultTimeout` ends it.
+///   does not come within `resultTimeout` is sent once more at the same rate (a lost feedback message or a few lost
+///   probe packets at 5 % loss must not leave a 300 kbit/s start to the 8 %-a-second ramp; libwebrtc's two clusters
+///   at once, 3x and 6x, give it the same second chance); a second silence ends it.
 /// - **Probing in ALR** (`ApplicationLimitedRegionDetector`): an encoder sending well under the estimate does not test
 ///   it, so while in ALR a probe at `factor` x the estimate is due every `interval` (libwebrtc's ALR probing: 2x, 5 s).
 /// - **Periodic probing**: once the estimate has not gone down for `stableTime`, at most every `interval`, at
@@ -61,8 +63,8 @@ public struct ProbeController: Sendable {
     private enum ExponentialProbing {
         /// The next probe, at this rate, is due.
         case due(bitrate: Int)
-        /// A probe was sent and its result is awaited.
-        case awaiting(cluster: Int, bitrate: Int, sent: MonotonicTime)
+        /// A probe was sent and its result is awaited; `retried` when it is the second try at this rate.
+        case awaiting(cluster: Int, bitrate: Int, sent: MonotonicTime, retried: Bool)
     }
 
     /// The current time between probes (`interval`, doubled after each failed probe).
@@ -89,7 +91,7 @@ public struct ProbeController: Sendable {
     ///   - cluster: the cluster's identifier.
     ///   - bitrate: the rate it got through at, bit/s.
     public mutating func probeResult(cluster: Int, bitrate: Int) {
-        guard case .awaiting(cluster, let probed, _) = exponential else { return }
+        guard case .awaiting(cluster, let probed, _, _) = exponential else { return }
         exponential = Double(bitrate) >= Self.furtherProbeThreshold * Double(probed)
             ? .due(bitrate: Int(Double(bitrate) * Self.furtherExponentialScale)) : nil
     }
@@ -137,9 +139,15 @@ public struct ProbeController: Sendable {
     ) -> (cluster: Int, bitrate: Int)? {
         update(estimate: estimate, now: now)
         switch exponential {
-        case .awaiting(_, _, let sent):
+        case .awaiting(_, let bitrate, let sent, let retried):
             guard now - sent > Self.resultTimeout else { return nil }
-            exponential = nil  // no result in time: start-up probing ends, periodic probing takes over
+            guard !retried else {
+                exponential = nil  // twice no result in time: start-up probing ends, periodic probing takes over
+                return nil
+            }
+            let probe = makeProbe(bitrate: bitrate, now: now)
+            exponential = .awaiting(cluster: probe.cluster, bitrate: bitrate, sent: now, retried: true)
+            return probe
         case .due(let next):
             let bitrate = min(next, ceiling)
             guard bitrate > estimate, Double(estimate) < Double(ceiling) * Self.ceilingMargin else {
@@ -148,7 +156,8 @@ public struct ProbeController: Sendable {
             }
             let probe = makeProbe(bitrate: bitrate, now: now)
             // The ceiling reached: this is the last start-up probe.
-            exponential = bitrate >= ceiling ? nil : .awaiting(cluster: probe.cluster, bitrate: bitrate, sent: now)
+            exponential = bitrate >= ceiling
+                ? nil : .awaiting(cluster: probe.cluster, bitrate: bitrate, sent: now, retried: false)
             return probe
         case nil:
             break

@@ -61,8 +61,8 @@ public struct ReceiverConfiguration: Sendable {
     /// The default copies of each NACK message.
     public static let defaultNACKCopies = 2
     /// The least time a missing packet is waited for (retransmission or reordering) before its frame is given up and
-    /// a keyframe asked for; with NACK the wait grows with the measured RTT (4 RTT + 3 resend margins + 4 x jitter, `RepairWait`) up
-    /// to `jitterBufferMaximumWait`.
+    /// a keyframe asked for; with NACK the wait grows with the measured RTT (4 RTT + 3 resend margins + 4 x jitter,
+    /// `RepairWait`) up to `jitterBufferMaximumWait`, and before an RTT is known it is 1 s (within the two).
     public var jitterBufferWait: Duration = .milliseconds(300)
     /// The most time a missing packet is waited for, however long the RTT (the latency budget; at least
     /// `jitterBufferWait`).

@@ -94,6 +94,11 @@ final class ReceiverSession {
 
     /// Sequence numbers whose NACK time is remembered at most.
     static let maximumTrackedNACKs = 2048
+    /// How long after the first packet NACK samples over RTX wait for the XR round trip (which bounds them from
+    /// below) before they are taken without it: a sender that answers RRTRs does so within about a report interval.
+    static let extendedReportGrace = Duration.seconds(3)
+    /// How soon after the first packet the first report goes (at most the report interval).
+    static let firstReportDelay = Duration.milliseconds(100)
     /// The longest NACK repeat interval the back-off reaches.
     static let maximumNACKBackoff = Duration.seconds(1)
 
@@ -212,7 +217,12 @@ final class ReceiverSession {
         readFrameExtensions(
             packet, timestamp: view.header.timestamp, sequence: view.header.sequenceNumber,
             isRetransmission: isRetransmission, now: now)
-        if firstPacket == nil { firstPacket = now }
+        if firstPacket == nil {
+            firstPacket = now
+            // The first report soon after the first packet: its RRTR's answer (DLRR in the sender's next SR) gives the
+            // round trip a report interval earlier than waiting a whole interval, and with it the repair wait.
+            nextReport = min(nextReport, now + min(configuration.reportInterval, Self.firstReportDelay))
+        }
         lastPacket = now
         if !isRetransmission && !isRecovered {
             // The media stream's own statistics (RFC 3550 A.3): a packet repaired over RTX counts for the RTX stream,
@@ -242,11 +252,14 @@ final class ReceiverSession {
             }
         }
         if wasMissing, let entry = nackSentAt.removeValue(forKey: sequenceNumber), !isRecovered {
-            // A recovered packet says nothing about the round trip.
-            if let asked = entry {
-                measuredRoundTrip(now - asked)
-            } else {
-                ambiguousRoundTrip()
+            // A recovered packet says nothing about the round trip; nor, when retransmissions come on their own RTX
+            // stream, does the original arriving after its NACK (it was late or reordered, not the answer).
+            if isRetransmission || configuration.rtxPayloadType == nil {
+                if let asked = entry {
+                    measuredRoundTrip(now - asked)
+                } else {
+                    ambiguousRoundTrip()
+                }
             }
         }
         nack?.received(sequenceNumber, now: now, isRetransmission: isRetransmission)
@@ -556,7 +569,12 @@ final class ReceiverSession {
             setRoundTripTime(sample)
         } else if roundTripTime == nil {
             stats.roundTripTime = sample.inSeconds
-            updateRepairWait()  // the path's round trip until a NACK sample comes
+            // The path's round trip until a NACK sample comes: for the wait, and for the NACK repeats, which at the
+            // assumed 100 ms (or its Karn back-off) would come before the answer on a longer path and be ignored.
+            if let assumed = nack?.roundTripTime ?? nack.map({ _ in NACKGenerator.defaultRoundTripTime }) {
+                nack?.roundTripTime = max(assumed, sample)
+            }
+            updateRepairWait()
         }
     }
 
@@ -564,6 +582,14 @@ final class ReceiverSession {
     /// not by a 100 ms guess.
     private func measuredRoundTrip(_ sample: Duration) {
         guard sample > .zero, sample < .seconds(5) else { return }
+        // Over RTX, until the XR round trip is known (or is clearly not coming): an RTX packet may be a probe's copy
+        // of a packet lost before, which arrives sooner than any answer can. At 150 ms each way such a 30 ms "sample"
+        // kept the wait at its least, and every loss of the first second was given up just before its answer came.
+        if extendedReportRoundTripTime == nil, configuration.rtxPayloadType != nil, let first = firstPacket,
+            now - first < Self.extendedReportGrace
+        {
+            return
+        }
         // Faster than the path: not the NACK's answer (a probe's copy of the packet).
         if let path = extendedReportRoundTripTime, sample < path * 0.9 { return }
         setRoundTripTime(roundTripTime.map { $0 * 0.875 + sample * 0.125 } ?? sample)

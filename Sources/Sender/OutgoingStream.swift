@@ -111,6 +111,11 @@ struct OutgoingStream {
     var history: PacketHistory
     /// Picks what to resend of this stream; consulted only with NACK on.
     var responder: NACKResponder
+    /// The newest media packet that has left (the pacer released it and it was written), nil before the first: what
+    /// a probe may repeat. A packet still in the pacer's queue must not be repeated ahead of itself: its copy would
+    /// reach the receiver first, show it a gap behind the packet before it, and draw a NACK whose answer (the
+    /// original, one pacing interval later) reads as a round trip of a few milliseconds.
+    var newestSentMedia: SequenceNumber?
     /// The retransmission stream (RFC 4588), when negotiated: its own SSRC, payload type and sequence numbers.
     var rtx: RTXStream?
     /// The FlexFEC stream, when configured.

@@ -554,6 +554,7 @@ final class SenderSession {
                         stampTransportSequence(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size]), probeCluster: 0)
                         return size
                     }
+                    streams[stream].newestSentMedia = sequenceNumber
                     if let protection, !protection.isEmpty { queueFEC(protection, stream: stream) }
                 } else {
                     stats.pacerPacketsDropped += 1  // gone from the history: never silent
@@ -741,10 +742,14 @@ final class SenderSession {
     }
 
     /// Queues a probe cluster when the `ProbeController` says one is due: the first stream's most recent media
-    /// packets again on its RTX stream (none without one), ahead of new media through the pacer, each recorded with
-    /// the cluster so that the feedback measures the rate they got through at.
+    /// packets that have already left, again on its RTX stream (none without one), ahead of new media through the
+    /// pacer, each recorded with the cluster so that the feedback measures the rate they got through at. Until a
+    /// media packet has left the probe stays due (the first frame's packets leave first). Fewer sent packets than a
+    /// cluster holds are repeated in turn (libwebrtc's padding may resend one packet several times too).
     private func probeIfDue() {
-        guard probesPossible, mediaFlows, let estimate = bandwidth?.targetBitrate, bandwidth?.delayBased != nil else {
+        guard probesPossible, mediaFlows, let estimate = bandwidth?.targetBitrate, bandwidth?.delayBased != nil,
+            let newest = streams[0].newestSentMedia, streams[0].history.contains(newest, now: now)
+        else {
             return
         }
         guard let probe = probes.probe(
@@ -755,9 +760,15 @@ final class SenderSession {
         pacer?.setProbeBitrate(probe.bitrate)
         probeCluster = probe.cluster
         let stream = 0
-        let newest = streams[stream].packetizer.nextSequenceNumber - 1
-        for back in stride(from: ProbeController.clusterPackets - 1, through: 0, by: -1) {
-            let sequenceNumber = newest - back
+        // How many of the newest sent packets are still in the history (at least the newest: checked above).
+        var available = 1
+        while available < ProbeController.clusterPackets,
+            streams[stream].history.contains(newest - available, now: now)
+        {
+            available += 1
+        }
+        for index in 0..<ProbeController.clusterPackets {
+            let sequenceNumber = newest - (available - 1 - index % available)
             guard let size = streams[stream].history.size(of: sequenceNumber, now: now) else { continue }
             pace(PacedPacket(stream: stream, sequenceNumber: sequenceNumber, size: size, kind: .probe))
         }

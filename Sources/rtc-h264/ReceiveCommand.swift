@@ -55,7 +55,7 @@ struct ReceiveCommand: AsyncParsableCommand {
     @Option(name: .customLong("fec-pt"), help: "The sender's FlexFEC payload type (flexfec-03; when no --sdp; an SDP says it itself): lost packets are recovered from it.")
     var fecPayloadType: UInt8?
 
-    @Option(name: .customLong("jitter-buffer"), help: "The least milliseconds to wait for a missing packet before giving its frame up (with NACK the wait grows to 4 RTT + 3 x (5 ms + 2 x jitter) + 4 x jitter: four NACK tries, each repeat one RTT + 5 ms + 2 x jitter after the last; at most --jitter-buffer-max).")
+    @Option(name: .customLong("jitter-buffer"), help: "The least milliseconds to wait for a missing packet before giving its frame up (with NACK the wait grows to 4 RTT + 3 x (5 ms + 2 x jitter) + 4 x jitter: four NACK tries, each repeat one RTT + 5 ms + 2 x jitter after the last; at most --jitter-buffer-max). Until an RTT is known (RTCP XR or a NACK's answer) the wait is 1 s, within these bounds.")
     var jitterBufferMs: Int = 300
 
     @Option(name: .customLong("jitter-buffer-max"), help: "The most milliseconds to wait for a missing packet, however long the RTT (at least --jitter-buffer).")

@@ -135,7 +135,7 @@ import Testing
         #expect(!controller.isProbingExponentially)
     }
 
-    @Test func aResultUnderSeventyPercentOrNoneEndsIt() throws {
+    @Test func aResultUnderSeventyPercentOrTwoSilencesEndIt() throws {
         var controller = ProbeController()
         controller.startExponentialProbing(startBitrate: 300_000)
         let probe = controller.probe(now: Self.at(0), estimate: 300_000, ceiling: 4_000_000)
@@ -151,8 +151,26 @@ import Testing
         #expect(sent != nil)
         let waiting = silent.probe(now: Self.at(1_000), estimate: 300_000, ceiling: 4_000_000)
         #expect(waiting == nil)
-        _ = silent.probe(now: Self.at(1_001), estimate: 300_000, ceiling: 4_000_000)
-        #expect(!silent.isProbingExponentially, "no result within 1 s")
+        // No result within 1 s: the same probe once more, as a new cluster.
+        let retried = silent.probe(now: Self.at(1_001), estimate: 300_000, ceiling: 4_000_000)
+        let again = try #require(retried)
+        #expect(again.bitrate == 900_000)
+        #expect(again.cluster != sent?.cluster)
+        #expect(silent.isProbingExponentially)
+        #expect(silent.probe(now: Self.at(2_001), estimate: 300_000, ceiling: 4_000_000) == nil)
+        _ = silent.probe(now: Self.at(2_002), estimate: 300_000, ceiling: 4_000_000)
+        #expect(!silent.isProbingExponentially, "twice no result within 1 s")
+
+        // A retry's result goes on as a first try's would.
+        var late = ProbeController()
+        late.startExponentialProbing(startBitrate: 300_000)
+        _ = late.probe(now: Self.at(0), estimate: 300_000, ceiling: 4_000_000)
+        let second = late.probe(now: Self.at(1_001), estimate: 300_000, ceiling: 4_000_000)
+        let retry = try #require(second)
+        late.probeResult(cluster: retry.cluster, bitrate: 850_000)
+        let third = late.probe(now: Self.at(1_400), estimate: 850_000, ceiling: 4_000_000)
+        let next = try #require(third)
+        #expect(next.bitrate == 1_700_000)
     }
 
     /// In ALR a probe is due every interval without a stable estimate.

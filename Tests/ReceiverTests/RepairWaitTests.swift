@@ -7,7 +7,7 @@ import Testing
 
     @Test(arguments: [
         // (RTT ms, jitter ms, expected wait ms), resend margin 20 ms
-        (nil, 0, 300),  // not measured yet: the least wait
+        (nil, 0, 1000),  // not measured yet: the unknown-RTT wait (1 s), within the budget
         (50, 0, 300),  // 260 ms: the least wait still gives several NACK rounds
         (50, 10, 300),  // 300 ms
         (60, 10, 340),  // 240 + 60 + 40
@@ -26,6 +26,14 @@ import Testing
         #expect(Self.policy.wait(roundTripTime: .seconds(Int64.max), jitter: .seconds(Int64.max), resendMargin: .seconds(Int64.max))
             == .seconds(1))
         #expect(Self.policy.wait(roundTripTime: .seconds(Int64.min), jitter: .seconds(Int64.min)) == .milliseconds(300))
+    }
+
+    @Test func theWaitBeforeAnRTTIsKnownStaysWithinTheBounds() {
+        #expect(RepairWait(minimum: .milliseconds(300), maximum: .seconds(2)).wait(roundTripTime: nil) == .seconds(1))
+        #expect(RepairWait(minimum: .milliseconds(300), maximum: .milliseconds(500)).wait(roundTripTime: nil)
+            == .milliseconds(500))
+        #expect(RepairWait(minimum: .milliseconds(300), maximum: .seconds(2), unknownRoundTrip: .milliseconds(100))
+            .wait(roundTripTime: nil) == .milliseconds(300))
     }
 
     @Test func aMaximumBelowTheMinimumIsRaisedToIt() {

@@ -99,6 +99,8 @@ import Transport
         var receiverConfiguration = ReceiverConfiguration(listenHost: "127.0.0.1", listenPort: 0)
         receiverConfiguration.reorderWindow = 4
         receiverConfiguration.reportInterval = .milliseconds(200)
+        // This sender never retransmits: a 300 ms budget (the wait before a round trip is known is 1 s by default).
+        receiverConfiguration.jitterBufferMaximumWait = .milliseconds(300)
         let receiver = try await H264Receiver(configuration: receiverConfiguration)
         let plis = NIOLockedValueBox(0)
         let endpoint = try await DatagramEndpoint(
