@@ -56,6 +56,8 @@ final class ReceiverSession {
     private let start: MonotonicTime
     private var now: MonotonicTime
     private var nextReport: MonotonicTime
+    /// Whether the next report is the early first one (RR without a report block, XR RRTR).
+    private var earlyReport = false
     private var firstPacket: MonotonicTime?
     private var lastPacket = MonotonicTime.zero
     private(set) var finished = false
@@ -221,7 +223,11 @@ final class ReceiverSession {
             firstPacket = now
             // The first report soon after the first packet: its RRTR's answer (DLRR in the sender's next SR) gives the
             // round trip a report interval earlier than waiting a whole interval, and with it the repair wait.
-            nextReport = min(nextReport, now + min(configuration.reportInterval, Self.firstReportDelay))
+            let early = now + min(configuration.reportInterval, Self.firstReportDelay)
+            if early < nextReport {
+                nextReport = early
+                earlyReport = true
+            }
         }
         lastPacket = now
         if !isRetransmission && !isRecovered {
@@ -667,7 +673,8 @@ final class ReceiverSession {
         }
         updateRepairWait()
         guard canSend else { return }
-        sendFeedback(pli: needKeyframe && pliIntervalElapsed())
+        sendFeedback(pli: needKeyframe && pliIntervalElapsed(), reportBlock: !earlyReport)
+        earlyReport = false
     }
 
     private func pliIntervalElapsed() -> Bool {
@@ -692,10 +699,15 @@ final class ReceiverSession {
     }
 
     /// Queues RR + SDES, with a PLI when asked (RFC 4585 section 6.3.1).
-    private func sendFeedback(pli: Bool) {
+    /// - Parameters:
+    ///   - pli: whether a PLI goes with it.
+    ///   - reportBlock: whether the RR carries the report block (the early first report does not: its loss fraction,
+    ///     over the handful of packets of 100 ms, would be noise to the sender's loss estimate and FEC).
+    private func sendFeedback(pli: Bool, reportBlock: Bool = true) {
         guard canSend, !finished else { return }
         var packets: [RTCPPacket] = [
-            .receiverReport(ReceiverReport(ssrc: ssrc, reportBlocks: makeReportBlock().map { [$0] } ?? [])),
+            .receiverReport(ReceiverReport(
+                ssrc: ssrc, reportBlocks: reportBlock ? makeReportBlock().map { [$0] } ?? [] : [])),
             .sourceDescription(SourceDescription(chunks: [
                 SourceDescriptionChunk(ssrc: ssrc, items: [.cname(configuration.cname)]),
             ])),
