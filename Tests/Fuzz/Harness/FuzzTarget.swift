@@ -81,6 +81,11 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     /// than the FEC payload it came from allows; and a FlexFECEncoder over the media packets must build packets whose
     /// headers parse.
     case flexfec
+    /// The Dependency Descriptor (issue 23): the input's first byte chooses the structure in force (none, L1T2, L1T3),
+    /// the rest is one descriptor. `DependencyDescriptor(parsing:structure:)` must not trap; a descriptor it reads must
+    /// write back (against the same structure) to bytes it reads to the same value, and an attached structure must
+    /// keep the specification's limits (at most 64 templates, 32 decode targets).
+    case dependencyDescriptor = "dependency-descriptor"
 
     /// The largest frame the Y4M target reads (larger headers are parsed but not read, to bound memory).
     static let maxY4MFrameBytes = 1 << 20
@@ -104,11 +109,30 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .rtpExtensions: Self.rtpExtensions(bytes)
         case .sdpfrag: Self.sdpfrag(bytes)
         case .flexfec: Self.flexfec(bytes)
+        case .dependencyDescriptor: Self.dependencyDescriptor(bytes)
         }
     }
 
     private static func check(_ condition: Bool, _ message: @autoclosure () -> String) {
         if !condition { fatalError("fuzz property broken: \(message())") }
+    }
+
+    private static func dependencyDescriptor(_ bytes: [UInt8]) {
+        guard let choice = bytes.first else { return }
+        let current: DependencyStructure? = switch choice % 3 {
+        case 1: DependencyStructure.singleSpatialLayer(temporalLayers: 2)
+        case 2: DependencyStructure.singleSpatialLayer(temporalLayers: 3)
+        default: nil
+        }
+        guard let descriptor = try? DependencyDescriptor(parsing: bytes.dropFirst(), structure: current) else { return }
+        if let attached = descriptor.structure {
+            check(attached.templates.count <= DependencyStructure.maximumTemplates, "templates \(attached.templates.count)")
+            check(attached.decodeTargetCount <= DependencyStructure.maximumDecodeTargets, "decode targets")
+        }
+        // What was read writes back and reads the same (the padding and unused high bits may differ).
+        guard let written = try? descriptor.serialized(current: current) else { return }
+        let again = try? DependencyDescriptor(parsing: written, structure: current)
+        check(again == descriptor, "dependency descriptor did not read back the same")
     }
 
     private static func flexfec(_ bytes: [UInt8]) {
