@@ -1,3 +1,5 @@
+import H264
+
 /// The Dependency Descriptor RTP header extension (the AV1 RTP specification, Appendix A), which libwebrtc also puts on
 /// H.264 with temporal layers: each packet says which frame it belongs to (`frameNumber`), which template describes
 /// the frame (its spatial and temporal layer, the decode targets it is part of, the frames it references and the
@@ -556,22 +558,20 @@ private struct BitSink {
     func bytes() -> [UInt8] { data }
 }
 
-/// Bits read most significant first.
+/// Bits read most significant first: the H.264 module's `BitReader` (`u(n)`), its end of data read as a truncated
+/// descriptor.
 private struct BitSource {
-    private let data: [UInt8]
-    private var position = 0
+    private var reader: BitReader
 
-    init(_ data: [UInt8]) { self.data = data }
+    init(_ data: [UInt8]) { reader = BitReader(data) }
 
+    /// `f(n)`, n from the syntax (at most 32).
     mutating func read(_ count: Int) throws(DependencyDescriptorError) -> UInt64 {
-        guard count >= 0, count <= 64, position + count <= data.count * 8 else { throw .truncated }
-        var value: UInt64 = 0
-        for _ in 0..<count {
-            let bit = (data[position >> 3] >> UInt8(7 - position & 7)) & 1
-            value = value << 1 | UInt64(bit)
-            position += 1
+        do {
+            return UInt64(try reader.bits(count))
+        } catch {
+            throw .truncated
         }
-        return value
     }
 
     /// The spec's `ns(n)`.

@@ -577,9 +577,7 @@ final class ReceiverSession {
             stats.roundTripTime = sample.inSeconds
             // The path's round trip until a NACK sample comes: for the wait, and for the NACK repeats, which at the
             // assumed 100 ms (or its Karn back-off) would come before the answer on a longer path and be ignored.
-            if let assumed = nack?.roundTripTime ?? nack.map({ _ in NACKGenerator.defaultRoundTripTime }) {
-                nack?.roundTripTime = max(assumed, sample)
-            }
+            if let assumed = assumedNACKRoundTrip { nack?.roundTripTime = max(assumed, sample) }
             updateRepairWait()
         }
     }
@@ -612,9 +610,14 @@ final class ReceiverSession {
     /// exists, the repeat interval doubles (Karn's algorithm, RFC 6298 section 5.5). Without the back-off a path
     /// whose RTT exceeds the assumed 100 ms never yields a sample: every NACK is repeated before its answer can come.
     private func ambiguousRoundTrip() {
-        guard roundTripTime == nil, let current = nack.map({ $0.roundTripTime ?? NACKGenerator.defaultRoundTripTime })
-        else { return }
+        guard roundTripTime == nil, let current = assumedNACKRoundTrip else { return }
         nack?.roundTripTime = min(current * 2, Self.maximumNACKBackoff)
+    }
+
+    /// The round trip the NACK repeats are spaced by before a sample: the generator's (backed off or from XR), or
+    /// its default; nil without NACK.
+    private var assumedNACKRoundTrip: Duration? {
+        nack.map { $0.roundTripTime ?? NACKGenerator.defaultRoundTripTime }
     }
 
     /// The jitter buffer waits for a missing packet as long as retransmission can still repair it (`RepairWait`):

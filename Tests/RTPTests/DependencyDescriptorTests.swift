@@ -5,17 +5,6 @@ import Testing
 /// keyframe descriptors with libwebrtc's L1T2 and L1T3 structures byte for byte, the 3-byte form, round trips with
 /// custom fields, and bad input refused with the reason named.
 @Suite struct DependencyDescriptorTests {
-    static func hex(_ string: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = string.startIndex
-        while index < string.endIndex {
-            let next = string.index(index, offsetBy: 2)
-            bytes.append(UInt8(string[index..<next], radix: 16)!)
-            index = next
-        }
-        return bytes
-    }
-
     static let l1t2 = DependencyStructure.singleSpatialLayer(temporalLayers: 2)!
     static let l1t3 = DependencyStructure.singleSpatialLayer(temporalLayers: 3)!
 
@@ -31,7 +20,7 @@ import Testing
         let descriptor = DependencyDescriptor(
             startOfFrame: true, endOfFrame: true, templateID: 0, frameNumber: 0x1234, structure: structure)
         let bytes = try descriptor.serialized()
-        #expect(bytes == Self.hex(expected))
+        #expect(bytes == hex(expected))
         #expect(bytes.count <= 16)
         let parsed = try DependencyDescriptor(parsing: bytes)
         #expect(parsed == descriptor)
@@ -40,7 +29,7 @@ import Testing
     @Test func aFrameMatchingItsTemplateTakesThreeBytes() throws {
         let descriptor = DependencyDescriptor(startOfFrame: true, endOfFrame: true, templateID: 3, frameNumber: 0x1235)
         let bytes = try descriptor.serialized(current: Self.l1t3)
-        #expect(bytes == Self.hex("c31235"))
+        #expect(bytes == hex("c31235"))
         let parsed = try DependencyDescriptor(parsing: bytes, structure: Self.l1t3)
         #expect(parsed == descriptor)
         #expect(try Self.l1t3.templateIndex(of: parsed.templateID) == 3)

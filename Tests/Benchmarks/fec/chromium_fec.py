@@ -15,15 +15,11 @@ import argparse
 import json
 import os
 import shlex
-import signal
-import subprocess
 import sys
 import tempfile
-import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "WebRTCTests", "Interop"))
-from interop_common import (QuietHandler, get_when_listening, launch_chromium, serve_in_thread,  # noqa: E402
-                            stop_process, url_host)
+from interop_common import chromium_page_against_serve, url_host  # noqa: E402
 
 PAGE = """<!doctype html>
 <html><body><video id="v" autoplay muted playsinline></video>
@@ -76,40 +72,11 @@ def run(args, mode, workdir, port):
         "--bitrate", "1.5M", "--token", token, "--stats", os.path.join(workdir, f"serve-{mode}.jsonl")]
     if mode == "fec":
         command.append("--fec")
-    serve = subprocess.Popen(command, stdout=subprocess.DEVNULL,
-                             stderr=open(os.path.join(workdir, f"serve-{mode}.err"), "w"))
-    result = {}
-    done = threading.Event()
     whep = f"http://{url_host(args.serve_host)}:{port}/whep"
-
-    class Handler(QuietHandler):
-        def do_GET(self):
-            page = PAGE % {"whep": json.dumps(whep), "token": json.dumps(token), "seconds": args.seconds}
-            self.reply(page.encode(), "text/html")
-
-        def do_POST(self):
-            result.update(json.loads(self.body() or b"{}"))
-            done.set()
-            self.reply(b"ok", "text/plain")
-
-    pages = serve_in_thread(Handler, args.host)
-    browser = None
-    try:
-        if get_when_listening(f"http://{url_host(args.serve_host)}:{port}/", serve) is None:
-            return {"mode": mode, "error": "serve did not listen"}
-        profile = tempfile.mkdtemp(prefix="fec-chromium-", dir=workdir)
-        browser = launch_chromium(f"http://{url_host(args.host)}:{pages.server_address[1]}/", profile)
-        if not done.wait(args.seconds + 60):
-            return {"mode": mode, "error": "no result from the page"}
-    finally:
-        if browser:
-            stop_process(browser)
-        serve.send_signal(signal.SIGINT)
-        try:
-            serve.wait(20)
-        except subprocess.TimeoutExpired:
-            serve.kill()
-        pages.shutdown()
+    page = PAGE % {"whep": json.dumps(whep), "token": json.dumps(token), "seconds": args.seconds}
+    result = chromium_page_against_serve(
+        command, os.path.join(workdir, f"serve-{mode}.err"), f"http://{url_host(args.serve_host)}:{port}/",
+        page.encode(), args.host, workdir, "fec-chromium-", args.seconds + 60)
     if "error" in result:
         return {"mode": mode, "error": result["error"]}
     before, after = result["before"], result["after"]

@@ -29,17 +29,14 @@ import json
 import os
 import shlex
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "WebRTCTests", "Interop"))
-from interop_common import (QuietHandler, free_port, get_when_listening, launch_chromium, serve_in_thread,  # noqa: E402
-                            stop_process, url_host)
+from interop_common import chromium_page_against_serve, free_port, url_host  # noqa: E402
 
 PAGE = """<!doctype html>
 <html><body><video id="v" autoplay muted playsinline></video>
@@ -137,39 +134,11 @@ def chromium_run(args, mode, workdir):
         "--bitrate", "1.5M", "--token", token, "--stats", stats_path]
     if mode == "0-0":
         command += ["--playout-delay", "0-0"]
-    serve = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open(os.path.join(workdir, f"serve-{mode}.err"), "w"))
-    result = {}
-    done = threading.Event()
     whep = f"http://{url_host(args.serve_host)}:{port}/whep"
-
-    class Handler(QuietHandler):
-        def do_GET(self):
-            page = PAGE % {"whep": json.dumps(whep), "token": json.dumps(token), "seconds": args.seconds}
-            self.reply(page.encode(), "text/html")
-
-        def do_POST(self):
-            result.update(json.loads(self.body() or b"{}"))
-            done.set()
-            self.reply(b"ok", "text/plain")
-
-    pages = serve_in_thread(Handler, args.host)
-    browser = None
-    try:
-        if get_when_listening(f"http://{url_host(args.serve_host)}:{port}/", serve) is None:
-            return {"mode": mode, "error": "serve did not listen"}
-        profile = tempfile.mkdtemp(prefix="latency-chromium-", dir=workdir)
-        browser = launch_chromium(f"http://{url_host(args.host)}:{pages.server_address[1]}/", profile)
-        if not done.wait(args.seconds + 40):
-            return {"mode": mode, "error": "no result from the page"}
-    finally:
-        if browser:
-            stop_process(browser)
-        serve.send_signal(signal.SIGINT)
-        try:
-            serve.wait(20)
-        except subprocess.TimeoutExpired:
-            serve.kill()
-        pages.shutdown()
+    page = PAGE % {"whep": json.dumps(whep), "token": json.dumps(token), "seconds": args.seconds}
+    result = chromium_page_against_serve(
+        command, os.path.join(workdir, f"serve-{mode}.err"), f"http://{url_host(args.serve_host)}:{port}/",
+        page.encode(), args.host, workdir, "latency-chromium-", args.seconds + 40)
     if "error" in result:
         return {"mode": mode, "error": result["error"]}
     frames = [f for f in result["frames"] if f["capture"] is not None]

@@ -17,10 +17,12 @@ import http.server
 import json
 import os
 import select
+import signal
 import socket
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -227,6 +229,45 @@ def stop_process(process: subprocess.Popen, seconds: float = 5) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
 
+
+
+def chromium_page_against_serve(serve_command, serve_err_path: str, serve_url: str, page: bytes, host: str,
+                                workdir: str, profile_prefix: str, timeout: float) -> dict:
+    """Starts `rtc-h264 serve` (`serve_command`, its stderr to `serve_err_path`), waits until `serve_url` answers,
+    serves `page` on `host` to a headless Chromium and waits up to `timeout` s for the page to POST its JSON result;
+    then stops Chromium and serve (SIGINT, killed after 20 s). Returns the page's result, or {"error": ...}."""
+    serve = subprocess.Popen(serve_command, stdout=subprocess.DEVNULL, stderr=open(serve_err_path, "w"))
+    result = {}
+    done = threading.Event()
+
+    class Handler(QuietHandler):
+        def do_GET(self):
+            self.reply(page, "text/html")
+
+        def do_POST(self):
+            result.update(json.loads(self.body() or b"{}"))
+            done.set()
+            self.reply(b"ok", "text/plain")
+
+    pages = serve_in_thread(Handler, host)
+    browser = None
+    try:
+        if get_when_listening(serve_url, serve) is None:
+            return {"error": "serve did not listen"}
+        profile = tempfile.mkdtemp(prefix=profile_prefix, dir=workdir)
+        browser = launch_chromium(f"http://{url_host(host)}:{pages.server_address[1]}/", profile)
+        if not done.wait(timeout):
+            return {"error": "no result from the page"}
+    finally:
+        if browser:
+            stop_process(browser)
+        serve.send_signal(signal.SIGINT)
+        try:
+            serve.wait(20)
+        except subprocess.TimeoutExpired:
+            serve.kill()
+        pages.shutdown()
+    return result
 
 class DevToolsPipe:
     """Headless Chromium opening `url`, driven through the DevTools protocol over `--remote-debugging-pipe`: Chromium
