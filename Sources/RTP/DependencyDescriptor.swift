@@ -585,3 +585,21 @@ private struct BitSource {
         return (v << 1) - m + extra
     }
 }
+
+extension DependencyDescriptor {
+    /// Reads the descriptor of an RTP packet (its RFC 8285 element `id`), without copying the packet.
+    /// - Parameters:
+    ///   - packet: the whole RTP packet.
+    ///   - id: the negotiated extension ID.
+    ///   - structure: the structure in force (from the last keyframe), as `init(parsing:structure:)` takes it.
+    /// - Returns: the descriptor, or nil when the packet has none.
+    /// - Throws: `RTPError` when the packet's header does not parse, `DependencyDescriptorError` when the element
+    ///   does not.
+    public static func read(
+        from packet: UnsafeRawBufferPointer, id: UInt8, structure: DependencyStructure?
+    ) throws -> DependencyDescriptor? {
+        let layout = try RTPPacketLayout(packet)
+        guard let range = try layout.extensionElement(id: id, in: packet) else { return nil }
+        return try DependencyDescriptor(parsing: UnsafeRawBufferPointer(rebasing: packet[range]), structure: structure)
+    }
+}

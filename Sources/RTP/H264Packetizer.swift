@@ -86,7 +86,7 @@ public struct H264Packetizer: Sendable {
     private static func validate(
         _ ids: RTPPacketExtensionIDs, fixed: RTPHeaderExtension?
     ) throws(H264PayloadError) -> Int {
-        let given = [ids.absoluteCaptureTime, ids.playoutDelay].compactMap { $0 }
+        let given = ids.given
         guard !given.isEmpty else { return fixed?.data.count ?? 0 }
         guard given.allSatisfy(RTPHeaderExtension.oneByteIDRange.contains), Set(given).count == given.count else {
             throw .invalidExtensionIDs
@@ -113,6 +113,11 @@ public struct H264Packetizer: Sendable {
             result.absoluteCaptureTime = AbsoluteCaptureTime(captureTimestamp: time.captureTimestamp)
         }
         if extensionIDs.playoutDelay != nil { result.playoutDelay = extensions.playoutDelay }
+        if extensionIDs.dependencyDescriptor != nil, let descriptor = extensions.dependencyDescriptor,
+           descriptor.largestSize <= DependencyDescriptorElement.maximumSize
+        {
+            result.dependencyDescriptor = descriptor
+        }
         return result
     }
 
@@ -120,6 +125,7 @@ public struct H264Packetizer: Sendable {
     private static func elementBytes(_ extensions: RTPPacketExtensions) -> Int {
         (extensions.absoluteCaptureTime != nil ? 1 + AbsoluteCaptureTime.shortSize : 0)
             + (extensions.playoutDelay != nil ? 1 + PlayoutDelay.size : 0)
+            + (extensions.dependencyDescriptor.map { 1 + $0.size } ?? 0)
     }
 
     /// Bytes of the RTP header of a packet carrying `extensions` (as `written(_:)` leaves them).
@@ -143,8 +149,10 @@ public struct H264Packetizer: Sendable {
     /// never leaves half a frame planned; sequence numbers advance only for packets handed to `emit`.
     ///
     /// The per-frame extensions go where libwebrtc puts them (`rtp_sender_video.cc`, `AddRtpHeaderExtensions`): the
-    /// capture time on the frame's first packet only, the playout delay on every packet of the frame. Whether a
-    /// frame carries them at all is the caller's decision.
+    /// capture time on the frame's first packet only, the playout delay on every packet of the frame, the dependency
+    /// descriptor on every packet with its start and end of frame bits set per packet and its first-packet fields
+    /// (the structure, on a keyframe) on the first packet only. Whether a frame carries them at all is the caller's
+    /// decision.
     /// - Parameters:
     ///   - frame: the access unit (Annex-B bytes and its NAL index).
     ///   - timestamp: the RTP timestamp of the frame (see `RTPTimestampMapper`).
@@ -167,16 +175,19 @@ public struct H264Packetizer: Sendable {
             guard Self.fits(nalUnits[index], in: count) else { throw H264PayloadError.nalUnitOutsideFrame(index: index) }
             index += 1
         }
-        let first = written(extensions)
+        var first = written(extensions)
+        first.dependencyDescriptor?.startOfFrame = true
+        first.dependencyDescriptor?.endOfFrame = false
         var rest = first
         rest.absoluteCaptureTime = nil
-        let firstHeaderSize = headerSize(carrying: first)
-        let restHeaderSize = headerSize(carrying: rest)
+        rest.dependencyDescriptor?.startOfFrame = false
         var emitted = 0
         while let payload = payloads.next() {
+            var packetExtensions = emitted == 0 ? first : rest
+            if payload.isLastOfAccessUnit { packetExtensions.dependencyDescriptor?.endOfFrame = true }
             try emit(H264PacketPlan(
                 sequenceNumber: nextSequenceNumber, timestamp: timestamp, payload: payload,
-                headerSize: emitted == 0 ? firstHeaderSize : restHeaderSize, extensions: emitted == 0 ? first : rest))
+                headerSize: headerSize(carrying: packetExtensions), extensions: packetExtensions))
             nextSequenceNumber += 1
             emitted += 1
         }
@@ -279,12 +290,15 @@ public struct H264Packetizer: Sendable {
     /// - Parameters:
     ///   - frame: the access unit.
     ///   - timestamp: its RTP timestamp.
+    ///   - extensions: its per-frame header extension values (none by default).
     /// - Returns: the RTP packets, without SRTP trailer room.
     /// - Throws: `H264PayloadError` for a frame that cannot be sent.
-    public mutating func packetize(_ frame: EncodedFrame, timestamp: RTPTimestamp) throws -> [[UInt8]] {
+    public mutating func packetize(
+        _ frame: EncodedFrame, timestamp: RTPTimestamp, extensions: RTPPacketExtensions = .none
+    ) throws -> [[UInt8]] {
         var packets: [[UInt8]] = []
         let writer = self  // its header fields, read while `plan` advances the sequence number
-        try plan(frame, timestamp: timestamp) { packet in
+        try plan(frame, timestamp: timestamp, extensions: extensions) { packet in
             var bytes = [UInt8](repeating: 0, count: packet.size)
             let size = try bytes.withUnsafeMutableBytes { raw throws(H264PayloadError) in
                 try writer.write(packet, of: frame, into: raw)
@@ -356,7 +370,8 @@ public struct H264Packetizer: Sendable {
     }
 
     /// Writes the one-byte-form block (RFC 8285 section 4.2) of a packet with per-frame elements: the fixed block's
-    /// elements, then the capture time, then the playout delay, then zero padding to `headerSize`.
+    /// elements, then the capture time, the playout delay and the dependency descriptor, then zero padding to
+    /// `headerSize`.
     /// ```
     /// |      0xBE     |      0xDE     |  length (32-bit words)        |
     /// | fixed elements (transport-wide sequence number) | ID | L | data ... | 0 padding |
@@ -374,6 +389,10 @@ public struct H264Packetizer: Sendable {
         if let id = extensionIDs.playoutDelay, let delay = extensions.playoutDelay {
             w.u8(id << 4 | UInt8(PlayoutDelay.size - 1))
             delay.write(to: &w)
+        }
+        if let id = extensionIDs.dependencyDescriptor, let descriptor = extensions.dependencyDescriptor {
+            w.u8(id << 4 | UInt8(descriptor.size - 1))
+            descriptor.write(to: &w)
         }
         w.zeros(headerSize - w.offset)
     }

@@ -6,6 +6,8 @@ public struct RTPPacketExtensions: Hashable, Sendable {
     public var absoluteCaptureTime: AbsoluteCaptureTime?
     /// The playout delay bounds (`playout-delay`), or nil.
     public var playoutDelay: PlayoutDelay?
+    /// The dependency descriptor, or nil.
+    public var dependencyDescriptor: DependencyDescriptorElement?
 
     /// No element.
     public static let none = RTPPacketExtensions()
@@ -14,11 +16,16 @@ public struct RTPPacketExtensions: Hashable, Sendable {
     /// - Parameters:
     ///   - absoluteCaptureTime: the capture time to carry, or nil.
     ///   - playoutDelay: the playout delay to carry, or nil.
-    public init(absoluteCaptureTime: AbsoluteCaptureTime? = nil, playoutDelay: PlayoutDelay? = nil) {
+    ///   - dependencyDescriptor: the dependency descriptor to carry, or nil.
+    public init(
+        absoluteCaptureTime: AbsoluteCaptureTime? = nil, playoutDelay: PlayoutDelay? = nil,
+        dependencyDescriptor: DependencyDescriptorElement? = nil
+    ) {
         self.absoluteCaptureTime = absoluteCaptureTime
         self.playoutDelay = playoutDelay
+        self.dependencyDescriptor = dependencyDescriptor
     }
 
     /// Whether no element is set.
-    public var isEmpty: Bool { absoluteCaptureTime == nil && playoutDelay == nil }
+    public var isEmpty: Bool { absoluteCaptureTime == nil && playoutDelay == nil && dependencyDescriptor == nil }
 }

@@ -89,6 +89,10 @@ public struct ReceiverConfiguration: Sendable {
     /// receiver reports the bounds the sender asks for (`ReceiverStats.playoutDelay`). It decodes and hands out every
     /// frame as soon as it is complete whatever they say (no render buffer), which any bounds allow.
     public var playoutDelayExtensionID: UInt8?
+    /// The header extension ID (RFC 8285, 1-255) of the sender's dependency descriptor: when set, the receiver reads
+    /// it and reports the scalability mode and the frames of each temporal layer (`ReceiverStats.scalabilityMode`,
+    /// `temporalLayerFrames`). Decoding does not depend on it.
+    public var dependencyDescriptorExtensionID: UInt8?
     /// How often transport-wide feedback is sent (10 ms-1 s; libwebrtc: 50-250 ms).
     public var transportFeedbackInterval: Duration = TransportFeedbackGenerator.defaultInterval
     /// Called on the receiver's loop with every access unit received, before decoding; it must return quickly.
@@ -147,7 +151,11 @@ public struct ReceiverConfiguration: Sendable {
         if playoutDelayExtensionID == 0 {
             throw .invalidConfiguration("playout delay extension ID must be 1-255 (RFC 8285), got 0")
         }
-        let ids = [transportWideCCExtensionID, absoluteCaptureTimeExtensionID, playoutDelayExtensionID].compactMap { $0 }
+        if dependencyDescriptorExtensionID == 0 {
+            throw .invalidConfiguration("dependency descriptor extension ID must be 1-255 (RFC 8285), got 0")
+        }
+        let ids = [transportWideCCExtensionID, absoluteCaptureTimeExtensionID, playoutDelayExtensionID,
+                   dependencyDescriptorExtensionID].compactMap { $0 }
         if Set(ids).count != ids.count {
             throw .invalidConfiguration("two header extensions cannot share an ID (RFC 8285 section 5), got \(ids)")
         }

@@ -81,6 +81,8 @@ final class ReceiverSession {
 
     // Capture -> decoded times from the sender's abs-capture-time.
     private var captureLatency = CaptureLatencyTracker()
+    /// The dependency descriptors read, when configured.
+    private var dependencyDescriptors = DependencyDescriptorTracker()
 
     /// Recovers lost media packets from FlexFEC packets (with `fecPayloadType`, created with the first media packet,
     /// which names the SSRC it protects).
@@ -429,6 +431,12 @@ final class ReceiverSession {
         if let nack { stats.packetsGivenUp = nack.statistics.givenUp }
         if let jitter { stats.packetsGivenUp = max(stats.packetsGivenUp, jitter.lostCount) }
         stats.captureToDecoded = captureLatency.statistics
+        if configuration.dependencyDescriptorExtensionID != nil {
+            stats.scalabilityMode = dependencyDescriptors.scalabilityMode
+            stats.temporalLayerFrames = dependencyDescriptors.scalabilityMode != nil
+                ? dependencyDescriptors.framesPerLayer : nil
+            stats.dependencyDescriptorErrors = dependencyDescriptors.errors
+        }
         stats.captureToFirstPacket = captureLatency.firstPacketStatistics
         stats.firstToLastPacket = captureLatency.spreadStatistics
         return stats
@@ -444,7 +452,8 @@ final class ReceiverSession {
     ) {
         let captureID = configuration.absoluteCaptureTimeExtensionID
         let delayID = configuration.playoutDelayExtensionID
-        guard captureID != nil || delayID != nil else { return }
+        let descriptorID = configuration.dependencyDescriptorExtensionID
+        guard captureID != nil || delayID != nil || descriptorID != nil else { return }
         if captureID != nil {
             captureLatency.packetArrived(
                 timestamp: timestamp, sequence: sequence, now: now, isRetransmission: isRetransmission)
@@ -457,6 +466,7 @@ final class ReceiverSession {
                 stats.playoutDelay = ReceivedPlayoutDelay(
                     minimumMilliseconds: delay.minimumMilliseconds, maximumMilliseconds: delay.maximumMilliseconds)
             }
+            if let descriptorID { dependencyDescriptors.received(bytes, id: descriptorID) }
         }
     }
 

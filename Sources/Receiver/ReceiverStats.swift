@@ -84,6 +84,13 @@ public struct ReceiverStats: Codable, Sendable, Equatable {
     public var firstToLastPacket: CaptureToDecoded?
     /// The playout delay bounds the sender asks for (`playout-delay`), as last received; nil when none arrived.
     public var playoutDelay: ReceivedPlayoutDelay?
+    /// The scalability mode the sender's dependency descriptors describe (`L1T3`, ...); nil unless the extension is
+    /// configured and a keyframe's structure has arrived.
+    public var scalabilityMode: String?
+    /// Frames started per temporal layer (index = layer), from the dependency descriptors; nil as `scalabilityMode`.
+    public var temporalLayerFrames: [Int]?
+    /// Dependency descriptors that did not parse or came before any structure.
+    public var dependencyDescriptorErrors: Int = 0
     /// What the transport carried and refused.
     public var transport = TransportCounters()
 

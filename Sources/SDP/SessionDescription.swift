@@ -123,11 +123,17 @@ public struct SessionDescription: Sendable, Equatable {
     /// The header extension ID of the playout delay (`a=extmap:<id> <uri>`, `playout-delay`), nil when the stream
     /// does not carry it.
     public var playoutDelayExtensionID: UInt8?
+    /// The header extension ID of the dependency descriptor (`a=extmap:<id> <uri>`, the AV1 RTP specification's
+    /// Appendix A), nil when the stream does not carry it.
+    public var dependencyDescriptorExtensionID: UInt8?
 
     /// The URI of the absolute capture time extension in `a=extmap`.
     public static let absoluteCaptureTimeURI = "http://www.webrtc.org/experiments/rtp-hdrext/abs-capture-time"
     /// The URI of the playout delay extension in `a=extmap`.
     public static let playoutDelayURI = "http://www.webrtc.org/experiments/rtp-hdrext/playout-delay"
+    /// The URI of the dependency descriptor extension in `a=extmap` (the AV1 RTP specification, section A.9).
+    public static let dependencyDescriptorURI =
+        "https://aomediacodec.github.io/av1-rtp-spec/#dependency-descriptor-rtp-header-extension"
 
     /// The URI of the transport-wide sequence number extension in `a=extmap`.
     public static let transportWideCCURI = "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
@@ -180,6 +186,7 @@ public struct SessionDescription: Sendable, Equatable {
         if let id = transportWideCCExtensionID { lines.append("a=extmap:\(id) \(Self.transportWideCCURI)") }
         if let id = absoluteCaptureTimeExtensionID { lines.append("a=extmap:\(id) \(Self.absoluteCaptureTimeURI)") }
         if let id = playoutDelayExtensionID { lines.append("a=extmap:\(id) \(Self.playoutDelayURI)") }
+        if let id = dependencyDescriptorExtensionID { lines.append("a=extmap:\(id) \(Self.dependencyDescriptorURI)") }
         if let rtx {
             lines.append("a=rtpmap:\(rtx.payloadType) rtx/90000")
             lines.append("a=fmtp:\(rtx.payloadType) apt=\(payloadType)" + (rtx.rtxTime.map { ";rtx-time=\($0)" } ?? ""))

@@ -45,6 +45,7 @@ struct SessionDescriptionParser {
     private var transportWideCCExtensionID: UInt8?
     private var absoluteCaptureTimeExtensionID: UInt8?
     private var playoutDelayExtensionID: UInt8?
+    private var dependencyDescriptorExtensionID: UInt8?
     /// Every `a=extmap` ID seen and its URI, to refuse one ID given to two extensions (RFC 8285 section 5).
     private var extensionURIs: [UInt8: Substring] = [:]
     /// The most `a=extmap` lines remembered (a browser offers about a dozen).
@@ -203,13 +204,15 @@ struct SessionDescriptionParser {
             if feedbackLines.count < 32 { feedbackLines.append((String(parts[0]), String(parts[1]))) }
         case "extmap":
             // a=extmap:<id>[/<direction>] <uri> [<attributes>] (RFC 8285 section 5); the transport-wide sequence
-            // number, the absolute capture time and the playout delay are read; no ID may name two URIs.
+            // number, the absolute capture time, the playout delay and the dependency descriptor are read; no ID may
+            // name two URIs.
             let parts = attribute.split(separator: " ", omittingEmptySubsequences: false)
             if parts.count >= 2 {
                 let idText = parts[0].split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)[0]
                 let uri = parts[1]
                 let known = [SessionDescription.transportWideCCURI, SessionDescription.absoluteCaptureTimeURI,
-                             SessionDescription.playoutDelayURI].contains { uri == $0 }
+                             SessionDescription.playoutDelayURI,
+                             SessionDescription.dependencyDescriptorURI].contains { uri == $0 }
                 guard let id = Self.decimal(idText, maxDigits: 3).flatMap(UInt8.init(exactly:)), (1...255).contains(id)
                 else {
                     if known { throw fail(line, "a=extmap ID must be 1-255 (RFC 8285 section 5), got '\(parts[0])'") }
@@ -226,6 +229,8 @@ struct SessionDescriptionParser {
                     if absoluteCaptureTimeExtensionID == nil { absoluteCaptureTimeExtensionID = id }
                 case SessionDescription.playoutDelayURI:
                     if playoutDelayExtensionID == nil { playoutDelayExtensionID = id }
+                case SessionDescription.dependencyDescriptorURI:
+                    if dependencyDescriptorExtensionID == nil { dependencyDescriptorExtensionID = id }
                 default:
                     break
                 }
@@ -336,6 +341,7 @@ struct SessionDescriptionParser {
         description.transportWideCCExtensionID = transportWideCCExtensionID
         description.absoluteCaptureTimeExtensionID = absoluteCaptureTimeExtensionID
         description.playoutDelayExtensionID = playoutDelayExtensionID
+        description.dependencyDescriptorExtensionID = dependencyDescriptorExtensionID
         description.feedback = feedbackLines.filter { $0.payloadType == "*" || $0.payloadType == String(pt) }.map(\.value)
         // The RTX payload type whose apt= names the H.264 one.
         for rtxPT in rtxPayloadTypes {

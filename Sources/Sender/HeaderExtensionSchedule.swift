@@ -14,6 +14,8 @@ import RTP
 ///   every frame from a change of the delay until a keyframe or base-layer frame has been sent, and on every
 ///   keyframe; our delay is fixed for the session and every H.264 frame is a base-layer frame, so that is the
 ///   first frame and the keyframes.
+/// - **dependency descriptor**: on every frame, from `DependencyDescriptorSequence` (the structure on every
+///   keyframe). A frame it cannot describe (never with libwebrtc's L1T1-L1T3 structures) goes without one.
 struct HeaderExtensionSchedule {
     /// Whether the stream sends the capture time at all.
     let sendsAbsoluteCaptureTime: Bool
@@ -23,6 +25,8 @@ struct HeaderExtensionSchedule {
     private var lastCaptureTime: (timestamp: RTPTimestamp, value: NTPTimestamp, sentAt: MonotonicTime)?
     /// Whether the playout delay is still to go out with the next frame.
     private var playoutDelayPending = true
+    /// The frames' dependency descriptors, when the stream sends them.
+    private(set) var dependencyDescriptors: DependencyDescriptorSequence?
 
     /// libwebrtc's `AbsoluteCaptureTimeSender::kInterpolationMaxInterval`.
     static let interpolationMaximumInterval = Duration.seconds(1)
@@ -33,9 +37,14 @@ struct HeaderExtensionSchedule {
     /// - Parameters:
     ///   - sendsAbsoluteCaptureTime: whether the capture time extension is negotiated.
     ///   - playoutDelay: the delay bounds to send, or nil (also when the extension is not negotiated).
-    init(sendsAbsoluteCaptureTime: Bool, playoutDelay: PlayoutDelay?) {
+    ///   - dependencyDescriptors: the descriptor sequence, when the extension is negotiated.
+    init(
+        sendsAbsoluteCaptureTime: Bool, playoutDelay: PlayoutDelay?,
+        dependencyDescriptors: DependencyDescriptorSequence? = nil
+    ) {
         self.sendsAbsoluteCaptureTime = sendsAbsoluteCaptureTime
         self.playoutDelay = playoutDelay
+        self.dependencyDescriptors = dependencyDescriptors
     }
 
     /// The extensions of the next frame; records what is sent.
@@ -43,10 +52,12 @@ struct HeaderExtensionSchedule {
     ///   - timestamp: the frame's RTP timestamp.
     ///   - captureTime: its capture time on the wall clock (NTP format).
     ///   - isKeyframe: whether it is an IDR.
+    ///   - temporalLayer: its temporal layer.
     ///   - now: the session's time now.
     /// - Returns: the values for the packetizer.
     mutating func extensions(
-        timestamp: RTPTimestamp, captureTime: NTPTimestamp, isKeyframe: Bool, now: MonotonicTime
+        timestamp: RTPTimestamp, captureTime: NTPTimestamp, isKeyframe: Bool, temporalLayer: Int = 0,
+        now: MonotonicTime
     ) -> RTPPacketExtensions {
         var result = RTPPacketExtensions.none
         if sendsAbsoluteCaptureTime,
@@ -59,6 +70,8 @@ struct HeaderExtensionSchedule {
             result.playoutDelay = playoutDelay
         }
         playoutDelayPending = false
+        result.dependencyDescriptor = try? dependencyDescriptors?.describe(
+            isKeyframe: isKeyframe, temporalLayer: temporalLayer)
         return result
     }
 

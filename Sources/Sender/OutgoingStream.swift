@@ -154,7 +154,11 @@ struct OutgoingStream {
         let ids = configuration.packetExtensionIDs
         extensionSchedule = HeaderExtensionSchedule(
             sendsAbsoluteCaptureTime: ids.absoluteCaptureTime != nil,
-            playoutDelay: ids.playoutDelay != nil ? configuration.playoutDelay : nil)
+            playoutDelay: ids.playoutDelay != nil ? configuration.playoutDelay : nil,
+            dependencyDescriptors: ids.dependencyDescriptor == nil ? nil
+                : DependencyStructure.singleSpatialLayer(temporalLayers: configuration.encoder.temporalLayers).map {
+                    DependencyDescriptorSequence(structure: $0, firstFrameNumber: identity.firstFrameNumber)
+                })
         // The history holds plans and frames, not packet bytes: its memory does not grow with the MTU.
         history = try PacketHistory()
         responder = NACKResponder(mediaSSRC: identity.ssrc, targetBitrate: configuration.encoder.targetBitrate)

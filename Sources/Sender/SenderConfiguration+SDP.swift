@@ -15,12 +15,13 @@ extension SenderConfiguration {
         return limit
     }
 
-    /// The IDs of the per-frame extensions the packetizer writes: the capture time's, and the playout delay's when
-    /// there is a delay to send.
+    /// The IDs of the per-frame extensions the packetizer writes: the capture time's, the playout delay's when
+    /// there is a delay to send, and the dependency descriptor's.
     var packetExtensionIDs: RTPPacketExtensionIDs {
         RTPPacketExtensionIDs(
             absoluteCaptureTime: absoluteCaptureTimeExtensionID,
-            playoutDelay: playoutDelay != nil ? playoutDelayExtensionID : nil)
+            playoutDelay: playoutDelay != nil ? playoutDelayExtensionID : nil,
+            dependencyDescriptor: dependencyDescriptorExtensionID)
     }
 
     /// The largest RTP header the packetizer writes with this fixed block and these per-frame IDs (as
@@ -119,6 +120,7 @@ extension SenderConfiguration {
         description.transportWideCCExtensionID = transportWideCCExtensionID
         description.absoluteCaptureTimeExtensionID = absoluteCaptureTimeExtensionID
         description.playoutDelayExtensionID = packetExtensionIDs.playoutDelay
+        description.dependencyDescriptorExtensionID = dependencyDescriptorExtensionID
         if let rtx {
             description.rtx = SessionDescription.RTX(
                 payloadType: rtx.payloadType.rawValue, ssrc: (rtxSSRC ?? rtx.ssrc)?.rawValue,

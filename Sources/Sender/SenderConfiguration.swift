@@ -149,6 +149,13 @@ public struct SenderConfiguration: Sendable {
     /// The RFC 8285 one-byte header extension ID of the playout delay, 1-14, or nil to leave it out (the delay is not
     /// sent without it). The SDP advertises `a=extmap` when both this and `playoutDelay` are set.
     public var playoutDelayExtensionID: UInt8?
+    /// The RFC 8285 one-byte header extension ID of the dependency descriptor (`DependencyDescriptor.uri`, the AV1
+    /// RTP specification's Appendix A, as libwebrtc sends it with H.264 temporal layers), 1-14, or nil to leave it
+    /// out. When set, every packet says which frame it belongs to and which template of libwebrtc's structure for
+    /// `encoder.temporalLayers` (L1T1-L1T3) describes the frame, with the structure on the first packet of every
+    /// keyframe (`DependencyDescriptorSequence`), so that a forwarder can drop the upper temporal layers without
+    /// parsing H.264. The SDP advertises `a=extmap`.
+    public var dependencyDescriptorExtensionID: UInt8?
     /// The RTCP CNAME (RFC 3550 section 6.5.1): 1 to 255 bytes of UTF-8.
     public var cname: String = "rtc-h264"
     /// The shortest time between keyframes produced on request (PLI, FIR, `requestKeyframe()`), in media time: between
@@ -269,7 +276,8 @@ extension SenderConfiguration {
         }
         var used: [(name: String, id: UInt8)] = []
         for (name, id) in [("absolute capture time", absoluteCaptureTimeExtensionID),
-                           ("playout delay", playoutDelayExtensionID)] {
+                           ("playout delay", playoutDelayExtensionID),
+                           ("dependency descriptor", dependencyDescriptorExtensionID)] {
             guard let id else { continue }
             guard Self.oneByteExtensionIDRange.contains(id) else {
                 throw .invalidConfiguration("\(name) extension ID must be 1-14 (RFC 8285 one-byte form), got \(id)")

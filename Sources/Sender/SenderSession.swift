@@ -253,6 +253,7 @@ final class SenderSession {
         nextReport = now + configuration.reportInterval
         pending.reserveCapacity(1024)
         stats.ssrc = ssrc.rawValue
+        stats.scalabilityMode = "L1T\(enc.temporalLayers)"
         stats.frameWidth = enc.width
         stats.frameHeight = enc.height
         stats.targetBitrate = enc.targetBitrate
@@ -629,7 +630,8 @@ final class SenderSession {
         // The capture time on the wall clock as the Sender Reports map time: the same NTP value an SR would pair with
         // this frame's RTP timestamp.
         let extensions = streams[stream].extensionSchedule.extensions(
-            timestamp: timestamp, captureTime: wallClock(at: captureTime), isKeyframe: frame.isKeyframe, now: now)
+            timestamp: timestamp, captureTime: wallClock(at: captureTime), isKeyframe: frame.isKeyframe,
+            temporalLayer: frame.temporalLayer, now: now)
         do {
             // Only planned here: each packet is written from the frame when it leaves (`pollTransmit`).
             try streams[stream].plan(frame, timestamp: timestamp, extensions: extensions, now: now) { packet in

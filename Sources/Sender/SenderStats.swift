@@ -8,6 +8,8 @@ public struct SenderStats: Codable, Sendable, Equatable {
     public var ssrc: UInt32 = 0
     /// `encoderImplementation`.
     public var encoderImplementation: String = "OpenH264"
+    /// `scalabilityMode` (W3C webrtc-svc): `L1T1`, `L1T2` or `L1T3`, from the encoder's temporal layers.
+    public var scalabilityMode: String = "L1T1"
     /// `frameWidth`.
     public var frameWidth: Int = 0
     /// `frameHeight`.

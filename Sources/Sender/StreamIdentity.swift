@@ -19,6 +19,10 @@ package struct StreamIdentity: Sendable, Equatable {
     /// The FlexFEC stream's first sequence number.
     package var fecFirstSequenceNumber: SequenceNumber
 
+    /// The first frame's number in the dependency descriptor: random, from the timestamp offset's bits (a draw of
+    /// its own would shift every later draw of a seeded generator).
+    package var firstFrameNumber: UInt16 { UInt16(truncatingIfNeeded: timestampOffset >> 16 ^ timestampOffset) }
+
     /// Creates an identity from given values.
     package init(
         ssrc: SSRC, rtxSSRC: SSRC?, firstSequenceNumber: SequenceNumber, timestampOffset: UInt32,

@@ -325,6 +325,7 @@ package final class FanOutEncoder: Sendable {
     ///   - absoluteCaptureTimeExtensionID: the negotiated abs-capture-time extension id (1-14), or nil.
     ///   - playoutDelayExtensionID: the negotiated playout-delay extension id (1-14), or nil: the configuration's
     ///     playout delay then goes unsent.
+    ///   - dependencyDescriptorExtensionID: the negotiated dependency descriptor extension id (1-14), or nil.
     ///   - events: the viewer's events.
     ///   - reports: the viewer's statistics, once per report interval.
     ///   - logger: where the viewer's stream logs (its events and its end).
@@ -333,7 +334,8 @@ package final class FanOutEncoder: Sendable {
     package func attach(
         transport: UDPTransport, payloadType: PayloadType, rtxPayloadType: PayloadType?, ssrc: SSRC, rtxSSRC: SSRC?,
         fec: SenderConfiguration.FEC? = nil, transportWideCCExtensionID: UInt8? = nil, absoluteCaptureTimeExtensionID: UInt8? = nil,
-        playoutDelayExtensionID: UInt8? = nil, events: AsyncStream<SenderEvent>.Continuation,
+        playoutDelayExtensionID: UInt8? = nil, dependencyDescriptorExtensionID: UInt8? = nil,
+        events: AsyncStream<SenderEvent>.Continuation,
         reports: AsyncStream<SenderStats>.Continuation,
         logger: Logger = Logger(label: "rtc-h264.whep")
     ) throws -> FanOutViewer {
@@ -348,6 +350,7 @@ package final class FanOutEncoder: Sendable {
         configuration.startBitrate = nil
         configuration.absoluteCaptureTimeExtensionID = absoluteCaptureTimeExtensionID
         configuration.playoutDelayExtensionID = playoutDelayExtensionID
+        configuration.dependencyDescriptorExtensionID = dependencyDescriptorExtensionID
         configuration.security = nil  // the viewer's transport holds the DTLS-derived keys
         configuration.frameObserver = nil  // called once per frame by the registry, not once per viewer
         configuration.rtx = configuration.nack ? rtxPayloadType.map { SenderConfiguration.RTX(payloadType: $0, ssrc: rtxSSRC) } : nil

@@ -160,7 +160,11 @@ enum ViewerPage {
       // DLRR, negotiated as rtcp-fb rrtr, which Chromium does not offer by itself: added to each offer).
       if (transceiver.getHeaderExtensionsToNegotiate) {
         const extensions = transceiver.getHeaderExtensionsToNegotiate();
-        extensions.forEach((e) => { if (e.uri.endsWith("/abs-capture-time")) e.direction = "recvonly"; });
+        extensions.forEach((e) => {
+          if (e.uri.endsWith("/abs-capture-time") || e.uri.endsWith("#dependency-descriptor-rtp-header-extension")) {
+            e.direction = "recvonly";
+          }
+        });
         try { transceiver.setHeaderExtensionsToNegotiate(extensions); } catch (error) {}
       }
       const crlf = String.fromCharCode(13, 10);
@@ -312,6 +316,10 @@ enum ViewerPage {
         Object.assign(summary, {offerCandidates: offerCandidates, trickled: trickled, iceRestarts: iceRestarts,
           restartError: restartError, restartMs: restartMs, framesAtRestart: framesAtRestart, trickleError: trickleError,
           gatheredCandidates: gatheredCandidates, iceGathering: pc.iceGatheringState});
+        if (transceiver.getNegotiatedHeaderExtensions) {
+          summary.headerExtensions = transceiver.getNegotiatedHeaderExtensions()
+            .filter((e) => e.direction !== "stopped").map((e) => e.uri);
+        }
         summary.offerToFirstFrameMs = firstFrameMs;
         summary.offerToAnswerMs = answeredMs;
         summary.offerToConnectedMs = connectedMs;

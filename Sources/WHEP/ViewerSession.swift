@@ -134,6 +134,7 @@ final class ViewerSession {
                     transportWideCCExtensionID: Self.oneByteID(negotiated.transportCCExtensionID),
                     absoluteCaptureTimeExtensionID: Self.oneByteID(negotiated.absoluteCaptureTimeExtensionID),
                     playoutDelayExtensionID: Self.oneByteID(negotiated.playoutDelayExtensionID),
+                    dependencyDescriptorExtensionID: Self.oneByteID(negotiated.dependencyDescriptorExtensionID),
                     events: senderEvents, reports: reports, logger: logger)
                 let path = selectedPath()
                 logger.info("viewer joined", metadata: [

@@ -566,6 +566,8 @@ public final class WHEPServer: Sendable {
             // The capture time whenever the browser offers it; the playout delay when one is configured.
             video.absoluteCaptureTime = true
             video.playoutDelay = configuration.playoutDelay != nil
+            // The dependency descriptor with temporal layers, when the viewer offers it.
+            video.dependencyDescriptor = configuration.encoder.temporalLayers > 1
             let candidates = [Self.candidate(ip: advertisedIP, port: port)] + (gathered ?? [])
             let local = LocalTransportDescription(
                 credentials: credentials, candidates: candidates, iceLite: gathered == nil,

@@ -206,6 +206,8 @@ public final class WHIPPublisher: Sendable {
         // The capture time always; the playout delay when the configuration has one.
         video.absoluteCaptureTime = true
         video.playoutDelay = configuration.playoutDelay != nil
+        // The dependency descriptor with temporal layers, so that the SFU can thin the stream per subscriber.
+        video.dependencyDescriptor = configuration.encoder.temporalLayers > 1
         let offer = VideoOfferer.offer(
             video: video,
             transport: LocalTransportDescription(credentials: credentials, candidates: candidates, iceLite: false,
@@ -243,6 +245,7 @@ public final class WHIPPublisher: Sendable {
         configuration.transportWideCCExtensionID = oneByteID(negotiated.transportCCExtensionID)
         configuration.absoluteCaptureTimeExtensionID = oneByteID(negotiated.absoluteCaptureTimeExtensionID)
         configuration.playoutDelayExtensionID = oneByteID(negotiated.playoutDelayExtensionID)
+        configuration.dependencyDescriptorExtensionID = oneByteID(negotiated.dependencyDescriptorExtensionID)
         // The endpoint's TURN servers (Link headers): allocated on from now on, next to ICE's first checks.
         var problems = ipv6Problems + offerGatherer.failures
         var lateServers: [ICEGatherer.Server] = []

@@ -5,7 +5,8 @@ extension JSEPMediaSection {
     static func video(
         mid: String, format: H264PayloadFormat, configuration: VideoSendConfiguration,
         transport: LocalTransportDescription, setup: DTLSSetup, transportCCExtensionID: Int?, rtcpReducedSize: Bool,
-        direction: String, absoluteCaptureTimeExtensionID: Int? = nil, playoutDelayExtensionID: Int? = nil
+        direction: String, absoluteCaptureTimeExtensionID: Int? = nil, playoutDelayExtensionID: Int? = nil,
+        dependencyDescriptorExtensionID: Int? = nil
     ) -> JSEPMediaSection {
         var formats = ["\(format.payloadType)"]
         if let rtx = format.rtxPayloadType { formats.append("\(rtx)") }
@@ -31,6 +32,9 @@ extension JSEPMediaSection {
         }
         if let id = playoutDelayExtensionID {
             lines.append(SDPAttribute("extmap", "\(id) \(VideoSendConfiguration.playoutDelayURI)"))
+        }
+        if let id = dependencyDescriptorExtensionID {
+            lines.append(SDPAttribute("extmap", "\(id) \(VideoSendConfiguration.dependencyDescriptorURI)"))
         }
         lines.append(SDPAttribute(direction))
         lines.append(SDPAttribute("msid", "\(configuration.streamID) \(configuration.trackID)"))

@@ -31,4 +31,6 @@ public struct NegotiatedVideo: Hashable, Sendable {
     public var absoluteCaptureTimeExtensionID: Int? = nil
     /// The playout delay extension id, when negotiated (1...14).
     public var playoutDelayExtensionID: Int? = nil
+    /// The dependency descriptor extension id, when negotiated (1...14).
+    public var dependencyDescriptorExtensionID: Int? = nil
 }

@@ -58,6 +58,8 @@ public enum VideoAnswerer {
         let captureTimeID = video.absoluteCaptureTime
             ? section.usableExtensionID(VideoSendConfiguration.absoluteCaptureTimeURI) : nil
         let playoutDelayID = video.playoutDelay ? section.usableExtensionID(VideoSendConfiguration.playoutDelayURI) : nil
+        let descriptorID = video.dependencyDescriptor
+            ? section.usableExtensionID(VideoSendConfiguration.dependencyDescriptorURI) : nil
         var ourFeedback = video.feedback
         if transportCCID != nil { ourFeedback.append("transport-cc") }
         var format = H264PayloadFormat(
@@ -84,7 +86,8 @@ public enum VideoAnswerer {
                 answer.media.append(.video(
                     mid: mid, format: format, configuration: video, transport: transport, setup: setup,
                     transportCCExtensionID: transportCCID, rtcpReducedSize: rtcpReducedSize, direction: "sendonly",
-                    absoluteCaptureTimeExtensionID: captureTimeID, playoutDelayExtensionID: playoutDelayID))
+                    absoluteCaptureTimeExtensionID: captureTimeID, playoutDelayExtensionID: playoutDelayID,
+                    dependencyDescriptorExtensionID: descriptorID))
             } else {
                 answer.media.append(rejected(offeredSection))
             }
@@ -93,7 +96,7 @@ public enum VideoAnswerer {
             mid: mid, format: format, transportCCExtensionID: transportCCID, rtcpReducedSize: rtcpReducedSize,
             remoteCredentials: remote.credentials, remoteICELite: remote.iceLite, remoteCandidates: remote.candidates,
             remoteFingerprint: remote.fingerprint, dtlsRole: role, absoluteCaptureTimeExtensionID: captureTimeID,
-            playoutDelayExtensionID: playoutDelayID)
+            playoutDelayExtensionID: playoutDelayID, dependencyDescriptorExtensionID: descriptorID)
         return (answer, negotiated)
     }
 

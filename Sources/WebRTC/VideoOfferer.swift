@@ -32,7 +32,8 @@ public enum VideoOfferer {
             transportCCExtensionID: offeredID(VideoSendConfiguration.transportCCURI),
             rtcpReducedSize: true, direction: "sendonly",
             absoluteCaptureTimeExtensionID: offeredID(VideoSendConfiguration.absoluteCaptureTimeURI),
-            playoutDelayExtensionID: offeredID(VideoSendConfiguration.playoutDelayURI))]
+            playoutDelayExtensionID: offeredID(VideoSendConfiguration.playoutDelayURI),
+            dependencyDescriptorExtensionID: offeredID(VideoSendConfiguration.dependencyDescriptorURI))]
         return offer
     }
 
@@ -87,6 +88,7 @@ public enum VideoOfferer {
             rtcpReducedSize: section.has("rtcp-rsize"), remoteCredentials: remote.credentials,
             remoteICELite: remote.iceLite, remoteCandidates: remote.candidates, remoteFingerprint: remote.fingerprint,
             dtlsRole: role, absoluteCaptureTimeExtensionID: answeredID(VideoSendConfiguration.absoluteCaptureTimeURI),
-            playoutDelayExtensionID: answeredID(VideoSendConfiguration.playoutDelayURI))
+            playoutDelayExtensionID: answeredID(VideoSendConfiguration.playoutDelayURI),
+            dependencyDescriptorExtensionID: answeredID(VideoSendConfiguration.dependencyDescriptorURI))
     }
 }

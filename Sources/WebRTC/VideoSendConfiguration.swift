@@ -40,6 +40,13 @@ public struct VideoSendConfiguration: Hashable, Sendable {
     public var playoutDelay = false
     /// The header extension id used for playout-delay in our own offers (1...14, one-byte form; Chrome offers 5).
     public var offerPlayoutDelayExtensionID = 5
+    /// Whether we send the dependency descriptor (with temporal layers): offered, and answered when offered.
+    /// Chromium takes it in an offer and answers it; it offers it itself only when a page asks
+    /// (`RTCRtpTransceiver.setHeaderExtensionsToNegotiate`). Our descriptors fit the one-byte form (libwebrtc's L1T3
+    /// structure takes exactly 16 bytes), so no `a=extmap-allow-mixed` is needed.
+    public var dependencyDescriptor = false
+    /// The header extension id used for the dependency descriptor in our own offers (1...14, one-byte form).
+    public var offerDependencyDescriptorExtensionID = 6
     /// Whether a Baseline format may carry our Constrained Baseline stream when no Constrained Baseline one is offered.
     public var acceptBaselineForConstrainedBaseline = true
 
@@ -49,6 +56,8 @@ public struct VideoSendConfiguration: Hashable, Sendable {
     public static let absoluteCaptureTimeURI = AbsoluteCaptureTime.uri
     /// The URI of the playout delay extension.
     public static let playoutDelayURI = PlayoutDelay.uri
+    /// The URI of the dependency descriptor extension.
+    public static let dependencyDescriptorURI = DependencyDescriptor.uri
 
     /// The header extensions of our offer, id and URI, in the order written: each configured one whose offer id is
     /// 1...14 and not taken by one before it (a configuration giving two the same id offers the first only).
@@ -56,7 +65,9 @@ public struct VideoSendConfiguration: Hashable, Sendable {
         var result: [(id: Int, uri: String)] = []
         for (wanted, id, uri) in [(transportWideCC, offerTransportCCExtensionID, Self.transportCCURI),
                                   (absoluteCaptureTime, offerAbsoluteCaptureTimeExtensionID, Self.absoluteCaptureTimeURI),
-                                  (playoutDelay, offerPlayoutDelayExtensionID, Self.playoutDelayURI)]
+                                  (playoutDelay, offerPlayoutDelayExtensionID, Self.playoutDelayURI),
+                                  (dependencyDescriptor, offerDependencyDescriptorExtensionID,
+                                   Self.dependencyDescriptorURI)]
         where wanted && (1...14).contains(id) && !result.contains(where: { $0.id == id }) {
             result.append((id, uri))
         }

@@ -141,6 +141,7 @@ struct ReceiveCommand: AsyncParsableCommand {
             }
             configuration.absoluteCaptureTimeExtensionID = description.absoluteCaptureTimeExtensionID
             configuration.playoutDelayExtensionID = description.playoutDelayExtensionID
+            configuration.dependencyDescriptorExtensionID = description.dependencyDescriptorExtensionID
             if let crypto = description.crypto {
                 guard let suite = SRTPSuite(sdpName: crypto.suite) else {
                     throw ValidationError("the SDP's crypto suite \(crypto.suite) is not supported")

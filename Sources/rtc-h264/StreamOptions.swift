@@ -236,6 +236,11 @@ struct StreamOptions: ParsableArguments {
         if configuration.playoutDelay != nil {
             configuration.playoutDelayExtensionID = Self.freeExtensionID(preferring: 5, taken: [transportCCID, absCaptureTime])
         }
+        // With temporal layers, the dependency descriptor says each packet's layer (as libwebrtc sends it).
+        if encoder.temporalLayers > 1 {
+            configuration.dependencyDescriptorExtensionID = Self.freeExtensionID(
+                preferring: 6, taken: [transportCCID, absCaptureTime, configuration.playoutDelayExtensionID])
+        }
         configuration.cname = cname
         do {
             try configuration.validate()

@@ -1,5 +1,6 @@
 import Testing
 import H264
+import RTP
 import Video
 @testable import Codec
 
@@ -59,6 +60,78 @@ import Video
         }
         let step = keep == 0 ? (layers == 3 ? 4 : 2) : 2
         #expect(compared == 60 / step)
+    }
+
+    /// The same thinning done by an SFU that reads nothing but the dependency descriptor: the frames are described
+    /// (`DependencyDescriptorSequence`) and packetized with it, the forwarder learns the structure from the keyframes'
+    /// first packets, drops every packet whose template is above `keep`, renumbers the rest (as a forwarder must) and
+    /// the receiver reassembles and decodes them: every kept frame arrives whole and shows the whole stream's picture,
+    /// across a keyframe forced in the middle of the pattern.
+    @Test(arguments: [(3, 1), (3, 0), (2, 0), (3, 2)])
+    func aForwarderReadingOnlyTheDescriptorThinsTheStream(layers: Int, keep: Int) throws {
+        let frames = try Self.encode(layers: layers, frames: 48, forceAt: [21]).compactMap(\.frame)
+        #expect(frames.count == 48)
+        let structure = try #require(DependencyStructure.singleSpatialLayer(temporalLayers: layers))
+        var descriptors = DependencyDescriptorSequence(structure: structure, firstFrameNumber: 0xFFF0)
+        var packetizer = try H264Packetizer(
+            ssrc: SSRC(7), payloadType: PayloadType(96), firstSequenceNumber: SequenceNumber(0xFFF0),
+            extensionIDs: RTPPacketExtensionIDs(dependencyDescriptor: 4))
+        // The forwarder.
+        var known: DependencyStructure?
+        var outgoing = SequenceNumber(100)
+        var forwarded: [[UInt8]] = []
+        var keptTimestamps: [Int64] = []
+        for frame in frames {
+            let element = try descriptors.describe(isKeyframe: frame.isKeyframe, temporalLayer: frame.temporalLayer)
+            var keptFrame = false
+            for var packet in try packetizer.packetize(frame, timestamp: RTPTimestamp(UInt32(frame.timestamp)),
+                                                       extensions: RTPPacketExtensions(dependencyDescriptor: element)) {
+                let descriptor = try #require(try packet.withUnsafeBytes {
+                    try DependencyDescriptor.read(from: $0, id: 4, structure: known)
+                })
+                if let attached = descriptor.structure { known = attached }
+                let layer = try #require(known).templates[try #require(known).templateIndex(of: descriptor.templateID)]
+                    .temporalID
+                #expect(layer == frame.temporalLayer || frame.isKeyframe)
+                guard layer <= keep else { continue }
+                packet[2] = UInt8(outgoing.rawValue >> 8)
+                packet[3] = UInt8(outgoing.rawValue & 0xFF)
+                outgoing += 1
+                forwarded.append(packet)
+                keptFrame = true
+            }
+            if keptFrame { keptTimestamps.append(frame.timestamp) }
+        }
+        // The receiver.
+        var depacketizer = H264Depacketizer()
+        var received: [EncodedFrame] = []
+        for packet in forwarded {
+            for event in depacketizer.push(packet) {
+                if case .frame(let frame) = event { received.append(frame.frame) } else { Issue.record("\(event)") }
+            }
+        }
+        for event in depacketizer.flush() {
+            if case .frame(let frame) = event { received.append(frame.frame) } else { Issue.record("\(event)") }
+        }
+        let step = keep >= layers - 1 ? 1 : keep == 0 ? (layers == 3 ? 4 : 2) : 2
+        #expect(keptTimestamps.count >= 48 / step)
+        #expect(received.count == keptTimestamps.count)
+        let whole = try H264Decoder()
+        let thinned = try H264Decoder()
+        var full = I420Frame(width: 16, height: 16)
+        var thin = I420Frame(width: 16, height: 16)
+        var next = 0
+        for frame in frames {
+            let shownWhole = try whole.decode(frame.bytes, into: &full)
+            guard next < received.count, keptTimestamps[next] == frame.timestamp else { continue }
+            let shownThinned = try thinned.decode(received[next].bytes, into: &thin)
+            next += 1
+            #expect(shownWhole && shownThinned, "frame at \(frame.timestamp) not shown")
+            guard shownWhole, shownThinned else { continue }
+            let psnr = try PSNR(reference: full, distorted: thin).y
+            #expect(psnr.isInfinite || psnr > 60, "frame at \(frame.timestamp): \(psnr) dB from the whole stream's picture")
+        }
+        #expect(next == received.count)
     }
 
     @Test(arguments: [0, 4, -1, Int.max])

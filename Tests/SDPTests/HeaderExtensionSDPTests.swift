@@ -26,6 +26,19 @@ import Testing
         #expect(!none.serialize().contains("extmap"))
     }
 
+    /// The dependency descriptor (issue 23): written and read like the others.
+    @Test func theDependencyDescriptorRoundTrips() throws {
+        let uri = SessionDescription.dependencyDescriptorURI
+        let parsed = try SessionDescription(parsing: SessionDescriptionParsingTests.sdp(Self.fmtp, "a=extmap:6 \(uri)"))
+        #expect(parsed.dependencyDescriptorExtensionID == 6)
+        #expect(parsed.serialize().contains("a=extmap:6 \(uri)\r\n"))
+        #expect(try SessionDescription(parsing: parsed.serialize()).dependencyDescriptorExtensionID == 6)
+        #expect(throws: SessionDescriptionError.self) {
+            try SessionDescription(parsing: SessionDescriptionParsingTests.sdp(
+                Self.fmtp, "a=extmap:6 \(uri)", "a=extmap:6 \(Self.delay)"))
+        }
+    }
+
     static let bad: [([String], String)] = [
         (["a=extmap:4 \(capture)", "a=extmap:4 \(delay)"], "a=extmap ID 4 names two extensions"),
         (["a=extmap:3 \(transport)", "a=extmap:3 \(capture)"], "a=extmap ID 3 names two extensions"),

@@ -34,10 +34,16 @@ let requireMallocCount = ProcessInfo.processInfo.environment["RTC_H264_REQUIRE_M
         var history = try PacketHistory()
         var pacer = try Pacer(targetBitrate: 2_000_000)
         var responder = NACKResponder(mediaSSRC: SSRC(0x1122_3344), targetBitrate: 2_000_000)
-        // 1,200-byte packets: one 1,188-byte NAL unit each, plain RTP.
+        // 1,200-byte packets: one 1,188-byte NAL unit each, plain RTP; every tenth starts a keyframe with the L1T3
+        // dependency descriptor's structure (16 bytes), the others carry its 3 mandatory bytes.
         let packetizer = try H264Packetizer(
             ssrc: SSRC(0x1122_3344), payloadType: PayloadType(96), firstSequenceNumber: SequenceNumber(0),
-            mtu: 1188 + 20 + 8 + RTPHeader.fixedSize, srtpTrailerSize: 0)
+            mtu: 1188 + 20 + 8 + RTPHeader.fixedSize + 20, srtpTrailerSize: 0,
+            extensionIDs: RTPPacketExtensionIDs(dependencyDescriptor: 5))
+        var descriptors = DependencyDescriptorSequence(
+            structure: DependencyStructure.singleSpatialLayer(temporalLayers: 3)!, firstFrameNumber: 0)
+        let keyframeDescriptor = try descriptors.describe(isKeyframe: true, temporalLayer: 0)
+        let deltaDescriptor = try descriptors.describe(isKeyframe: false, temporalLayer: 2)
         let frame = EncodedFrame(
             annexB: AnnexB.serialize([[UInt8(0x41)] + [UInt8](repeating: 0xAB, count: 1187)]), timestamp: 0)
         var packet = H264PacketPlan(
@@ -57,6 +63,9 @@ let requireMallocCount = ProcessInfo.processInfo.environment["RTC_H264_REQUIRE_M
             let now = MonotonicTime(nanoseconds: Int64(i) * 5_000_000)
             let sequenceNumber = UInt16(truncatingIfNeeded: i)
             packet.sequenceNumber = SequenceNumber(sequenceNumber)
+            let keyframe = i % 10 == 0
+            packet.extensions.dependencyDescriptor = keyframe ? keyframeDescriptor : deltaDescriptor
+            packet.headerSize = RTPHeader.fixedSize + (keyframe ? 4 + 20 : 4 + 4)
             history.store(packet, of: frame, now: now)
             pacer.enqueue(PacedPacket(sequenceNumber: packet.sequenceNumber, size: packet.size, kind: .media), now: now)
             if i % 100 == 50 {

@@ -106,4 +106,51 @@ import Testing
         let sdp = VideoOfferer.offer(video: video, transport: VideoOffererTests.clientTransport).sdp
         #expect(!sdp.contains(Self.captureURI) && !sdp.contains(Self.delayURI))
     }
+
+    // MARK: The dependency descriptor (issue 23, item 1)
+
+    static let descriptorURI = VideoSendConfiguration.dependencyDescriptorURI
+
+    /// Chromium offers the descriptor when its page asks (`setHeaderExtensionsToNegotiate`; Chromium 156 gives it
+    /// the first free ID, 12 in this recorded offer): answered with temporal layers, not without; an offer without
+    /// it gets none.
+    @Test func theDescriptorIsAnsweredWhenOfferedAndWanted() throws {
+        var video = Self.video()
+        video.dependencyDescriptor = true
+        let offer = try Self.chromiumOffer(adding: ["a=extmap:12 \(Self.descriptorURI)"])
+        let (sdp, negotiated) = try Self.answer(offer, video: video)
+        #expect(sdp.contains("a=extmap:12 \(Self.descriptorURI)\r\n"))
+        #expect(negotiated.dependencyDescriptorExtensionID == 12)
+        let (plain, unwanted) = try Self.answer(offer)
+        #expect(!plain.contains(Self.descriptorURI) && unwanted.dependencyDescriptorExtensionID == nil)
+        let (none, notOffered) = try Self.answer(try Self.chromiumOffer(), video: video)
+        #expect(!none.contains(Self.descriptorURI) && notOffered.dependencyDescriptorExtensionID == nil)
+        // Given playout-delay's ID: neither is used.
+        let (_, shared) = try Self.answer(try Self.chromiumOffer(adding: ["a=extmap:5 \(Self.descriptorURI)"]), video: video)
+        #expect(shared.dependencyDescriptorExtensionID == nil && shared.playoutDelayExtensionID == nil)
+    }
+
+    /// Our WHIP offer carries it at 6 with temporal layers; the answer's ID is read back.
+    @Test func ourOfferCarriesTheDescriptor() throws {
+        var video = Self.video()
+        video.dependencyDescriptor = true
+        let offer = VideoOfferer.offer(video: video, transport: VideoOffererTests.clientTransport)
+        #expect(offer.sdp.contains("a=extmap:5 \(Self.delayURI)\r\na=extmap:6 \(Self.descriptorURI)\r\n"))
+        var answer = offer
+        answer.media[0].attributes = offer.media[0].attributes.map { attribute in
+            switch attribute.name {
+            case "sendonly": return SDPAttribute("recvonly")
+            case "setup": return SDPAttribute("setup", "passive")
+            default: return attribute
+            }
+        }
+        let negotiated = try VideoOfferer.accept(try JSEPSessionDescription(parsing: answer.sdp), video: video)
+        #expect(negotiated.dependencyDescriptorExtensionID == 6)
+        // An SFU that does not take it leaves it out of its answer: not sent.
+        answer.media[0].attributes.removeAll { ($0.value ?? "").hasSuffix(Self.descriptorURI) }
+        let without = try VideoOfferer.accept(try JSEPSessionDescription(parsing: answer.sdp), video: video)
+        #expect(without.dependencyDescriptorExtensionID == nil)
+        #expect(!VideoOfferer.offer(video: Self.video(), transport: VideoOffererTests.clientTransport).sdp
+            .contains(Self.descriptorURI))
+    }
 }

@@ -15,6 +15,8 @@ Checks, each failing with a message (exit status 1):
   - the first frame is decoded (offer-to-first-decoded-frame is printed; the target is a benchmark's, not checked);
   - with --viewers N, N pages watch at once and the server counted N viewers;
   - with --loss: NACKs arrived and were answered with retransmissions (and the 99 % above still holds);
+  - with --temporal-layers N (N > 1): the page negotiated the dependency descriptor (and not without), every
+    viewer's scalabilityMode is L1TN, and the 99 % above holds with Chromium assembling frames by the descriptor;
   - with --blackout-ms: a PLI arrived, a second keyframe was encoded and decoded, and decoding resumed;
   - trickle ICE: every page POSTed its offer before gathering (the offer's candidates are counted) and PATCHed its
     candidates afterwards: the page counted them accepted (204) and the server counted each viewer's;
@@ -35,7 +37,7 @@ Prints one JSON summary line. Uses only the Python standard library, /usr/bin/ch
 --host takes an IPv4 or IPv6 literal (URLs bracket the latter; --loss and --blackout-ms impair IPv4 only).
 
 Usage: serve_chromium_viewer.py --rtc-h264 PATH [--host IP] [--frames 150] [--viewers 1] [--loss P]
-       [--blackout-ms M] [--restart-after S] [--screenshot [--screenshot-dir DIR]]
+       [--blackout-ms M] [--restart-after S] [--temporal-layers N] [--screenshot [--screenshot-dir DIR]]
 """
 import argparse
 import json
@@ -62,6 +64,9 @@ FPS_TOLERANCE_MINIMUM = 3.0
 BITRATE_TOLERANCE = 0.25
 
 
+DEPENDENCY_DESCRIPTOR_URI = "https://aomediacodec.github.io/av1-rtp-spec/#dependency-descriptor-rtp-header-extension"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rtc-h264", required=True)
@@ -71,6 +76,8 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=45.0)
     parser.add_argument("--size", default="320x240")
     parser.add_argument("--loss", type=float, default=0.0)
+    parser.add_argument("--temporal-layers", type=int, default=1,
+                        help="serve --temporal-layers N; above 1 the page must negotiate the dependency descriptor")
     parser.add_argument("--blackout-ms", type=int, default=0)
     parser.add_argument("--restart-after", type=float, default=0.0,
                         help="each page restarts ICE this many seconds after its first decoded frame")
@@ -120,7 +127,8 @@ def main() -> int:
     log = open(os.path.join(workdir, "serve.log"), "w")
     serve = subprocess.Popen(
         [args.rtc_h264, "serve", "--whep", f"{url_host(host)}:{port}", "--size", args.size, "--fps", "30", "--bitrate", "600k",
-         "--frames", str(args.frames), "--stats", stats_path, "--max-viewers", str(max(2, args.viewers)), "--token", token],
+         "--frames", str(args.frames), "--stats", stats_path, "--max-viewers", str(max(2, args.viewers)), "--token", token,
+         "--temporal-layers", str(args.temporal_layers)],
         stdout=log, stderr=subprocess.STDOUT)
     browsers = []
     failures = []
@@ -226,6 +234,17 @@ def main() -> int:
         for i, report in enumerate(pages):
             if report.get("offerToFirstFrameMs") is None:
                 failures.append(f"page {i} decoded no frame")
+        # With temporal layers Chromium receives every frame's dependency descriptor (the page asks for it) and
+        # assembles frames by it: a wrong descriptor stalls its decoding, which the 99 % check above catches.
+        for i, report in enumerate(pages):
+            negotiated = DEPENDENCY_DESCRIPTOR_URI in report.get("headerExtensions", [])
+            if negotiated != (args.temporal_layers > 1):
+                failures.append(f"page {i}: dependency descriptor negotiated: {negotiated}, with "
+                                f"--temporal-layers {args.temporal_layers} (extensions {report.get('headerExtensions')})")
+        for viewer in viewers:
+            mode = viewer.get("stats", {}).get("scalabilityMode")
+            if viewer.get("connected") and mode != f"L1T{args.temporal_layers}":
+                failures.append(f"a viewer's scalabilityMode is {mode}, expected L1T{args.temporal_layers}")
         with lock:
             histories = [list(history.get(i, [])) for i in range(args.viewers)]
         comparisons = [compare_panel(i, h, args, failures) for i, h in enumerate(histories)]

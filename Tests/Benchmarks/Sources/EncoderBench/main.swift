@@ -2,32 +2,51 @@
 // Constrained Baseline level 3.1 — the same parameters as Tests/Benchmarks/C/encode_loop.c. Run through
 // Tests/Benchmarks/run-encoder.sh, which prints both figures and their ratio.
 //
-// Usage: EncoderBench [--y4m FILE] [--frames N] [--runs R]
+// Usage: EncoderBench [--y4m FILE] [--frames N] [--runs R] [--temporal-layers T]
 //        EncoderBench --rate-control     (the frame-skip measurements of Docs/Encoder.md)
 //        EncoderBench --write-pattern FILE [--frames N]   (the 720p test pattern as Y4M, for the C reference loop)
-// Prints one "fps=..." line per run, then the test pattern's render cost.
+// Prints one "fps=..." line per run (wall fps, then the process CPU time per frame, the bytes and bitrate produced,
+// the frames per temporal layer and the mean QP), then the test pattern's render cost. --temporal-layers (issue 23)
+// sets `EncoderConfiguration.temporalLayers`: Tests/Benchmarks/run-temporal-layers.sh compares L1T1, L1T2 and L1T3.
 import Codec
 import Foundation
 import H264
 import Video
 
+/// Prints `message` to standard error and exits with status 2 (a usage error, not a trap).
+func usageError(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("EncoderBench: \(message)\n".utf8))
+    exit(2)
+}
+
+/// The integer value following `option` in `arguments`, which must lie in `range`; anything else is a usage error.
+func integerValue(of option: String, in range: ClosedRange<Int>, from arguments: inout ArraySlice<String>) -> Int {
+    guard let text = arguments.popFirst() else { usageError("\(option) needs a value") }
+    guard let value = Int(text), range.contains(value) else {
+        usageError("\(option) \(text): expected an integer in \(range.lowerBound)...\(range.upperBound)")
+    }
+    return value
+}
+
 var arguments = CommandLine.arguments.dropFirst()
 var y4mPath: String?
 var frameCount = 300
 var runs = 1
+var temporalLayers = 1
 var patternOutput: String?
 while let argument = arguments.popFirst() {
     switch argument {
     case "--y4m": y4mPath = arguments.popFirst()
-    case "--frames": frameCount = Int(arguments.popFirst() ?? "") ?? frameCount
-    case "--runs": runs = Int(arguments.popFirst() ?? "") ?? runs
+    case "--frames": frameCount = integerValue(of: argument, in: 1...1_000_000, from: &arguments)
+    case "--runs": runs = integerValue(of: argument, in: 1...1_000, from: &arguments)
+    case "--temporal-layers":
+        temporalLayers = integerValue(of: argument, in: EncoderConfiguration.supportedTemporalLayers,
+                                      from: &arguments)
     case "--write-pattern": patternOutput = arguments.popFirst()
     case "--rate-control":
         try RateControlMeasurement.run()
         exit(0)
-    default:
-        FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
-        exit(2)
+    default: usageError("unknown argument \(argument)")
     }
 }
 
@@ -44,6 +63,13 @@ if let patternOutput {
 
 func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 
+/// CPU time consumed so far by the whole process (every thread), in seconds.
+func processCPUSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
+
 // Preload the frames.
 var frames: [I420Frame] = []
 if let y4mPath {
@@ -53,29 +79,42 @@ if let y4mPath {
     let pattern = try TestPattern(width: 1280, height: 720)
     frames = (0..<frameCount).map { pattern.frame($0) }
 }
-guard let first = frames.first else { fatalError("no frames") }
+guard let first = frames.first else { usageError("no frames read") }
 
 var configuration = EncoderConfiguration(width: first.width, height: first.height, frameRate: 30,
                                          targetBitrate: 1_500_000)
 configuration.profile = .constrainedBaseline
 configuration.threads = 1
+configuration.temporalLayers = temporalLayers
 
 for _ in 0..<runs {
     let encoder = try H264Encoder(configuration: configuration)
     var bytes = 0
     var skipped = 0
+    var framesPerLayer = [Int](repeating: 0, count: temporalLayers)
+    var qpSum = 0
+    var qpCount = 0
     let clock = ContinuousClock()
     let start = clock.now
+    let cpuStart = processCPUSeconds()
     for (index, frame) in frames.enumerated() {
         let timestamp = Int64(index) * 3000
         switch try encoder.encode(.i420(frame), timestamp: timestamp) {
-        case .frame(let encoded, _): bytes += encoded.bytes.count
+        case .frame(let encoded, let statistics):
+            bytes += encoded.bytes.count
+            if framesPerLayer.indices.contains(encoded.temporalLayer) { framesPerLayer[encoded.temporalLayer] += 1 }
+            if let qp = statistics.averageQP { qpSum += qp; qpCount += 1 }
         case .skipped: skipped += 1
         }
     }
+    let cpu = processCPUSeconds() - cpuStart
     let elapsed = seconds(clock.now - start)
-    print(String(format: "fps=%.2f frames=%d bytes=%d skipped=%d", Double(frames.count) / elapsed, frames.count,
-                 bytes, skipped))
+    let kbps = Double(bytes) * 8 * configuration.frameRate / Double(frames.count) / 1000
+    let layers = framesPerLayer.enumerated().map { "T\($0.offset):\($0.element)" }.joined(separator: ",")
+    let meanQP = qpCount > 0 ? String(format: "%.1f", Double(qpSum) / Double(qpCount)) : "-"
+    print(String(format: "fps=%.2f cpu_ms_per_frame=%.3f frames=%d bytes=%d kbps=%.1f skipped=%d temporal_layers=%d",
+                 Double(frames.count) / elapsed, cpu * 1000 / Double(frames.count), frames.count, bytes, kbps,
+                 skipped, temporalLayers) + " layer_frames=\(layers) mean_qp=\(meanQP)")
 }
 
 // The default source's cost: render 720p pattern frames into one reused buffer.
