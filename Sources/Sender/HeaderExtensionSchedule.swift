@@ -12,8 +12,8 @@ import RTP
 ///   receiver interpolates the frames in between the same way.
 /// - **playout-delay**: on every packet of the stream's first frame and of every keyframe. libwebrtc keeps it on
 ///   every frame from a change of the delay until a keyframe or base-layer frame has been sent, and on every
-///   keyframe; our delay is fixed for the session and every H.264 frame is a base-layer frame, so that is the
-///   first frame and the keyframes.
+///   keyframe; our delay is fixed for the session and the first frame is a keyframe, so that is the first frame and
+///   the keyframes.
 /// - **dependency descriptor**: on every frame, from `DependencyDescriptorSequence` (the structure on every
 ///   keyframe). A frame it cannot describe (never with libwebrtc's L1T1-L1T3 structures) goes without one.
 struct HeaderExtensionSchedule {

@@ -49,7 +49,7 @@ struct EncoderOptions: ParsableArguments {
 
     @Option(name: .customLong("temporal-layers"), help: ArgumentHelp(
         "Temporal layers, 1-3 (L1T1-L1T3, OpenH264's iTemporalLayerNum): frames above the base layer are never referenced by lower layers, so dropping them leaves a decodable stream at a half or a quarter of the frame rate.",
-        discussion: "The stream stays plain AVC and every receiver decodes all layers; no RTP header extension tells a forwarder the layers yet.",
+        discussion: "The stream stays plain AVC and every receiver decodes all layers. Above 1, each packet carries the dependency descriptor header extension (its layer and the frames it needs), in the SDP of send/sdp, offered over WHIP and answered over WHEP when the viewer offers it, so that a forwarder can drop the upper layers.",
         valueName: "n"))
     var temporalLayers: Int = 1
 
