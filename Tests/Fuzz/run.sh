@@ -15,7 +15,7 @@ shift || true
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 FUZZ="$ROOT/Tests/Fuzz"
 OUT="$ROOT/.build/fuzz"
-ALL_TARGETS=(rtp rtcp depacketizer annexb parametersets sdp y4m json stun jsep jsep-formats link-header turn rtp-extensions sdpfrag flexfec dependency-descriptor)
+ALL_TARGETS=(rtp rtcp depacketizer annexb parametersets sdp y4m json stun jsep jsep-formats link-header turn rtp-extensions sdpfrag flexfec dependency-descriptor simulcast)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=("${ALL_TARGETS[@]}")
 

@@ -86,6 +86,11 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     /// write back (against the same structure) to bytes it reads to the same value, and an attached structure must
     /// keep the specification's limits (at most 64 templates, 32 decode targets).
     case dependencyDescriptor = "dependency-descriptor"
+    /// Simulcast streams (issue 23): the input's lines are a video section's attributes (`a=` lines of any name, most
+    /// often `a=rid` and `a=simulcast`). `SimulcastDescription.read` must not trap, for either direction; streams it
+    /// reads are distinct valid RTP stream ids, at most `maximumStreams`, each with an `a=rid` of its direction, and
+    /// their attributes read back to the same description.
+    case simulcast
 
     /// The largest frame the Y4M target reads (larger headers are parsed but not read, to bound memory).
     static let maxY4MFrameBytes = 1 << 20
@@ -110,6 +115,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .sdpfrag: Self.sdpfrag(bytes)
         case .flexfec: Self.flexfec(bytes)
         case .dependencyDescriptor: Self.dependencyDescriptor(bytes)
+        case .simulcast: Self.simulcast(bytes)
         }
     }
 
@@ -133,6 +139,27 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         guard let written = try? descriptor.serialized(current: current) else { return }
         let again = try? DependencyDescriptor(parsing: written, structure: current)
         check(again == descriptor, "dependency descriptor did not read back the same")
+    }
+
+    private static func simulcast(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes.prefix(16_384), as: UTF8.self)
+        var section = JSEPMediaSection(kind: "video", port: 9, proto: "UDP/TLS/RTP/SAVPF", formats: ["96"])
+        section.attributes = text.split(whereSeparator: \.isNewline).prefix(256).map { line in
+            let body = line.hasPrefix("a=") ? line.dropFirst(2) : line
+            guard let colon = body.firstIndex(of: ":") else { return SDPAttribute(String(body)) }
+            return SDPAttribute(String(body[..<colon]), String(body[body.index(after: colon)...]))
+        }
+        for direction in [SimulcastDescription.Direction.send, .recv] {
+            guard let read = try? SimulcastDescription.read(from: section, direction: direction) else { continue }
+            check(read.direction == direction, "direction")
+            check(read.streams.count <= SimulcastDescription.maximumStreams, "\(read.streams.count) streams")
+            check(Set(read.streams.map(\.rid)).count == read.streams.count, "a stream twice")
+            check(read.streams.allSatisfy { SimulcastDescription.isValidRID($0.rid) }, "an invalid id")
+            var written = section
+            written.attributes = read.attributes
+            let again = try? SimulcastDescription.read(from: written, direction: direction)
+            check(again == read, "simulcast attributes did not read back the same")
+        }
     }
 
     private static func flexfec(_ bytes: [UInt8]) {
