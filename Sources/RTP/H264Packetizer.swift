@@ -19,6 +19,9 @@ public struct H264Packetizer: Sendable {
     public private(set) var nextSequenceNumber: SequenceNumber
     /// The header extension block written on every packet, if any (its size is part of the payload limit).
     public let headerExtension: RTPHeaderExtension?
+    /// The block written instead on retransmissions (RTX), if it differs: a simulcast layer's `rtp-stream-id` element
+    /// becomes `repaired-rtp-stream-id` there (RFC 8852 section 3.2). The same size and form as `headerExtension`.
+    public let retransmissionHeaderExtension: RTPHeaderExtension?
     /// The IDs of the per-frame extensions a plan may carry (`RTPPacketExtensions`), written in the one-byte form
     /// after the elements of `headerExtension`.
     public let extensionIDs: RTPPacketExtensionIDs
@@ -40,17 +43,27 @@ public struct H264Packetizer: Sendable {
     ///   - srtpTrailerSize: bytes to keep free after each packet for SRTP (default 10; 0 for plain RTP).
     ///   - headerExtension: an extension block to send on every packet.
     ///   - extensionIDs: the IDs of the per-frame extensions (none by default).
+    ///   - retransmissionHeaderExtension: the block for retransmissions, when it differs from `headerExtension`.
     /// - Throws: `H264PayloadError.payloadLimitTooSmall` when the MTU leaves fewer than 3 payload bytes,
     ///   `.mtuTooLarge` above 65535 (see `RTPPayloadLimit.validate()`); `.invalidExtensionIDs` when a per-frame ID is
     ///   outside 1...14, two are equal or one is used by `headerExtension`, or `headerExtension` is not one-byte form
-    ///   (RFC 8285 section 4.2) while a per-frame ID is given.
+    ///   (RFC 8285 section 4.2) while a per-frame ID is given, or `retransmissionHeaderExtension` differs from
+    ///   `headerExtension` in size, profile or the IDs it uses.
     public init(
         ssrc: SSRC, payloadType: PayloadType, firstSequenceNumber: SequenceNumber,
         mode: H264PacketizationMode = .nonInterleaved, mtu: Int = RTPPayloadLimit.defaultMTU,
         ipVersion: RTPPayloadLimit.IPVersion = .v4, srtpTrailerSize: Int = RTPPayloadLimit.defaultSRTPTrailerSize,
-        headerExtension: RTPHeaderExtension? = nil, extensionIDs: RTPPacketExtensionIDs = .none
+        headerExtension: RTPHeaderExtension? = nil, extensionIDs: RTPPacketExtensionIDs = .none,
+        retransmissionHeaderExtension: RTPHeaderExtension? = nil
     ) throws(H264PayloadError) {
         let fixedElementBytes = try Self.validate(extensionIDs, fixed: headerExtension)
+        if let repaired = retransmissionHeaderExtension {
+            guard let fixed = headerExtension, repaired.profile == fixed.profile, repaired.data.count == fixed.data.count,
+                  let ours = try? fixed.elements(), let theirs = try? repaired.elements(),
+                  ours.map({ ($0.data.count) }) == theirs.map({ ($0.data.count) }),
+                  Set(theirs.map(\.id)).isDisjoint(with: extensionIDs.given)
+            else { throw .invalidExtensionIDs }
+        }
         let headerSize = Self.headerBytes(
             fixed: headerExtension, fixedElementBytes: fixedElementBytes, elementBytes: extensionIDs.maximumElementBytes)
         let limit = RTPPayloadLimit(
@@ -61,6 +74,7 @@ public struct H264Packetizer: Sendable {
         self.mode = mode
         self.nextSequenceNumber = firstSequenceNumber
         self.headerExtension = headerExtension
+        self.retransmissionHeaderExtension = retransmissionHeaderExtension
         self.extensionIDs = extensionIDs
         self.fixedElementBytes = fixedElementBytes
         self.limit = limit
@@ -348,9 +362,10 @@ public struct H264Packetizer: Sendable {
         payloadType: PayloadType, sequenceNumber: SequenceNumber, retransmitting: Bool
     ) throws(H264PayloadError) -> Int {
         let perFrame = packet.extensions
+        let fixed = retransmitting ? retransmissionHeaderExtension ?? headerExtension : headerExtension
         let header = RTPHeader(
             marker: packet.marker, payloadType: payloadType, sequenceNumber: sequenceNumber,
-            timestamp: packet.timestamp, ssrc: ssrc, headerExtension: perFrame.isEmpty ? headerExtension : nil)
+            timestamp: packet.timestamp, ssrc: ssrc, headerExtension: perFrame.isEmpty ? fixed : nil)
         guard written(perFrame) == perFrame, packet.headerSize == headerSize(carrying: perFrame),
               Self.payloadSize(of: packet.payload, in: frame) == packet.payload.size
         else { throw .planDoesNotMatchFrame }
@@ -360,7 +375,7 @@ public struct H264Packetizer: Sendable {
         header.write(to: &w, hasPadding: false)
         if !perFrame.isEmpty {
             buffer[0] |= RTPHeader.extensionBit
-            writeExtensionBlock(perFrame, headerSize: packet.headerSize, to: &w)
+            writeExtensionBlock(perFrame, fixed: fixed, headerSize: packet.headerSize, to: &w)
         }
         if retransmitting { w.u16(packet.sequenceNumber.rawValue) }
         frame.bytes.withUnsafeBytes { source in
@@ -376,10 +391,12 @@ public struct H264Packetizer: Sendable {
     /// |      0xBE     |      0xDE     |  length (32-bit words)        |
     /// | fixed elements (transport-wide sequence number) | ID | L | data ... | 0 padding |
     /// ```
-    private func writeExtensionBlock(_ extensions: RTPPacketExtensions, headerSize: Int, to w: inout ByteWriter) {
+    private func writeExtensionBlock(
+        _ extensions: RTPPacketExtensions, fixed: RTPHeaderExtension?, headerSize: Int, to w: inout ByteWriter
+    ) {
         w.u16(RTPHeaderExtension.oneByteProfile)
         w.u16(UInt16((headerSize - RTPHeader.fixedSize - 4) / 4))
-        if let fixed = headerExtension, fixedElementBytes > 0 {
+        if let fixed, fixedElementBytes > 0 {
             fixed.data.withUnsafeBytes { w.raw(UnsafeRawBufferPointer(rebasing: $0[0..<fixedElementBytes])) }
         }
         if let id = extensionIDs.absoluteCaptureTime, let time = extensions.absoluteCaptureTime {

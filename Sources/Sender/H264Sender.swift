@@ -35,6 +35,8 @@ public final class H264Sender: Sendable {
     /// The FlexFEC stream's SSRC, when FEC is on.
     public let fecSSRC: SSRC?
     /// The bound local RTP port (RTCP too when muxed, else the next port).
+    /// The media SSRC of each simulcast encoding, lowest first (`configuration.simulcast`); empty for one stream.
+    public let simulcastSSRCs: [SSRC]
     public let localPort: Int
     /// Statistics once per report interval; the last element is the final statistics. Newest kept when not read.
     public let reports: AsyncStream<SenderStats>
@@ -43,7 +45,7 @@ public final class H264Sender: Sendable {
 
     private let ioLoop: EventLoop
     private let core: NIOLoopBound<SenderSessionDriver>
-    private let encoder: EncoderComponent
+    private let encoder: EncoderSet
     private let eventsContinuation: AsyncStream<SenderEvent>.Continuation
     private let finished = Atomic<Bool>(false)
 
@@ -83,7 +85,9 @@ public final class H264Sender: Sendable {
         let origin = ContinuousClock.now
         try await self.init(
             configuration: configuration, clock: .system(origin: origin), origin: origin, ioLoop: nil,
-            makeEncoder: { [preference = configuration.degradationPreference] in
+            // Simulcast layers keep their sizes (each is one rung of a ladder already).
+            makeEncoder: { [preference = configuration.simulcast.count > 1
+                            ? .maintainResolution : configuration.degradationPreference] in
                 try AdaptiveH264Encoder(configuration: $0, preference: preference)
             }, logger: logger)
     }
@@ -107,7 +111,24 @@ public final class H264Sender: Sendable {
         let logger = logger ?? Logger(label: "rtc-h264.sender")
         try configuration.validate()
         var rng = SystemRandomNumberGenerator()
-        let identity = StreamIdentity.draw(for: configuration, using: &rng)
+        var identity = StreamIdentity.draw(for: configuration, using: &rng)
+        // Simulcast: one stream per encoding, lowest first; the first keeps the configured SSRCs, every SSRC differs.
+        var additionalStreams: [StreamIdentity] = []
+        let encodings = configuration.simulcast.count > 1 ? configuration.simulcast : []
+        if let first = encodings.first {
+            identity.rid = first.rid
+            var used: Set<SSRC> = Set([identity.ssrc] + (identity.rtxSSRC.map { [$0] } ?? []))
+            for encoding in encodings.dropFirst() {
+                var drawn: StreamIdentity
+                repeat {
+                    drawn = StreamIdentity.draw(rtx: configuration.rtx != nil, using: &rng)
+                } while used.contains(drawn.ssrc) || drawn.rtxSSRC.map(used.contains) == true
+                used.insert(drawn.ssrc)
+                if let rtx = drawn.rtxSSRC { used.insert(rtx) }
+                drawn.rid = encoding.rid
+                additionalStreams.append(drawn)
+            }
+        }
         let ssrc = identity.ssrc
         var configuration = configuration
         configuration.ssrc = ssrc
@@ -149,14 +170,20 @@ public final class H264Sender: Sendable {
             of: SenderStats.self, bufferingPolicy: .bufferingNewest(Self.streamBuffer))
         // The encoder reaches the session's driver through this box, filled once the driver exists.
         let coreBox = NIOLoopBoundBox.makeEmptyBox(valueType: SenderSessionDriver.self, eventLoop: ioLoop)
-        let encoder: EncoderComponent
+        let encoder: EncoderSet
+        var components: [EncoderComponent] = []
         do {
-            encoder = try await EncoderComponent(
-                configuration: configuration, clock: clock, origin: origin, makeEncoder: makeEncoder
-            ) { output in
-                ioLoop.execute { coreBox.value?.handle(output) }
+            for (index, layerConfiguration) in Self.encoderConfigurations(configuration).enumerated() {
+                components.append(try await EncoderComponent(
+                    configuration: layerConfiguration, clock: clock, origin: origin, makeEncoder: makeEncoder
+                ) { output in
+                    ioLoop.execute { coreBox.value?.handle(output, stream: index) }
+                })
             }
+            encoder = EncoderSet(
+                components: components, layers: encodings.map(\.layer), clock: clock, loop: ioLoop)
         } catch {
+            for component in components { await component.stop() }
             try? await ioLoop.submit { transport.value.close() }.get()
             throw error
         }
@@ -165,8 +192,8 @@ public final class H264Sender: Sendable {
             let payloadLimit = limit
             core = try await ioLoop.submit {
                 let core = try SenderSessionDriver(
-                    configuration: coreConfiguration, identity: identity, payloadLimit: payloadLimit,
-                    transport: transport.value, clock: clock, encoder: LocalEncoderControl(encoder: encoder),
+                    configuration: coreConfiguration, identity: identity, additionalStreams: additionalStreams,
+                    payloadLimit: payloadLimit, transport: transport.value, clock: clock, encoder: encoder,
                     ownEncoder: encoder, events: eventsContinuation, reports: reportsContinuation, logger: logger)
                 coreBox.value = core
                 core.start()
@@ -180,6 +207,7 @@ public final class H264Sender: Sendable {
         self.encoder = encoder
         self.configuration = configuration
         self.ssrc = ssrc
+        self.simulcastSSRCs = encodings.isEmpty ? [] : ([identity] + additionalStreams).map(\.ssrc)
         self.rtxSSRC = configuration.rtx?.ssrc
         self.fecSSRC = configuration.fec?.ssrc
         self.ioLoop = ioLoop
@@ -195,6 +223,22 @@ public final class H264Sender: Sendable {
             "target_bps": "\(encoding.targetBitrate)", "profile_level_id": "\(encoding.profileLevelID)",
             "srtp": "\(configuration.security.map { "\($0.suite)" } ?? "off")",
         ])
+    }
+
+    /// The encoder configuration of each encoder: the configuration itself, or one per simulcast encoding (its
+    /// layer's size and target, its sizes kept).
+    static func encoderConfigurations(_ configuration: SenderConfiguration) -> [SenderConfiguration] {
+        guard configuration.simulcast.count > 1 else { return [configuration] }
+        return configuration.simulcast.map { encoding in
+            var layer = configuration
+            layer.encoder.width = encoding.layer.width
+            layer.encoder.height = encoding.layer.height
+            layer.encoder.targetBitrate = encoding.layer.targetBitrate
+            layer.encoder.maxBitrate = nil
+            layer.degradationPreference = .maintainResolution
+            layer.startBitrate = nil
+            return layer
+        }
     }
 
     deinit {

@@ -149,7 +149,9 @@ struct OutgoingStream {
             ssrc: identity.ssrc, payloadType: configuration.payloadType,
             firstSequenceNumber: identity.firstSequenceNumber, mode: configuration.packetizationMode,
             mtu: payloadLimit.mtu - fecRoom, ipVersion: payloadLimit.ipVersion, srtpTrailerSize: payloadLimit.srtpTrailerSize,
-            headerExtension: configuration.headerExtension, extensionIDs: configuration.packetExtensionIDs)
+            headerExtension: configuration.headerExtension(rid: identity.rid), extensionIDs: configuration.packetExtensionIDs,
+            retransmissionHeaderExtension: identity.rid == nil || configuration.repairedRIDExtensionID == nil ? nil
+                : configuration.headerExtension(rid: identity.rid, repaired: true))
         timestampOffset = identity.timestampOffset
         let ids = configuration.packetExtensionIDs
         extensionSchedule = HeaderExtensionSchedule(

@@ -11,7 +11,7 @@ extension SenderConfiguration {
     /// headers and the SRTP tag. In packetization mode 0 it is also the encoder's slice-size limit.
     public var payloadLimit: RTPPayloadLimit {
         var limit = Self.payloadLimit(mtu: mtu, peerHost: peerHost, suite: security?.suite)
-        limit.rtpHeaderSize = Self.rtpHeaderSize(fixed: headerExtension, extensionIDs: packetExtensionIDs)
+        limit.rtpHeaderSize = Self.rtpHeaderSize(fixed: headerExtension(rid: longestRID), extensionIDs: packetExtensionIDs)
         return limit
     }
 
@@ -31,11 +31,36 @@ extension SenderConfiguration {
             ?? RTPHeader.fixedSize + (fixed?.serializedSize ?? 0)
     }
 
-    /// The header extension block every packet carries: the transport-wide sequence number's element (its value is
-    /// rewritten as each packet goes on the wire), or nil when `transportWideCCExtensionID` is nil.
-    var headerExtension: RTPHeaderExtension? {
-        guard let id = transportWideCCExtensionID, Self.oneByteExtensionIDRange.contains(id) else { return nil }
-        return try? RTPHeaderExtension.oneByte([TransportSequenceNumber.element(id: id, value: SequenceNumber(0))])
+    /// The header extension block every packet of a single stream carries (`headerExtension(rid:repaired:)` without
+    /// an RTP stream id).
+    var headerExtension: RTPHeaderExtension? { headerExtension(rid: nil) }
+
+    /// The header extension block every packet of a stream carries: the transport-wide sequence number's element
+    /// (its value is rewritten as each packet goes on the wire) when `transportWideCCExtensionID` is set, the mid when
+    /// `mid` and `midExtensionID` are, and a simulcast encoding's RTP stream id (`rtp-stream-id`, or on
+    /// retransmissions `repaired-rtp-stream-id`); nil when there is none of them.
+    /// - Parameters:
+    ///   - rid: the encoding's RTP stream id, or nil.
+    ///   - repaired: the block of the stream's retransmissions.
+    func headerExtension(rid: String?, repaired: Bool = false) -> RTPHeaderExtension? {
+        var elements: [RTPHeaderExtensionElement] = []
+        if let id = transportWideCCExtensionID, Self.oneByteExtensionIDRange.contains(id) {
+            elements.append(TransportSequenceNumber.element(id: id, value: SequenceNumber(0)))
+        }
+        if let id = midExtensionID, let mid, Self.oneByteExtensionIDRange.contains(id) {
+            elements.append(RTPHeaderExtensionElement(id: id, data: Array(mid.utf8)))
+        }
+        if let rid, let id = repaired ? repairedRIDExtensionID : ridExtensionID, Self.oneByteExtensionIDRange.contains(id) {
+            elements.append(RTPHeaderExtensionElement(id: id, data: Array(rid.utf8)))
+        }
+        guard !elements.isEmpty else { return nil }
+        return try? RTPHeaderExtension.oneByte(elements)
+    }
+
+    /// The longest RTP stream id of the simulcast encodings (nil without simulcast): the payload limit leaves room
+    /// for it.
+    var longestRID: String? {
+        simulcast.count > 1 ? simulcast.map(\.rid).max { $0.utf8.count < $1.utf8.count } : nil
     }
 
     /// The RTP payload limit of a stream with these settings, for checking them before a configuration exists.

@@ -156,6 +156,26 @@ public struct SenderConfiguration: Sendable {
     /// keyframe (`DependencyDescriptorSequence`), so that a forwarder can drop the upper temporal layers without
     /// parsing H.264. The SDP advertises `a=extmap`.
     public var dependencyDescriptorExtensionID: UInt8?
+    /// Simulcast (RFC 8853): the encodings sent, lowest first, each with its own encoder (at its layer's size,
+    /// keeping it: no resolution adaptation), SSRC, RTX SSRC and RTP stream id. The congestion estimate is split over
+    /// them as libwebrtc splits it (`SimulcastRateAllocator`); a layer it cannot carry is paused (no frames encoded)
+    /// and resumes with a keyframe; a PLI or FIR for one layer's SSRC asks that layer's encoder alone for a keyframe.
+    /// Empty (the default) or one encoding: one stream of `encoder`'s size. The highest encoding's size is
+    /// `encoder`'s.
+    public var simulcast: [SimulcastEncoding] = []
+    /// The m-section's mid, written in the `sdes:mid` header extension (`midExtensionID`) on every packet.
+    public var mid: String?
+    /// The RFC 8285 one-byte header extension ID of `urn:ietf:params:rtp-hdrext:sdes:mid` (RFC 8843), 1-14, or nil.
+    /// With `mid` set, every packet carries it (libwebrtc stops once the receiver has reported on the SSRC; Janus
+    /// needs it until it has mapped every SSRC).
+    public var midExtensionID: UInt8?
+    /// The RFC 8285 one-byte header extension ID of `urn:ietf:params:rtp-hdrext:sdes:rtp-stream-id` (RFC 8852), 1-14,
+    /// or nil: with simulcast, every media packet carries its encoding's RTP stream id.
+    public var ridExtensionID: UInt8?
+    /// The RFC 8285 one-byte header extension ID of `urn:ietf:params:rtp-hdrext:sdes:repaired-rtp-stream-id`
+    /// (RFC 8852), 1-14, or nil: with simulcast, every retransmission carries the RTP stream id it repairs (and not
+    /// `rtp-stream-id`, so that a receiver does not take the RTX stream for the layer).
+    public var repairedRIDExtensionID: UInt8?
     /// The RTCP CNAME (RFC 3550 section 6.5.1): 1 to 255 bytes of UTF-8.
     public var cname: String = "rtc-h264"
     /// The shortest time between keyframes produced on request (PLI, FIR, `requestKeyframe()`), in media time: between
@@ -277,7 +297,9 @@ extension SenderConfiguration {
         var used: [(name: String, id: UInt8)] = []
         for (name, id) in [("absolute capture time", absoluteCaptureTimeExtensionID),
                            ("playout delay", playoutDelayExtensionID),
-                           ("dependency descriptor", dependencyDescriptorExtensionID)] {
+                           ("dependency descriptor", dependencyDescriptorExtensionID),
+                           ("mid", midExtensionID), ("rtp-stream-id", ridExtensionID),
+                           ("repaired-rtp-stream-id", repairedRIDExtensionID)] {
             guard let id else { continue }
             guard Self.oneByteExtensionIDRange.contains(id) else {
                 throw .invalidConfiguration("\(name) extension ID must be 1-14 (RFC 8285 one-byte form), got \(id)")
@@ -290,8 +312,56 @@ extension SenderConfiguration {
                 throw .invalidConfiguration("the \(other.name) and \(entry.name) extensions cannot share ID \(entry.id)")
             }
         }
+        try validateSimulcast()
         if acceptPlainRTCP && security == nil {
             throw .invalidConfiguration("accepting plain RTCP only makes sense with SRTP (RTCP is plain already)")
+        }
+    }
+}
+
+extension SenderConfiguration {
+    /// The most simulcast encodings (libwebrtc sends at most 3 for video; Janus takes 3).
+    public static let maximumSimulcastEncodings = 3
+
+    /// Checks `simulcast` and the stream identification it needs.
+    fileprivate func validateSimulcast() throws(SenderError) {
+        if let mid {
+            guard (1...16).contains(mid.utf8.count), mid.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                throw .invalidConfiguration("mid must be 1-16 visible ASCII characters, got \(mid.utf8.count) bytes")
+            }
+        }
+        guard simulcast.count > 1 else { return }
+        guard simulcast.count <= Self.maximumSimulcastEncodings else {
+            throw .invalidConfiguration(
+                "simulcast takes 1-\(Self.maximumSimulcastEncodings) encodings, got \(simulcast.count)")
+        }
+        for (index, encoding) in simulcast.enumerated() {
+            guard SimulcastEncoding.isValidRID(encoding.rid) else {
+                throw .invalidConfiguration("simulcast RTP stream id must be 1-16 letters, digits, '-' or '_'")
+            }
+            if simulcast[..<index].contains(where: { $0.rid == encoding.rid }) {
+                throw .invalidConfiguration("simulcast RTP stream id \(encoding.rid) is used twice")
+            }
+            let layer = encoding.layer
+            guard layer.width >= EncoderConfiguration.minimumDimension, layer.height >= EncoderConfiguration.minimumDimension,
+                  layer.width <= encoder.width, layer.height <= encoder.height, layer.width % 2 == 0, layer.height % 2 == 0
+            else {
+                throw .invalidConfiguration(
+                    "simulcast layer \(encoding.rid) must be even, at least 16x16 and at most \(encoder.width)x\(encoder.height), got \(layer.width)x\(layer.height)")
+            }
+            guard layer.minimumBitrate >= EncoderConfiguration.minimumBitrate,
+                  layer.minimumBitrate <= layer.targetBitrate, layer.targetBitrate <= layer.maximumBitrate
+            else {
+                throw .invalidConfiguration(
+                    "simulcast layer \(encoding.rid) needs \(EncoderConfiguration.minimumBitrate) <= minimum <= target <= maximum bit/s")
+            }
+        }
+        guard ridExtensionID != nil, midExtensionID != nil, mid != nil else {
+            throw .invalidConfiguration("simulcast needs the mid and rtp-stream-id header extensions and a mid")
+        }
+        guard fec == nil else { throw .invalidConfiguration("simulcast does not take FlexFEC yet") }
+        guard rtx == nil || repairedRIDExtensionID != nil else {
+            throw .invalidConfiguration("simulcast with RTX needs the repaired-rtp-stream-id header extension")
         }
     }
 }

@@ -38,8 +38,9 @@ import RTP
 final class SenderSession {
     /// What the session asks of the encoder that feeds it.
     enum EncoderCommand: Equatable {
-        /// Produce an IDR (the encoder's throttle decides when); `requestedAt` is when the request arrived.
-        case keyframe(requestedAt: MonotonicTime)
+        /// Produce an IDR (the encoder's throttle decides when); `requestedAt` is when the request arrived, `stream`
+        /// the simulcast stream whose encoder is asked (nil: every encoder).
+        case keyframe(requestedAt: MonotonicTime, stream: Int? = nil)
         /// Apply these rates (already less the retransmissions' share), then report with `handle(ratesApplied:)`.
         case setRates(RateRequest)
     }
@@ -293,7 +294,7 @@ final class SenderSession {
             } catch {
                 stats.frameFailures += 1
                 events.append(.sender(.frameDropped(.failure("\(error)"))))
-                commands.append(.keyframe(requestedAt: now))
+                commands.append(.keyframe(requestedAt: now, stream: streams.count > 1 ? stream : nil))
                 return
             }
             if frame.isKeyframe {
@@ -338,10 +339,10 @@ final class SenderSession {
             switch feedback {
             case .pictureLoss:
                 stats.pliCount += 1
-                requestKeyframe(.pictureLoss, now: now)
+                requestKeyframe(.pictureLoss, now: now, stream: streams.count > 1 ? stream : nil)
             case .fullIntraRequest:
                 stats.firCount += 1
-                requestKeyframe(.fullIntraRequest, now: now)
+                requestKeyframe(.fullIntraRequest, now: now, stream: streams.count > 1 ? stream : nil)
             case .estimatedMaximumBitrate(let bps):
                 bitrate.receivedREMB(bps)
                 bandwidth?.setREMB(bps)
@@ -457,10 +458,14 @@ final class SenderSession {
     }
 
     /// A keyframe request: the application's, or the peer's (PLI, FIR).
-    func requestKeyframe(_ reason: SenderEvent.KeyframeReason, now: MonotonicTime) {
+    /// - Parameters:
+    ///   - reason: who asks.
+    ///   - now: the time now.
+    ///   - stream: the simulcast stream the request is about (a PLI for its SSRC), or nil for every stream.
+    func requestKeyframe(_ reason: SenderEvent.KeyframeReason, now: MonotonicTime, stream: Int? = nil) {
         advance(to: now)
         if reason == .application { stats.keyframeRequests += 1 }
-        commands.append(.keyframe(requestedAt: now))
+        commands.append(.keyframe(requestedAt: now, stream: stream))
         events.append(.sender(.keyframeRequested(reason)))
     }
 

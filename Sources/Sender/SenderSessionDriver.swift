@@ -29,7 +29,7 @@ final class SenderSessionDriver {
     private let encoder: any EncoderControl
     /// The encoder this session alone is fed by (`H264Sender`): closed when the session ends, its dropped frames
     /// counted here. Nil for a viewer of a shared encoder.
-    private let ownEncoder: EncoderComponent?
+    private let ownEncoder: EncoderSet?
     private let events: AsyncStream<SenderEvent>.Continuation
     private let reports: AsyncStream<SenderStats>.Continuation
     private let session: SenderSession
@@ -49,9 +49,9 @@ final class SenderSessionDriver {
     var failure: SenderError? { session.failure }
 
     init(
-        configuration: SenderConfiguration, identity: StreamIdentity, payloadLimit: RTPPayloadLimit,
-        transport: UDPTransport, clock: MediaClock, encoder: any EncoderControl,
-        ownEncoder: EncoderComponent?, events: AsyncStream<SenderEvent>.Continuation,
+        configuration: SenderConfiguration, identity: StreamIdentity, additionalStreams: [StreamIdentity] = [],
+        payloadLimit: RTPPayloadLimit, transport: UDPTransport, clock: MediaClock, encoder: any EncoderControl,
+        ownEncoder: EncoderSet?, events: AsyncStream<SenderEvent>.Continuation,
         reports: AsyncStream<SenderStats>.Continuation, logger: Logger
     ) throws {
         var logger = logger
@@ -67,8 +67,8 @@ final class SenderSessionDriver {
         self.events = events
         self.reports = reports
         session = try SenderSession(
-            configuration: configuration, identity: identity, payloadLimit: payloadLimit,
-            now: clock.monotonic(), wallClock: clock.wall())
+            configuration: configuration, identity: identity, additionalStreams: additionalStreams,
+            payloadLimit: payloadLimit, now: clock.monotonic(), wallClock: clock.wall())
     }
 
     /// Listens to the transport and starts the session's clock. On the loop.
@@ -81,9 +81,12 @@ final class SenderSessionDriver {
     // MARK: Inputs
 
     /// One output of the encoder stage.
-    func handle(_ output: EncoderOutput) {
+    /// - Parameters:
+    ///   - output: the output.
+    ///   - stream: the simulcast stream whose encoder produced it (0 for a single stream).
+    func handle(_ output: EncoderOutput, stream: Int = 0) {
         guard !tornDown else { return }
-        session.handle(encoded: output, now: clock.monotonic())
+        session.handle(encoded: output, stream: stream, now: clock.monotonic())
         // A fatal encoder failure ends the session from within.
         if session.finished { tearDown(closingTransport: true) } else { pump() }
     }
@@ -119,8 +122,12 @@ final class SenderSessionDriver {
     private func pump() {
         while let command = session.pollEncoderCommand() {
             switch command {
-            case .keyframe(let requestedAt):
-                encoder.requestKeyframe(at: requestedAt)
+            case .keyframe(let requestedAt, let stream):
+                if let stream {
+                    encoder.requestKeyframe(at: requestedAt, stream: stream)
+                } else {
+                    encoder.requestKeyframe(at: requestedAt)
+                }
             case .setRates(let request):
                 encoder.setRates(target: request.target, ceiling: request.ceiling).hop(to: eventLoop).assumeIsolated()
                     .whenComplete { [weak self] result in

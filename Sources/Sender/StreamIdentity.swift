@@ -18,6 +18,8 @@ package struct StreamIdentity: Sendable, Equatable {
     package var fecSSRC: SSRC?
     /// The FlexFEC stream's first sequence number.
     package var fecFirstSequenceNumber: SequenceNumber
+    /// The simulcast encoding's RTP stream id, or nil for a single stream.
+    package var rid: String?
 
     /// The first frame's number in the dependency descriptor: random, from the timestamp offset's bits (a draw of
     /// its own would shift every later draw of a seeded generator).

@@ -137,7 +137,7 @@ final class SenderSessionHarness {
     private func drain() {
         while let command = session.pollEncoderCommand() {
             switch command {
-            case .keyframe(let requestedAt):
+            case .keyframe(let requestedAt, _):
                 encoder.requestKeyframe(at: requestedAt)
             case .setRates(let request):
                 encoder.target = request.target
