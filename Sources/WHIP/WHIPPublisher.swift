@@ -122,6 +122,16 @@ public final class WHIPPublisher: Sendable {
         configuration.security = nil
         configuration.acceptPlainRTCP = false
         configuration.rtcpMux = true
+        // Simulcast is offered with our default ids (the answer's replace them): the stream identification it needs.
+        let simulcastOffered = configuration.simulcast.count > 1
+        if simulcastOffered {
+            let defaults = VideoSendConfiguration(profileLevelID: configuration.encoder.profileLevelID,
+                                                  packetizationMode: 1, ssrc: 1, cname: "-")
+            configuration.mid = VideoOfferer.mid
+            configuration.midExtensionID = UInt8(defaults.offerMIDExtensionID)
+            configuration.ridExtensionID = UInt8(defaults.offerRIDExtensionID)
+            configuration.repairedRIDExtensionID = UInt8(defaults.offerRepairedRIDExtensionID)
+        }
         try configuration.validate()
         var rng = SystemRandomNumberGenerator()
         // The SSRCs go into the offer: drawn now, and kept by the sender.
@@ -208,6 +218,11 @@ public final class WHIPPublisher: Sendable {
         video.playoutDelay = configuration.playoutDelay != nil
         // The dependency descriptor with temporal layers, so that the SFU can thin the stream per subscriber.
         video.dependencyDescriptor = configuration.encoder.temporalLayers > 1
+        // Simulcast: the encodings highest first, as Janus numbers them (substream 0 is the last, the lowest).
+        if simulcastOffered {
+            video.simulcast = SimulcastDescription(
+                direction: .send, streams: configuration.simulcast.reversed().map { SimulcastDescription.Stream(rid: $0.rid) })
+        }
         let offer = VideoOfferer.offer(
             video: video,
             transport: LocalTransportDescription(credentials: credentials, candidates: candidates, iceLite: false,
@@ -246,6 +261,26 @@ public final class WHIPPublisher: Sendable {
         configuration.absoluteCaptureTimeExtensionID = oneByteID(negotiated.absoluteCaptureTimeExtensionID)
         configuration.playoutDelayExtensionID = oneByteID(negotiated.playoutDelayExtensionID)
         configuration.dependencyDescriptorExtensionID = oneByteID(negotiated.dependencyDescriptorExtensionID)
+        // Simulcast with the encodings the answer keeps (two or more); otherwise one stream of the full size.
+        if let rids = negotiated.simulcastRIDs, rids.count > 1 {
+            configuration.simulcast = configuration.simulcast.filter { rids.contains($0.rid) }
+            configuration.mid = negotiated.mid
+            configuration.midExtensionID = oneByteID(negotiated.midExtensionID)
+            configuration.ridExtensionID = oneByteID(negotiated.ridExtensionID)
+            configuration.repairedRIDExtensionID = oneByteID(negotiated.repairedRIDExtensionID)
+            if configuration.repairedRIDExtensionID == nil { configuration.rtx = nil }
+        } else {
+            if simulcastOffered {
+                logger.warning("the WHIP answer takes no simulcast: one stream of the full size is sent", metadata: [
+                    "kept": "\(negotiated.simulcastRIDs ?? [])",
+                ])
+            }
+            configuration.simulcast = []
+            configuration.mid = nil
+            configuration.midExtensionID = nil
+            configuration.ridExtensionID = nil
+            configuration.repairedRIDExtensionID = nil
+        }
         // The endpoint's TURN servers (Link headers): allocated on from now on, next to ICE's first checks.
         var problems = ipv6Problems + offerGatherer.failures
         var lateServers: [ICEGatherer.Server] = []

@@ -6,7 +6,8 @@ extension JSEPMediaSection {
         mid: String, format: H264PayloadFormat, configuration: VideoSendConfiguration,
         transport: LocalTransportDescription, setup: DTLSSetup, transportCCExtensionID: Int?, rtcpReducedSize: Bool,
         direction: String, absoluteCaptureTimeExtensionID: Int? = nil, playoutDelayExtensionID: Int? = nil,
-        dependencyDescriptorExtensionID: Int? = nil
+        dependencyDescriptorExtensionID: Int? = nil, simulcastExtensionIDs: [(id: Int, uri: String)] = [],
+        simulcast: SimulcastDescription? = nil
     ) -> JSEPMediaSection {
         var formats = ["\(format.payloadType)"]
         if let rtx = format.rtxPayloadType { formats.append("\(rtx)") }
@@ -36,6 +37,7 @@ extension JSEPMediaSection {
         if let id = dependencyDescriptorExtensionID {
             lines.append(SDPAttribute("extmap", "\(id) \(VideoSendConfiguration.dependencyDescriptorURI)"))
         }
+        for (id, uri) in simulcastExtensionIDs { lines.append(SDPAttribute("extmap", "\(id) \(uri)")) }
         lines.append(SDPAttribute(direction))
         lines.append(SDPAttribute("msid", "\(configuration.streamID) \(configuration.trackID)"))
         lines.append(SDPAttribute("rtcp-mux"))
@@ -53,7 +55,10 @@ extension JSEPMediaSection {
             if transportCCExtensionID != nil { lines.append(SDPAttribute("rtcp-fb", "\(fec) transport-cc")) }
             lines.append(SDPAttribute("fmtp", "\(fec) repair-window=10000000"))
         }
-        var ssrcs = [configuration.ssrc] + (format.rtxPayloadType != nil ? configuration.rtxSSRC.map { [$0] } ?? [] : [])
+        if let simulcast { lines += simulcast.attributes }
+        // With simulcast the streams are named by RTP stream id, not SSRC (RFC 8853 section 5.1).
+        var ssrcs = simulcast != nil ? []
+            : [configuration.ssrc] + (format.rtxPayloadType != nil ? configuration.rtxSSRC.map { [$0] } ?? [] : [])
         if ssrcs.count == 2 { lines.append(SDPAttribute("ssrc-group", "FID \(ssrcs[0]) \(ssrcs[1])")) }
         if format.fecPayloadType != nil, let fec = configuration.fecSSRC {
             // Chromium turns its FlexFEC receiver on only for a signalled FEC-FR group.

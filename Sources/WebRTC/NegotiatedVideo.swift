@@ -33,4 +33,13 @@ public struct NegotiatedVideo: Hashable, Sendable {
     public var playoutDelayExtensionID: Int? = nil
     /// The dependency descriptor extension id, when negotiated (1...14).
     public var dependencyDescriptorExtensionID: Int? = nil
+    /// The simulcast streams the answer receives, in our offer's order (those it left out, or marked paused, are
+    /// not sent); nil when the answer takes no simulcast (then one stream is sent).
+    public var simulcastRIDs: [String]? = nil
+    /// The `sdes:mid` extension id, when negotiated with simulcast (1...14).
+    public var midExtensionID: Int? = nil
+    /// The `rtp-stream-id` extension id, when negotiated with simulcast (1...14).
+    public var ridExtensionID: Int? = nil
+    /// The `repaired-rtp-stream-id` extension id, when negotiated with simulcast and RTX (1...14).
+    public var repairedRIDExtensionID: Int? = nil
 }

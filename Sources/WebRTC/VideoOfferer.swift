@@ -33,7 +33,12 @@ public enum VideoOfferer {
             rtcpReducedSize: true, direction: "sendonly",
             absoluteCaptureTimeExtensionID: offeredID(VideoSendConfiguration.absoluteCaptureTimeURI),
             playoutDelayExtensionID: offeredID(VideoSendConfiguration.playoutDelayURI),
-            dependencyDescriptorExtensionID: offeredID(VideoSendConfiguration.dependencyDescriptorURI))]
+            dependencyDescriptorExtensionID: offeredID(VideoSendConfiguration.dependencyDescriptorURI),
+            simulcastExtensionIDs: extensions.filter {
+                [VideoSendConfiguration.midURI, VideoSendConfiguration.ridURI, VideoSendConfiguration.repairedRIDURI]
+                    .contains($0.uri)
+            },
+            simulcast: video.simulcast)]
         return offer
     }
 
@@ -83,12 +88,31 @@ public enum VideoOfferer {
         // FlexFEC when the answer keeps our flexfec-03 type (an endpoint that does not take it leaves it out).
         let answeredFEC = H264PayloadFormat.flexFECPayloadType(in: section)
         format.fecPayloadType = video.fecSSRC != nil && answeredFEC == video.offerFECPayloadType ? answeredFEC : nil
-        return NegotiatedVideo(
+        // Simulcast when the answer receives it with the RTP stream id: the streams it keeps, in our order.
+        var simulcastRIDs: [String]?
+        let ridID = answeredID(VideoSendConfiguration.ridURI)
+        let midID = answeredID(VideoSendConfiguration.midURI)
+        if let ours = video.simulcast, ridID != nil, midID != nil,
+           let answered = try SimulcastDescription.read(from: section, direction: .recv)
+        {
+            let kept = Set(answered.streams.filter { !$0.paused }.map(\.rid))
+            let rids = ours.streams.map(\.rid).filter(kept.contains)
+            simulcastRIDs = rids.isEmpty ? nil : rids
+        }
+        var negotiated = NegotiatedVideo(
             mid: section.mid ?? mid, format: format, transportCCExtensionID: transportCCID,
             rtcpReducedSize: section.has("rtcp-rsize"), remoteCredentials: remote.credentials,
             remoteICELite: remote.iceLite, remoteCandidates: remote.candidates, remoteFingerprint: remote.fingerprint,
             dtlsRole: role, absoluteCaptureTimeExtensionID: answeredID(VideoSendConfiguration.absoluteCaptureTimeURI),
             playoutDelayExtensionID: answeredID(VideoSendConfiguration.playoutDelayURI),
             dependencyDescriptorExtensionID: answeredID(VideoSendConfiguration.dependencyDescriptorURI))
+        if simulcastRIDs != nil {
+            negotiated.simulcastRIDs = simulcastRIDs
+            negotiated.midExtensionID = midID
+            negotiated.ridExtensionID = ridID
+            negotiated.repairedRIDExtensionID = format.rtxPayloadType != nil
+                ? answeredID(VideoSendConfiguration.repairedRIDURI) : nil
+        }
+        return negotiated
     }
 }

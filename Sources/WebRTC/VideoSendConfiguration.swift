@@ -47,6 +47,17 @@ public struct VideoSendConfiguration: Hashable, Sendable {
     public var dependencyDescriptor = false
     /// The header extension id used for the dependency descriptor in our own offers (1...14, one-byte form).
     public var offerDependencyDescriptorExtensionID = 6
+    /// The simulcast streams of our own offer (WHIP), in the order written (`a=rid:<id> send`, `a=simulcast:send`);
+    /// nil offers one stream. Janus numbers the `a=rid` lines highest quality first (its default `rid_order`), so a
+    /// sender writes its encodings that way. Our offer then has no `a=ssrc` lines (the receiver learns each stream's
+    /// SSRCs from the `rtp-stream-id` and `repaired-rtp-stream-id` extensions, offered with `sdes:mid` alongside).
+    public var simulcast: SimulcastDescription? = nil
+    /// The header extension ids of `sdes:mid`, `rtp-stream-id` and `repaired-rtp-stream-id` in our own offers (1...14).
+    public var offerMIDExtensionID = 7
+    /// See `offerMIDExtensionID`.
+    public var offerRIDExtensionID = 8
+    /// See `offerMIDExtensionID`.
+    public var offerRepairedRIDExtensionID = 9
     /// Whether a Baseline format may carry our Constrained Baseline stream when no Constrained Baseline one is offered.
     public var acceptBaselineForConstrainedBaseline = true
 
@@ -58,6 +69,12 @@ public struct VideoSendConfiguration: Hashable, Sendable {
     public static let playoutDelayURI = PlayoutDelay.uri
     /// The URI of the dependency descriptor extension.
     public static let dependencyDescriptorURI = DependencyDescriptor.uri
+    /// The URI of the mid extension (RFC 8843 section 15.2).
+    public static let midURI = "urn:ietf:params:rtp-hdrext:sdes:mid"
+    /// The URI of the RTP stream id extension (RFC 8852 section 4.1).
+    public static let ridURI = "urn:ietf:params:rtp-hdrext:sdes:rtp-stream-id"
+    /// The URI of the repaired RTP stream id extension (RFC 8852 section 4.2).
+    public static let repairedRIDURI = "urn:ietf:params:rtp-hdrext:sdes:repaired-rtp-stream-id"
 
     /// The header extensions of our offer, id and URI, in the order written: each configured one whose offer id is
     /// 1...14 and not taken by one before it (a configuration giving two the same id offers the first only).
@@ -67,7 +84,10 @@ public struct VideoSendConfiguration: Hashable, Sendable {
                                   (absoluteCaptureTime, offerAbsoluteCaptureTimeExtensionID, Self.absoluteCaptureTimeURI),
                                   (playoutDelay, offerPlayoutDelayExtensionID, Self.playoutDelayURI),
                                   (dependencyDescriptor, offerDependencyDescriptorExtensionID,
-                                   Self.dependencyDescriptorURI)]
+                                   Self.dependencyDescriptorURI),
+                                  (simulcast != nil, offerMIDExtensionID, Self.midURI),
+                                  (simulcast != nil, offerRIDExtensionID, Self.ridURI),
+                                  (simulcast != nil && rtxSSRC != nil, offerRepairedRIDExtensionID, Self.repairedRIDURI)]
         where wanted && (1...14).contains(id) && !result.contains(where: { $0.id == id }) {
             result.append((id, uri))
         }

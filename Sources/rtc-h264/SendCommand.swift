@@ -54,6 +54,12 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "Publish to this WHIP endpoint (https://HOST[:PORT]/PATH or http://..., RFC 9725) instead of --to.")
     var whip: String?
 
+    @Option(help: ArgumentHelp(
+        "With --whip, publish N simulcast encodings (2 or 3): full, half and quarter size (--size), each its own encoder and SSRC, named f, h and q (RFC 8851/8853).",
+        discussion: "The congestion estimate is split over them as libwebrtc does (lowest first, each to its target before the next; at 1280x720: 150k, 500k, then up to 2.5M for the full size, so --bitrate 3.2M sends all three); a layer the estimate cannot carry is paused and resumes with a keyframe. An endpoint that answers without simulcast gets one stream of the full size.",
+        valueName: "n"))
+    var simulcast: Int?
+
     @Option(name: .customLong("ca-file"), help: "PEM file of CA certificates to trust for an https:// --whip URL, in addition to the system's trust store.")
     var caFile: String?
 
@@ -89,6 +95,11 @@ struct SendCommand: AsyncParsableCommand {
         if token != nil && tokenFile != nil { throw ValidationError("give --token or --token-file, not both") }
         if tls.tlsCert != nil && control.control == nil { throw ValidationError("--tls-cert and --tls-key need --control") }
         try ice.check(whip: whip != nil)
+        if let simulcast {
+            guard whip != nil else { throw ValidationError("--simulcast needs --whip") }
+            guard (2...3).contains(simulcast) else { throw ValidationError("--simulcast must be 2 or 3, got \(simulcast)") }
+            guard !stream.fec else { throw ValidationError("--simulcast cannot be used with --fec") }
+        }
         if let whip {
             var conflicting: [String] = []
             if stream.peer != nil { conflicting.append("--to") }
@@ -133,6 +144,13 @@ struct SendCommand: AsyncParsableCommand {
             sourceFrameRate: source.nativeFrameRate, publishing: whip != nil)
         configuration.localPort = localPort
         if let startBitrate { configuration.startBitrate = startBitrate.bps }
+        if let simulcast {
+            configuration.simulcast = SimulcastEncoding.standard(
+                width: configuration.encoder.width, height: configuration.encoder.height, count: simulcast)
+            guard configuration.simulcast.allSatisfy({ $0.layer.width >= 16 && $0.layer.height >= 16 }) else {
+                throw ValidationError("--simulcast \(simulcast): the smallest layer of \(configuration.encoder.width)x\(configuration.encoder.height) is under 16x16")
+            }
+        }
         if asFastAsPossible { configuration.pacingFactor = nil }  // faster than real time: nothing to pace
         if stream.peer?.host.contains(":") == true { configuration.localHost = "::" }
         let annexB = try saveAnnexB.map { try OutputFile(path: $0) }

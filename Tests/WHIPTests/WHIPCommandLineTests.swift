@@ -23,6 +23,12 @@ import TestSupport
         (["send", "--whip", "https://sfu.example/whip", "--token", "a", "--token-file", "/tmp/t"],
          "give --token or --token-file, not both"),
         (["send", "--to", "127.0.0.1:5004", "--token", "abc"], "--token needs --whip"),
+        (["send", "--to", "127.0.0.1:5004", "--simulcast", "3"], "--simulcast needs --whip"),
+        (["send", "--whip", "http://127.0.0.1:9/whip", "--simulcast", "4"], "--simulcast must be 2 or 3, got 4"),
+        (["send", "--whip", "http://127.0.0.1:9/whip", "--simulcast", "1"], "--simulcast must be 2 or 3, got 1"),
+        (["send", "--whip", "http://127.0.0.1:9/whip", "--simulcast", "3", "--fec"], "--simulcast cannot be used with --fec"),
+        (["send", "--whip", "http://127.0.0.1:9/whip", "--simulcast", "3", "--size", "32x32", "--frames", "3"],
+         "--simulcast 3: the smallest layer of 32x32 is under 16x16"),
         (["send", "--frames", "3"], "--to HOST:PORT is required"),
         (["sdp", "--no-srtp"], "--to HOST:PORT is required"),
         // IPv6 is spoken: nothing listens on [::1]:9, and the error says so with the bracketed URL.

@@ -72,3 +72,79 @@ import Testing
         }
     }
 }
+
+/// Our WHIP offer with simulcast and the answers it meets (issue 23, items 2-3).
+@Suite struct SimulcastOfferTests {
+    static func video(rtx: Bool = true) -> VideoSendConfiguration {
+        var video = JSEPNegotiationTests.video()
+        if !rtx { video.rtxSSRC = nil }
+        video.simulcast = SimulcastDescription(direction: .send, streams: ["f", "h", "q"].map { .init(rid: $0) })
+        return video
+    }
+
+    /// An endpoint's answer made from our offer: the direction and setup turned, `a=rid ... recv` and
+    /// `a=simulcast:recv` for `kept` (in Janus's form), `dropping` extension URIs left out.
+    static func answer(to offer: JSEPSessionDescription, kept: [String]?, dropping: [String] = []) throws
+        -> JSEPSessionDescription {
+        var answer = offer
+        answer.media[0].attributes = offer.media[0].attributes.compactMap { attribute in
+            switch attribute.name {
+            case "sendonly": return SDPAttribute("recvonly")
+            case "setup": return SDPAttribute("setup", "passive")
+            case "rid", "simulcast": return nil
+            case "extmap" where dropping.contains { (attribute.value ?? "").hasSuffix($0) }: return nil
+            default: return attribute
+            }
+        }
+        if let kept {
+            answer.media[0].attributes += SimulcastDescription(
+                direction: .recv, streams: kept.map { .init(rid: $0) }).attributes
+        }
+        return try JSEPSessionDescription(parsing: answer.sdp)
+    }
+
+    @Test func theOfferNamesTheStreamsHighestFirstWithoutSSRCs() throws {
+        let offer = VideoOfferer.offer(video: Self.video(), transport: VideoOffererTests.clientTransport)
+        let sdp = offer.sdp
+        #expect(sdp.contains("a=rid:f send\r\na=rid:h send\r\na=rid:q send\r\na=simulcast:send f;h;q\r\n"))
+        #expect(sdp.contains("a=extmap:7 urn:ietf:params:rtp-hdrext:sdes:mid\r\n"))
+        #expect(sdp.contains("a=extmap:8 urn:ietf:params:rtp-hdrext:sdes:rtp-stream-id\r\n"))
+        #expect(sdp.contains("a=extmap:9 urn:ietf:params:rtp-hdrext:sdes:repaired-rtp-stream-id\r\n"))
+        #expect(!sdp.contains("a=ssrc:") && !sdp.contains("a=ssrc-group:"))
+        // Without RTX no repaired-rtp-stream-id; without simulcast none of the three and the SSRCs as before.
+        #expect(!VideoOfferer.offer(video: Self.video(rtx: false), transport: VideoOffererTests.clientTransport).sdp
+            .contains("repaired-rtp-stream-id"))
+        let single = VideoOfferer.offer(video: JSEPNegotiationTests.video(), transport: VideoOffererTests.clientTransport).sdp
+        #expect(!single.contains("a=rid:") && !single.contains("sdes:mid") && single.contains("a=ssrc:"))
+    }
+
+    @Test func theAnswersStreamsAreKeptInOurOrder() throws {
+        let video = Self.video()
+        let offer = VideoOfferer.offer(video: video, transport: VideoOffererTests.clientTransport)
+        let all = try VideoOfferer.accept(try Self.answer(to: offer, kept: ["q", "h", "f"]), video: video)
+        #expect(all.simulcastRIDs == ["f", "h", "q"])
+        #expect(all.midExtensionID == 7 && all.ridExtensionID == 8 && all.repairedRIDExtensionID == 9)
+        // An SFU that drops a layer, or pauses one: fewer layers.
+        #expect(try VideoOfferer.accept(try Self.answer(to: offer, kept: ["q", "f"]), video: video).simulcastRIDs == ["f", "q"])
+        var paused = try Self.answer(to: offer, kept: nil)
+        paused.media[0].attributes += [SDPAttribute("rid", "f recv"), SDPAttribute("rid", "q recv"),
+                                       SDPAttribute("simulcast", "recv f;~q")]
+        #expect(try VideoOfferer.accept(paused, video: video).simulcastRIDs == ["f"])
+        // No a=simulcast, or no rtp-stream-id extension in the answer: no simulcast.
+        let none = try VideoOfferer.accept(try Self.answer(to: offer, kept: nil), video: video)
+        #expect(none.simulcastRIDs == nil && none.ridExtensionID == nil)
+        let noRID = try VideoOfferer.accept(
+            try Self.answer(to: offer, kept: ["f", "h", "q"], dropping: ["sdes:rtp-stream-id"]), video: video)
+        #expect(noRID.simulcastRIDs == nil)
+        // Streams we never offered are not sent.
+        #expect(try VideoOfferer.accept(try Self.answer(to: offer, kept: ["x"]), video: video).simulcastRIDs == nil)
+    }
+
+    @Test func aMalformedSimulcastAnswerIsAClearError() throws {
+        let video = Self.video()
+        let offer = VideoOfferer.offer(video: video, transport: VideoOffererTests.clientTransport)
+        var answer = try Self.answer(to: offer, kept: nil)
+        answer.media[0].attributes.append(SDPAttribute("simulcast", "recv f;h"))  // no a=rid lines
+        #expect(throws: JSEPError.self) { try VideoOfferer.accept(answer, video: video) }
+    }
+}

@@ -4,7 +4,10 @@
   -> Janus's offer (long poll) -> aiortc's answer -> start -> decode (PyAV) until the stream stops
 
 The report (--report, JSON): {"feed": id, "display": "...", "frames": N, "md5": [...], "width": W, "height": H,
-"ice": "...", "codec": "..."}. Frames are hashed with interop_common.frame_md5, as whip_compare.py does, so that it can
+"ice": "...", "codec": "...", "sizes": [[W, H, frames], ...] (each run of frames of one size, in order),
+"substreams": [N, ...] (Janus's substream events)}. With --substream N the subscriber asks Janus for that simulcast
+substream (0 is the lowest); with --switch-to M --switch-after S it asks for M once S seconds of frames have
+decoded (the picture must keep coming). Frames are hashed with interop_common.frame_md5, as whip_compare.py does, so that it can
 compare them with our bitstream. Stops --idle seconds after the last frame, or after --timeout seconds.
 """
 import argparse
@@ -30,6 +33,9 @@ async def main():
     parser.add_argument("--report", required=True)
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--idle", type=float, default=3.0)
+    parser.add_argument("--substream", type=int, help="the simulcast substream to ask for (0 = lowest)")
+    parser.add_argument("--switch-to", type=int, help="the substream to ask for after --switch-after seconds")
+    parser.add_argument("--switch-after", type=float, default=4.0)
     args = parser.parse_args()
     loop = asyncio.get_running_loop()
 
@@ -54,23 +60,36 @@ async def main():
         else:
             await asyncio.sleep(0.2)
     print(json.dumps({"feed": feed["id"]}), flush=True)
+    stream = {"feed": feed["id"]}
+    if args.substream is not None:
+        stream["substream"] = args.substream
     await janus(base, {"janus": "message",
-                       "body": {"request": "join", "ptype": "subscriber", "room": args.room,
-                                "streams": [{"feed": feed["id"]}]}})
+                       "body": {"request": "join", "ptype": "subscriber", "room": args.room, "streams": [stream]}})
+    stats = {"feed": feed["id"], "display": feed.get("display", ""), "frames": 0, "md5": [], "width": 0,
+             "height": 0, "ice": "new", "codec": "", "sizes": [], "substreams": []}
+
+    def read_events(events):
+        for event in events if isinstance(events, list) else [events]:
+            data = event.get("plugindata", {}).get("data", {})
+            if "substream" in data:
+                stats["substreams"].append(data["substream"])
+            if event.get("jsep", {}).get("type") == "offer":
+                return event["jsep"]["sdp"]
+        return None
     offer = None
     while offer is None:
-        events = await janus("/%d?maxev=5" % session)
-        for event in events if isinstance(events, list) else [events]:
-            if event.get("jsep", {}).get("type") == "offer":
-                offer = event["jsep"]["sdp"]
-    stats = {"feed": feed["id"], "display": feed.get("display", ""), "frames": 0, "md5": [], "width": 0,
-             "height": 0, "ice": "new", "codec": ""}
+        offer = read_events(await janus("/%d?maxev=5" % session))
+    mid = next((line[len("a=mid:"):] for line in offer.split("\r\n") if line.startswith("a=mid:")), "0")
     last_frame = [time.monotonic()]
     pc = RTCPeerConnection()
 
     def on_frame(frame):
         stats["md5"].append(frame_md5(frame))
         count_frame(stats, frame)
+        if stats["sizes"] and stats["sizes"][-1][:2] == [frame.width, frame.height]:
+            stats["sizes"][-1][2] += 1
+        else:
+            stats["sizes"].append([frame.width, frame.height, 1])
         last_frame[0] = time.monotonic()
 
     on_decoded_frames(pc, on_frame)
@@ -87,14 +106,29 @@ async def main():
             await asyncio.sleep(10)
             await janus("/%d" % session, {"janus": "keepalive"})
     pinger = asyncio.ensure_future(keepalive())
+
+    async def poll_events():
+        while True:
+            read_events(await janus("/%d?maxev=5" % session))
+    poller = asyncio.ensure_future(poll_events())
+    first_frame_at = None
+    switched = False
     last_frame[0] = time.monotonic()
     while time.monotonic() - started < args.timeout:
         await asyncio.sleep(0.2)
+        if stats["frames"] > 0 and first_frame_at is None:
+            first_frame_at = time.monotonic()
+        if (args.switch_to is not None and not switched and first_frame_at is not None
+                and time.monotonic() - first_frame_at > args.switch_after):
+            switched = True
+            await janus(base, {"janus": "message", "body": {
+                "request": "configure", "streams": [{"mid": mid, "substream": args.switch_to}]}})
         if stats["frames"] > 0 and time.monotonic() - last_frame[0] > args.idle:
             break
         if stats["frames"] == 0 and time.monotonic() - last_frame[0] > 15:
             break
     pinger.cancel()
+    poller.cancel()
     stats["ice"] = pc.iceConnectionState
     await pc.close()
     try:

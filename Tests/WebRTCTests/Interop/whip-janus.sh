@@ -13,6 +13,11 @@
 #      DELETE answered 200). Chromium (chromium_videoroom_viewer.py) decodes at least 99 % of the frames it received,
 #      at least 150, with no packet lost. Janus's REMB (the room's 800 kbit/s) caps the sender's 1.5 Mbit/s target.
 #   2. A wrong token: simple-whip-server answers 403; `send` fails naming it, the token never printed.
+#   3. An endpoint's certificate from an unknown CA: a clear certificate error, nothing published.
+#   4. Simulcast: `send --whip --simulcast 3` publishes 1280x720, 640x360 and 320x180 (RIDs f, h, q) to room 1235
+#      (REMB 4 Mbit/s); three aiortc subscribers ask Janus for substream 2, substream 0, and 2 then 0 after 5 s. Passes
+#      when the first ends on 1280x720 and the second on 320x180 (each at least 150 frames of that size, with Janus's
+#      substream event), and the third decodes 1280x720 then 320x180, playing on after the switch.
 #
 # simple-whip-server is unpacked, not installed (fetch-simple-whip-server.sh says why) into .build/simple-whip-server.
 # Usage: Tests/WebRTCTests/Interop/whip-janus.sh   (as root; after `swift build`; RTC_H264 = the binary)
@@ -180,4 +185,52 @@ grep -qi "certificate" "$WORK/send-untrusted.err" \
 if [ -s "$WORK/untrusted.h264" ]; then echo "FAIL: frames were encoded for an endpoint that was never reached" >&2; exit 1; fi
 if grep -q "$TOKEN" "$WORK/send-untrusted.err"; then echo "FAIL: the token was printed" >&2; exit 1; fi
 echo "whip-janus unknown CA: $(head -c 300 "$WORK/send-untrusted.err" | tr '\n' ' ')"
+# 4. Simulcast: three layers, subscribers on substreams 2 and 0, and one switching from 2 to 0.
+in_ns curl -sf --cacert "$WORK/ca.pem" -X POST -H "Content-Type: application/json" \
+    -d "{\"id\":\"rtch264sc\",\"room\":1235,\"token\":\"$TOKEN\",\"label\":\"rtc-h264 simulcast\"}" \
+    "https://$ADDR:$WHIP_PORT/whip/create" >/dev/null || { echo "FAIL: could not create the simulcast endpoint" >&2; exit 1; }
+SUBSCRIBERS=()
+for spec in "high --substream 2" "low --substream 0" "switch --substream 2 --switch-to 0 --switch-after 5"; do
+    name=${spec%% *}
+    # shellcheck disable=SC2086
+    (cd "$HERE" && exec ip netns exec "$NS" "$PY" janus_videoroom_subscriber.py --janus "http://$ADDR:$HTTP_PORT/janus" \
+        --room 1235 --report "$WORK/sc-$name.json" --timeout 60 ${spec#* } >"$WORK/sc-$name.out" 2>"$WORK/sc-$name.err") &
+    SUBSCRIBERS+=($!)
+    PIDS+=($!)
+done
+in_ns "$RTC" send --whip "https://$ADDR:$WHIP_PORT/whip/endpoint/rtch264sc" --ca-file "$WORK/ca.pem" --token-file "$WORK/token" \
+    --simulcast 3 --frames 450 --size 1280x720 --fps 30 --bitrate 3.2M --profile baseline --stats "$WORK/sc-stats.jsonl" \
+    2>"$WORK/sc-send.err" \
+    || { echo "FAIL: rtc-h264 send --whip --simulcast exited $?: $(tail -c 800 "$WORK/sc-send.err")" >&2; exit 1; }
+for pid in "${SUBSCRIBERS[@]}"; do
+    wait "$pid" || { echo "FAIL: a simulcast subscriber failed: $(tail -c 800 "$WORK"/sc-*.err)" >&2; exit 1; }
+done
+if grep -q "$TOKEN" "$WORK/sc-send.err"; then echo "FAIL: the token was printed" >&2; exit 1; fi
+if grep -q "takes no simulcast" "$WORK/sc-send.err"; then echo "FAIL: Janus's answer took no simulcast" >&2; exit 1; fi
+python3 - "$WORK" <<'EOF' || exit 1
+import json, os, sys
+work = sys.argv[1]
+reports = {name: json.load(open(os.path.join(work, "sc-%s.json" % name))) for name in ("high", "low", "switch")}
+problems = []
+def last_run(report):
+    return report["sizes"][-1] if report["sizes"] else [0, 0, 0]
+for name, size, substream in (("high", [1280, 720], 2), ("low", [320, 180], 0)):
+    run = last_run(reports[name])
+    if run[:2] != size or run[2] < 150:
+        problems.append("%s: ends on %s (%d frames), expected at least 150 of %dx%d; sizes %s"
+                        % (name, run[:2], run[2], size[0], size[1], reports[name]["sizes"]))
+    if substream not in reports[name]["substreams"]:
+        problems.append("%s: no substream %d event from Janus (%s)" % (name, substream, reports[name]["substreams"]))
+switch = reports["switch"]
+sizes = [run[:2] for run in switch["sizes"]]
+if [1280, 720] not in sizes or sizes[-1] != [320, 180] or sizes.index([1280, 720]) > len(sizes) - 2:
+    problems.append("switch: sizes %s, expected 1280x720 then 320x180" % switch["sizes"])
+elif last_run(switch)[2] < 60:
+    problems.append("switch: only %d frames after the switch to 320x180" % last_run(switch)[2])
+if problems:
+    print("FAIL: simulcast: " + "; ".join(problems), file=sys.stderr)
+    sys.exit(1)
+print("whip-janus simulcast: substream 2 -> %s, substream 0 -> %s, switching 2 -> 0 -> %s (substream events %s)"
+      % (reports["high"]["sizes"], reports["low"]["sizes"], switch["sizes"], switch["substreams"]))
+EOF
 echo "whip-janus: PASS"
