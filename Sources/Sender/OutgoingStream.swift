@@ -22,6 +22,8 @@ struct OutgoingStream {
     struct Counters {
         /// Frames whose packets were planned (`framesSent`).
         var framesSent = 0
+        /// Keyframes among them.
+        var keyFramesSent = 0
         /// Media packets planned (`packetsSent`).
         var packetsSent = 0
         /// RTP payload bytes of those packets (`bytesSent`).
@@ -104,6 +106,14 @@ struct OutgoingStream {
 
     /// The media SSRC.
     let ssrc: SSRC
+    /// The simulcast encoding's RTP stream id, or nil for a single stream.
+    let rid: String?
+    /// The size of the encoder's pictures (0 before its first).
+    var frameSize = (width: 0, height: 0)
+    /// The bytes sent at the last report, for the layer's bitrate.
+    var bytesAtLastReport = 0
+    /// The bitrate over the last report interval.
+    var actualBitrate = 0
     /// The sequence numbers; plans each packet and writes it from its frame, as media or RTX.
     var packetizer: H264Packetizer
     /// Sent packets (plans and their frames, no bytes): what the pacer releases, what a NACK resends and a probe
@@ -143,6 +153,7 @@ struct OutgoingStream {
     /// - Throws: what `H264Packetizer` and `PacketHistory` refuse.
     init(identity: StreamIdentity, configuration: SenderConfiguration, payloadLimit: RTPPayloadLimit) throws {
         ssrc = identity.ssrc
+        rid = identity.rid
         // A FEC packet is as large as the largest packet it protects plus its own header: media leaves room for it.
         let fecRoom = configuration.fec != nil ? FlexFECEncoder.packetOverhead : 0
         packetizer = try H264Packetizer(

@@ -312,6 +312,9 @@ final class SenderSession {
             checkTransportFeedbackWait()
             if probes.isProbingExponentially { probeIfDue() }
         case .resolutionChanged(let change):
+            if streams.indices.contains(stream) { streams[stream].frameSize = (change.to.width, change.to.height) }
+            // Simulcast: the statistics' size is the highest layer's.
+            guard stream == streams.count - 1 || streams.count == 1 else { return }
             stats.frameWidth = change.to.width
             stats.frameHeight = change.to.height
             if change.reason != .initial { stats.resolutionChanges += 1 }
@@ -657,6 +660,7 @@ final class SenderSession {
             throw error
         }
         streams[stream].counters.framesSent += 1
+        if frame.isKeyframe { streams[stream].counters.keyFramesSent += 1 }
         streams[stream].counters.packetsSent += packets
         streams[stream].counters.bytesSent += payloadBytes
         streams[stream].counters.headerBytesSent += headerBytes
@@ -938,6 +942,19 @@ final class SenderSession {
         if let pacer {
             snapshot.pacerQueueDelay = pacer.queueDelay(now: now).inSeconds
         }
+        if streams.count > 1 {
+            snapshot.simulcastLayers = streams.map { stream in
+                var layer = SimulcastLayerStats(rid: stream.rid ?? "", ssrc: stream.ssrc.rawValue)
+                layer.frameWidth = stream.frameSize.width
+                layer.frameHeight = stream.frameSize.height
+                layer.framesSent = stream.counters.framesSent
+                layer.keyFramesSent = stream.counters.keyFramesSent
+                layer.packetsSent = stream.counters.packetsSent
+                layer.bytesSent = stream.counters.bytesSent
+                layer.actualBitrate = stream.actualBitrate
+                return layer
+            }
+        }
         return snapshot
     }
 
@@ -968,6 +985,13 @@ final class SenderSession {
         if elapsed > 0 {
             stats.framesPerSecond = Double(stats.framesEncoded - lastReport.frames) / elapsed
             stats.actualBitrate = Int(Double((bytesSent - lastReport.bytes) * 8) / elapsed)
+            if streams.count > 1 {
+                for index in streams.indices {
+                    let bytes = streams[index].counters.bytesSent
+                    streams[index].actualBitrate = Int(Double((bytes - streams[index].bytesAtLastReport) * 8) / elapsed)
+                    streams[index].bytesAtLastReport = bytes
+                }
+            }
         }
         lastReport = (now, stats.framesEncoded, bytesSent)
         updateFECRates()

@@ -202,6 +202,10 @@ final class SenderSessionDriver {
     private func withDriverCounters(_ statistics: SenderStats) -> SenderStats {
         var snapshot = statistics
         snapshot.framesDropped = ownEncoder?.droppedFrames ?? 0
+        if let active = ownEncoder?.activeLayers, var layers = snapshot.simulcastLayers, layers.count == active.count {
+            for index in layers.indices { layers[index].active = active[index] }
+            snapshot.simulcastLayers = layers
+        }
         let counters = transport.counters
         snapshot.rtcpPacketsReceived = counters.rtcpPacketsReceived
         snapshot.rtcpPacketsSent = counters.rtcpPacketsSent

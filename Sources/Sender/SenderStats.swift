@@ -8,6 +8,8 @@ public struct SenderStats: Codable, Sendable, Equatable {
     public var ssrc: UInt32 = 0
     /// `encoderImplementation`.
     public var encoderImplementation: String = "OpenH264"
+    /// Each simulcast encoding's figures, lowest first; nil for one stream (the figures above add them up).
+    public var simulcastLayers: [SimulcastLayerStats]?
     /// `scalabilityMode` (W3C webrtc-svc): `L1T1`, `L1T2` or `L1T3`, from the encoder's temporal layers.
     public var scalabilityMode: String = "L1T1"
     /// `frameWidth`.

@@ -22,6 +22,11 @@ let package = Package(
             .product(name: "H264", package: "rtc-h264"), .product(name: "RTP", package: "rtc-h264"),
             .product(name: "MediaTime", package: "rtc-h264"),
         ]),
+        // Issue 23: 3-layer simulcast against one 720p stream, CPU per second of 720p30 video (run-simulcast.sh).
+        .executableTarget(name: "SimulcastBench", dependencies: [
+            .product(name: "Sender", package: "rtc-h264"), .product(name: "Codec", package: "rtc-h264"),
+            .product(name: "Video", package: "rtc-h264"),
+        ]),
         // Issue 4: packetize + protect against a C loop calling srtp_protect (C/srtp_loop.c).
         .executableTarget(name: "SRTPBench", dependencies: [
             .product(name: "RTP", package: "rtc-h264"), .product(name: "SRTP", package: "rtc-h264"),

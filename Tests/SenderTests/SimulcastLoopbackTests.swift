@@ -114,6 +114,13 @@ import Video
         #expect(streams[top.rawValue]?.count == pausedAt, "the paused layer kept sending")
         #expect(streams[sender.simulcastSSRCs[0].rawValue].map { $0.count } ?? 0 > 0)
         let keyframesBefore = Self.keyframes(streams[top.rawValue] ?? [])
+        // The statistics show each layer: its RID, SSRC and size, and the top one paused.
+        let layers = try #require(await sender.statistics().simulcastLayers)
+        #expect(layers.map(\.rid) == ["q", "h", "f"])
+        #expect(layers.map(\.ssrc) == sender.simulcastSSRCs.map(\.rawValue))
+        #expect(layers.map { "\($0.frameWidth)x\($0.frameHeight)" } == ["160x90", "320x180", "640x360"])
+        #expect(layers.map(\.active) == [true, true, false])
+        #expect(layers.allSatisfy { $0.framesSent > 0 && $0.keyFramesSent >= 1 && $0.bytesSent > 0 })
 
         // 2 Mbit/s: the top layer comes back, starting with a keyframe.
         try collector.socket.send(try RTCPPacket.serialized([

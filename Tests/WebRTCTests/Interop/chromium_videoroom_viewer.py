@@ -5,7 +5,8 @@ reports the page's getStats() once the stream stops (no new frame for --idle sec
 Prints one JSON line: {"frames": framesDecoded, "received": framesReceived, "dropped": ..., "packetsLost": ...,
 "keyFrames": ..., "firstFrameMs": ms from the answer, "width": W, "height": H, "codec": "...", "decoder": "...",
 "ice": "...", "srtp": "...", "timeline": [[unix seconds, framesDecoded], ...]} (a sample whenever the count moved, polled
-every 100 ms) or {"error": "..."}. Uses only the Python standard library and /usr/bin/chromium.
+every 100 ms), "sizes": [[W, H, framesDecoded when first seen], ...]} or {"error": "..."}. With --substream N the page
+asks Janus for that simulcast substream (0 is the lowest). Uses only the Python standard library and /usr/bin/chromium.
 """
 import argparse
 import json
@@ -20,7 +21,7 @@ PAGE = """<!doctype html>
 <html><body><video id="v" autoplay muted playsinline></video>
 <script>
 %(video_stats)s
-const janus = %(janus)s, room = %(room)d, timeoutMs = %(timeout_ms)d, idleMs = %(idle_ms)d;
+const janus = %(janus)s, room = %(room)d, timeoutMs = %(timeout_ms)d, idleMs = %(idle_ms)d, substream = %(substream)d;
 const tx = () => Math.random().toString(36).slice(2);
 async function call(path, body) {
   const response = await fetch(janus + path, body === undefined ? {} :
@@ -39,7 +40,8 @@ async function main() {
     const publishers = (reply.plugindata.data.participants || []).filter((p) => p.publisher);
     if (publishers.length > 0) feed = publishers[0].id; else await new Promise((r) => setTimeout(r, 200));
   }
-  await call(base, {janus: "message", body: {request: "join", ptype: "subscriber", room: room, streams: [{feed: feed}]}});
+  const stream = substream >= 0 ? {feed: feed, substream: substream} : {feed: feed};
+  await call(base, {janus: "message", body: {request: "join", ptype: "subscriber", room: room, streams: [stream]}});
   let offer = null;
   while (offer === null) {
     const events = await call("/" + session + "?maxev=5");
@@ -55,7 +57,7 @@ async function main() {
   await call(base, {janus: "message", body: {request: "start", room: room}, jsep: {type: "answer", sdp: pc.localDescription.sdp}});
   const keepalive = setInterval(() => call("/" + session, {janus: "keepalive"}), 10000);
   let report = {frames: 0}, firstFrameMs = null, lastFrames = 0, lastChange = performance.now();
-  const timeline = [];
+  const timeline = [], sizes = [];
   while (performance.now() - started < timeoutMs) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const {inbound: s, codec, transport: t} = videoStats(await pc.getStats());
@@ -69,6 +71,10 @@ async function main() {
     }
     if (t) { report.srtp = t.srtpCipher; report.dtlsRole = t.dtlsRole; }
     if (firstFrameMs === null && report.frames > 0) firstFrameMs = performance.now() - answered;
+    const last = sizes[sizes.length - 1];
+    if (report.width && (!last || last[0] !== report.width || last[1] !== report.height)) {
+      sizes.push([report.width, report.height, report.frames]);
+    }
     if (report.frames !== lastFrames) {
       lastFrames = report.frames; lastChange = performance.now();
       timeline.push([Date.now() / 1000, report.frames]);
@@ -78,6 +84,7 @@ async function main() {
   clearInterval(keepalive);
   report.firstFrameMs = firstFrameMs === null ? null : Math.round(firstFrameMs);
   report.timeline = timeline;
+  report.sizes = sizes;
   pc.close();
   await call("/" + session, {janus: "destroy"});
   await fetch("/result", {method: "POST", body: JSON.stringify(report)});
@@ -93,6 +100,7 @@ def main() -> None:
     parser.add_argument("--room", type=int, default=1234)
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--idle", type=float, default=3.0)
+    parser.add_argument("--substream", type=int, default=-1, help="the simulcast substream to ask for (0 = lowest)")
     args = parser.parse_args()
     done = threading.Event()
     result = {}
@@ -100,7 +108,7 @@ def main() -> None:
     class Handler(QuietHandler):
         def do_GET(self):
             page = render_page(PAGE, janus=json.dumps(args.janus), room=args.room, timeout_ms=int(args.timeout * 1000),
-                               idle_ms=int(args.idle * 1000))
+                               idle_ms=int(args.idle * 1000), substream=args.substream)
             self.reply(page.encode(), "text/html")
             print("page served", file=sys.stderr, flush=True)  # whip-janus.sh starts publishing after this
 

@@ -17,7 +17,8 @@
 #   4. Simulcast: `send --whip --simulcast 3` publishes 1280x720, 640x360 and 320x180 (RIDs f, h, q) to room 1235
 #      (REMB 4 Mbit/s); three aiortc subscribers ask Janus for substream 2, substream 0, and 2 then 0 after 5 s. Passes
 #      when the first ends on 1280x720 and the second on 320x180 (each at least 150 frames of that size, with Janus's
-#      substream event), and the third decodes 1280x720 then 320x180, playing on after the switch.
+#      substream event), and the third decodes 1280x720 then 320x180, playing on after the switch; headless Chromium
+#      on substream 1 decodes at least 150 frames, ending at 640x360, and 99 % of the frames it received.
 #
 # simple-whip-server is unpacked, not installed (fetch-simple-whip-server.sh says why) into .build/simple-whip-server.
 # Usage: Tests/WebRTCTests/Interop/whip-janus.sh   (as root; after `swift build`; RTC_H264 = the binary)
@@ -198,6 +199,15 @@ for spec in "high --substream 2" "low --substream 0" "switch --substream 2 --swi
     SUBSCRIBERS+=($!)
     PIDS+=($!)
 done
+(cd "$HERE" && exec ip netns exec "$NS" python3 chromium_videoroom_viewer.py --janus "http://$ADDR:$HTTP_PORT/janus" \
+    --room 1235 --substream 1 --timeout 60 >"$WORK/sc-chromium.out" 2>"$WORK/sc-chromium.err") &
+SC_VIEWER=$!
+PIDS+=($SC_VIEWER)
+for i in $(seq 300); do
+    grep -q "page served" "$WORK/sc-chromium.err" 2>/dev/null && break
+    [ "$i" = 300 ] && { echo "FAIL: Chromium did not load its page within 30 s" >&2; exit 1; }
+    sleep 0.1
+done
 in_ns "$RTC" send --whip "https://$ADDR:$WHIP_PORT/whip/endpoint/rtch264sc" --ca-file "$WORK/ca.pem" --token-file "$WORK/token" \
     --simulcast 3 --frames 450 --size 1280x720 --fps 30 --bitrate 3.2M --profile baseline --stats "$WORK/sc-stats.jsonl" \
     2>"$WORK/sc-send.err" \
@@ -207,11 +217,21 @@ for pid in "${SUBSCRIBERS[@]}"; do
 done
 if grep -q "$TOKEN" "$WORK/sc-send.err"; then echo "FAIL: the token was printed" >&2; exit 1; fi
 if grep -q "takes no simulcast" "$WORK/sc-send.err"; then echo "FAIL: Janus's answer took no simulcast" >&2; exit 1; fi
+wait "$SC_VIEWER" || { echo "FAIL: the simulcast Chromium viewer failed: $(tail -c 800 "$WORK/sc-chromium.err")" >&2; exit 1; }
 python3 - "$WORK" <<'EOF' || exit 1
 import json, os, sys
 work = sys.argv[1]
 reports = {name: json.load(open(os.path.join(work, "sc-%s.json" % name))) for name in ("high", "low", "switch")}
 problems = []
+lines = [line for line in open(os.path.join(work, "sc-chromium.out")) if line.strip()]
+chromium = json.loads(lines[-1]) if lines else {"error": "no report"}
+if "error" in chromium:
+    problems.append("Chromium: %s" % chromium["error"])
+elif (chromium.get("width"), chromium.get("height")) != (640, 360) or chromium.get("frames", 0) < 150:
+    problems.append("Chromium on substream 1: %s frames, ends %sx%s (sizes %s), expected at least 150 and 640x360"
+                    % (chromium.get("frames"), chromium.get("width"), chromium.get("height"), chromium.get("sizes")))
+elif chromium.get("frames", 0) < 0.99 * chromium.get("received", 0):
+    problems.append("Chromium decoded %d of %d frames received" % (chromium["frames"], chromium["received"]))
 def last_run(report):
     return report["sizes"][-1] if report["sizes"] else [0, 0, 0]
 for name, size, substream in (("high", [1280, 720], 2), ("low", [320, 180], 0)):
@@ -230,7 +250,9 @@ elif last_run(switch)[2] < 60:
 if problems:
     print("FAIL: simulcast: " + "; ".join(problems), file=sys.stderr)
     sys.exit(1)
-print("whip-janus simulcast: substream 2 -> %s, substream 0 -> %s, switching 2 -> 0 -> %s (substream events %s)"
-      % (reports["high"]["sizes"], reports["low"]["sizes"], switch["sizes"], switch["substreams"]))
+print("whip-janus simulcast: aiortc substream 2 -> %s, substream 0 -> %s, switching 2 -> 0 -> %s (substream events %s); "
+      "Chromium substream 1 -> %d of %d frames decoded, sizes %s"
+      % (reports["high"]["sizes"], reports["low"]["sizes"], switch["sizes"], switch["substreams"],
+         chromium["frames"], chromium.get("received", 0), chromium.get("sizes")))
 EOF
 echo "whip-janus: PASS"
