@@ -110,6 +110,7 @@ public final class H264Sender: Sendable {
     ) async throws {
         let logger = logger ?? Logger(label: "rtc-h264.sender")
         try configuration.validate()
+        try configuration.validateSimulcastIdentification()
         var rng = SystemRandomNumberGenerator()
         var identity = StreamIdentity.draw(for: configuration, using: &rng)
         // Simulcast: one stream per encoding, lowest first; the first keeps the configured SSRCs, every SSRC differs.

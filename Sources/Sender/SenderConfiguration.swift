@@ -323,7 +323,19 @@ extension SenderConfiguration {
     /// The most simulcast encodings (libwebrtc sends at most 3 for video; Janus takes 3).
     public static let maximumSimulcastEncodings = 3
 
-    /// Checks `simulcast` and the stream identification it needs.
+    /// Checks the stream identification simulcast streams need on the wire (an `H264Sender` sending every layer:
+    /// WHEP viewers get one layer each and need none).
+    func validateSimulcastIdentification() throws(SenderError) {
+        guard simulcast.count > 1 else { return }
+        guard ridExtensionID != nil, midExtensionID != nil, mid != nil else {
+            throw .invalidConfiguration("simulcast needs the mid and rtp-stream-id header extensions and a mid")
+        }
+        guard rtx == nil || repairedRIDExtensionID != nil else {
+            throw .invalidConfiguration("simulcast with RTX needs the repaired-rtp-stream-id header extension")
+        }
+    }
+
+    /// Checks `simulcast`.
     fileprivate func validateSimulcast() throws(SenderError) {
         if let mid {
             guard (1...16).contains(mid.utf8.count), mid.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
@@ -356,12 +368,6 @@ extension SenderConfiguration {
                     "simulcast layer \(encoding.rid) needs \(EncoderConfiguration.minimumBitrate) <= minimum <= target <= maximum bit/s")
             }
         }
-        guard ridExtensionID != nil, midExtensionID != nil, mid != nil else {
-            throw .invalidConfiguration("simulcast needs the mid and rtp-stream-id header extensions and a mid")
-        }
         guard fec == nil else { throw .invalidConfiguration("simulcast does not take FlexFEC yet") }
-        guard rtx == nil || repairedRIDExtensionID != nil else {
-            throw .invalidConfiguration("simulcast with RTX needs the repaired-rtp-stream-id header extension")
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Codec
+import CongestionControl
 import H264
 import Logging
 import MediaTime
@@ -23,12 +24,23 @@ import Video
 /// Each viewer's core owns its packetizer (its own SSRC and sequence numbers), packet history, NACK responder, RTX
 /// stream, pacer and bitrate controller, so a NACK is answered for that viewer only. A viewer that attaches gets its
 /// first frame at a keyframe: it waits (no packet sent) until the IDR it asked for comes out of the encoder.
+///
+/// With simulcast (`SenderConfiguration.simulcast`) there is one encoder per layer, and each viewer gets the frames
+/// of one layer, the highest its own estimate carries (`LayerSelector`): it starts low and probes up, moves to
+/// another layer at that layer's next keyframe (asked for when the viewer decides), keeps its own sequence numbers
+/// and timestamps across the switch (its core packetizes whatever it is given), and answers NACKs from what it was
+/// sent. Each layer's encoder follows the weakest viewer on that layer (a `RateArbiter` per layer, within the
+/// layer's minimum and maximum), so a slow viewer no longer lowers the picture of the others; a layer nobody watches
+/// gets no pictures (nothing is encoded).
 package final class FanOutEncoder: Sendable {
     /// The stream's description (peer fields unused: each viewer's transport has its own peer).
     package let configuration: SenderConfiguration
 
     private let clock: MediaClock
-    private let encoder: EncoderComponent
+    /// The encoders: one, or one per simulcast layer (lowest first).
+    private let encoders: [EncoderComponent]
+    /// The highest layer's encoder (the only one without simulcast): frame rate, degradation preference.
+    private var encoder: EncoderComponent { encoders[encoders.count - 1] }
     private let registry: Registry
     private let finished = Atomic<Bool>(false)
 
@@ -38,6 +50,12 @@ package final class FanOutEncoder: Sendable {
             let session: SharedEncoderSession
             /// No frame goes out until a keyframe: a decoder cannot start on a delta frame.
             var waitingForKeyframe = true
+            /// The simulcast layer whose frames the viewer gets (0 without simulcast).
+            var layer = 0
+            /// The layer it moves to at that layer's next keyframe.
+            var pendingLayer: Int?
+            /// Layer switches made.
+            var switches = 0
         }
 
         struct State {
@@ -50,6 +68,29 @@ package final class FanOutEncoder: Sendable {
             var failure: SenderError?
             /// Told once when the stream fails: the owner ends its viewers' sessions.
             var onFatal: (@Sendable (SenderError) -> Void)?
+            /// Simulcast: the layers (lowest first), a rate arbiter per layer over the viewers on it, and whether
+            /// each layer's encoder gets pictures.
+            var layers: [SimulcastLayer] = []
+            var layerArbiters: [RateArbiter] = []
+            var layerActive: [Bool] = []
+
+            /// Simulcast: each layer gets pictures when a viewer is on it or moving to it.
+            mutating func updateActiveLayers() {
+                guard !layers.isEmpty else { return }
+                var active = Array(repeating: false, count: layers.count)
+                for viewer in viewers.values {
+                    active[viewer.layer] = true
+                    if let pending = viewer.pendingLayer { active[pending] = true }
+                }
+                layerActive = active
+            }
+
+            /// A layer's rates: its viewers' weakest wish, within the layer's minimum and maximum.
+            func layerRates(_ layer: Int) -> RateArbiter.Rates {
+                let applied = layerArbiters[layer].applied
+                let target = min(max(applied.target, layers[layer].minimumBitrate), layers[layer].maximumBitrate)
+                return RateArbiter.Rates(target: target, ceiling: max(target, min(applied.ceiling, layers[layer].maximumBitrate * 3 / 2)))
+            }
         }
 
         let state: Mutex<State>
@@ -61,8 +102,9 @@ package final class FanOutEncoder: Sendable {
             self.observer = observer
         }
 
-        /// Hands one output to every viewer (a frame only to those past their first keyframe).
-        func deliver(_ output: EncoderOutput) {
+        /// Hands one output of layer `layer`'s encoder to every viewer on that layer (a frame only to those past their
+        /// first keyframe), and its keyframes to the viewers moving to it, which switch there.
+        func deliver(_ output: EncoderOutput, layer: Int = 0) {
             // A failure: every viewer's core finishes with it below (its BYE queued on its loop first); then the owner
             // ends the sessions (ICE would keep them alive for ever otherwise) and refuses new ones.
             var fatal: (handler: @Sendable (SenderError) -> Void, error: SenderError)?
@@ -88,34 +130,84 @@ package final class FanOutEncoder: Sendable {
                 } else {
                     keyframe = nil
                 }
+                var switched = false
                 for (id, viewer) in state.viewers {
+                    if viewer.pendingLayer == layer, keyframe == true {
+                        // The layer it waited for starts here: the switch (or the first picture).
+                        state.viewers[id]?.layer = layer
+                        state.viewers[id]?.pendingLayer = nil
+                        if !viewer.waitingForKeyframe { state.viewers[id]?.switches += 1 }
+                        state.viewers[id]?.waitingForKeyframe = false
+                        if let wish = state.layerArbiters.isEmpty ? nil : state.layerArbiters[viewer.layer].wish(of: id) {
+                            _ = state.layerArbiters[viewer.layer].remove(id)
+                            _ = state.layerArbiters[layer].set(wish, for: id)
+                        }
+                        switched = true
+                        targets.append(viewer)
+                        continue
+                    }
+                    // A fatal error reaches every viewer; anything else only the viewers on the layer.
+                    guard viewer.layer == layer || isFatal(output) else { continue }
                     if let keyframe, viewer.waitingForKeyframe {
-                        guard keyframe else { continue }
+                        guard keyframe, viewer.pendingLayer == nil else { continue }
                         state.viewers[id]?.waitingForKeyframe = false
                     }
                     targets.append(viewer)
                 }
+                if switched { state.updateActiveLayers() }
                 return targets
             }
             for viewer in targets { viewer.session.deliver(output) }
         }
+
+        private func isFatal(_ output: EncoderOutput) -> Bool {
+            if case .fatal = output { return true }
+            return false
+        }
     }
 
-    /// How one viewer's core reaches the shared encoder.
+    /// How one viewer's core reaches the shared encoder (or, with simulcast, its layer's encoder).
     struct ViewerControl: EncoderControl {
         let id: UInt64
-        let encoder: EncoderComponent
+        let encoders: [EncoderComponent]
         let registry: Registry
+        let clock: MediaClock
 
         func requestKeyframe(at now: MonotonicTime) {
-            encoder.requestKeyframe(at: now)
+            guard encoders.count > 1 else { return encoders[0].requestKeyframe(at: now) }
+            // The layer the viewer watches (and the one it moves to): a PLI costs no other layer a keyframe.
+            let layers = registry.state.withLock { state in
+                state.viewers[id].map { [$0.layer] + ($0.pendingLayer.map { [$0] } ?? []) } ?? []
+            }
+            for layer in layers { encoders[layer].requestKeyframe(at: now) }
         }
 
         func setRates(target: Int, ceiling: Int) -> EventLoopFuture<Void> {
-            _ = registry.state.withLock {
-                $0.arbiter.set(RateArbiter.Rates(target: target, ceiling: ceiling), for: id)
+            let wish = RateArbiter.Rates(target: target, ceiling: ceiling)
+            guard encoders.count > 1 else {
+                _ = registry.state.withLock { $0.arbiter.set(wish, for: id) }
+                return FanOutEncoder.applyArbitratedRates(encoder: encoders[0], registry: registry)
             }
-            return FanOutEncoder.applyArbitratedRates(encoder: encoder, registry: registry)
+            // The layer the viewer's estimate carries; a move waits for that layer's keyframe, asked for now.
+            let (layer, moveTo) = registry.state.withLock { state -> (Int, Int?) in
+                guard var viewer = state.viewers[id] else { return (0, nil) }
+                _ = state.layerArbiters[viewer.layer].set(wish, for: id)
+                let desired = LayerSelector.layer(for: target, current: viewer.pendingLayer ?? viewer.layer, layers: state.layers)
+                var moveTo: Int?
+                if desired == viewer.layer {
+                    viewer.pendingLayer = nil
+                } else if desired != viewer.pendingLayer {
+                    viewer.pendingLayer = desired
+                    moveTo = desired
+                }
+                state.viewers[id] = viewer
+                state.updateActiveLayers()
+                return (viewer.layer, moveTo)
+            }
+            if let moveTo { encoders[moveTo].requestKeyframe(at: clock.monotonic()) }
+            let future = FanOutEncoder.applyLayerRates(encoders: encoders, layer: layer, registry: registry)
+            if let moveTo { _ = FanOutEncoder.applyLayerRates(encoders: encoders, layer: moveTo, registry: registry) }
+            return future
         }
     }
 
@@ -142,11 +234,47 @@ package final class FanOutEncoder: Sendable {
         let registry = Registry(
             operatorRates: RateArbiter.Rates(target: enc.targetBitrate, ceiling: enc.effectiveMaxBitrate),
             observer: configuration.frameObserver)
-        encoder = try await EncoderComponent(
-            configuration: configuration, clock: clock, origin: origin, makeEncoder: makeEncoder
-        ) { output in
-            registry.deliver(output)
+        let simulcast = configuration.simulcast.count > 1 ? configuration.simulcast : []
+        var encoders: [EncoderComponent] = []
+        do {
+            if simulcast.isEmpty {
+                encoders.append(try await EncoderComponent(
+                    configuration: configuration, clock: clock, origin: origin, makeEncoder: makeEncoder
+                ) { output in
+                    registry.deliver(output)
+                })
+            } else {
+                // One encoder per layer, each keeping its size.
+                let keepSize: @Sendable (EncoderConfiguration) throws -> any FrameEncoder = {
+                    try AdaptiveH264Encoder(configuration: $0, preference: .maintainResolution)
+                }
+                for (index, encoding) in simulcast.enumerated() {
+                    var layer = configuration
+                    layer.encoder.width = encoding.layer.width
+                    layer.encoder.height = encoding.layer.height
+                    layer.encoder.targetBitrate = encoding.layer.targetBitrate
+                    layer.encoder.maxBitrate = nil
+                    layer.degradationPreference = .maintainResolution
+                    encoders.append(try await EncoderComponent(
+                        configuration: layer, clock: clock, origin: origin, makeEncoder: keepSize
+                    ) { output in
+                        registry.deliver(output, layer: index)
+                    })
+                }
+                registry.state.withLock { state in
+                    state.layers = simulcast.map(\.layer)
+                    state.layerArbiters = simulcast.map {
+                        RateArbiter(operatorRates: RateArbiter.Rates(
+                            target: $0.layer.maximumBitrate, ceiling: $0.layer.maximumBitrate * 3 / 2))
+                    }
+                    state.layerActive = simulcast.map { _ in false }
+                }
+            }
+        } catch {
+            for encoder in encoders { await encoder.stop() }
+            throw error
         }
+        self.encoders = encoders
         self.configuration = configuration
         self.clock = clock
         self.registry = registry
@@ -162,9 +290,27 @@ package final class FanOutEncoder: Sendable {
         }
     }
 
+    /// Moves a simulcast layer's encoder to its viewers' rates (as they are when the encoder's thread gets to it).
+    static func applyLayerRates(encoders: [EncoderComponent], layer: Int, registry: Registry) -> EventLoopFuture<Void> {
+        encoders[layer].setRates {
+            let rates = registry.state.withLock { $0.layerRates(layer) }
+            return (rates.target, rates.ceiling)
+        }
+    }
+
     deinit {
         guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        encoder.close()
+        for encoder in encoders { encoder.close() }
+    }
+
+    /// Whether there is one encoder per simulcast layer.
+    private var isSimulcast: Bool { encoders.count > 1 }
+
+    /// The simulcast layers that get pictures now.
+    private var activeEncoders: [EncoderComponent] {
+        guard isSimulcast else { return encoders }
+        let active = registry.state.withLock { $0.layerActive }
+        return zip(encoders, active).filter(\.1).map(\.0)
     }
 
     // MARK: Frames
@@ -179,7 +325,12 @@ package final class FanOutEncoder: Sendable {
     /// - Throws: what `fill` throws, `SenderError.finished`, or the error that ended the stream.
     package func send(captureTime: ContinuousClock.Instant = .now, fill: (inout I420Frame) throws -> Void) throws {
         if let failure { throw failure }
-        try encoder.send(captureTime: captureTime, fill: fill)
+        guard isSimulcast else { return _ = try encoder.send(captureTime: captureTime, fill: fill) }
+        var picture = I420Frame(width: 16, height: 16)
+        try fill(&picture)
+        try picture.withView { view in
+            for encoder in activeEncoders { try encoder.send(view, captureTime: captureTime) }
+        }
     }
 
     /// Pushes a borrowed I420 picture (copied before this returns).
@@ -196,18 +347,34 @@ package final class FanOutEncoder: Sendable {
     ///   the stream.
     package func send(_ frame: VideoFrame, captureTime: ContinuousClock.Instant = .now) throws {
         if let failure { throw failure }
-        try encoder.send(frame, captureTime: captureTime)
+        guard isSimulcast else { return _ = try encoder.send(frame, captureTime: captureTime) }
+        if case .i420(let i420) = frame { return try i420.withView { try send($0, captureTime: captureTime) } }
+        var converter = try FrameConverter(width: frame.width, height: frame.height)
+        try send(captureTime: captureTime) { try converter.convert(frame, into: &$0) }
     }
 
-    /// Waits until the encoder has taken the last frame pushed.
-    package func waitForEncoder() async { await encoder.waitForEncoder() }
+    /// Waits until the encoders have taken the last frame pushed.
+    package func waitForEncoder() async {
+        for encoder in encoders { await encoder.waitForEncoder() }
+    }
 
-    /// Blocks until the encoder has taken the last frame pushed.
-    package func waitForEncoderBlocking() { encoder.waitForEncoderBlocking() }
+    /// Blocks until the encoders have taken the last frame pushed.
+    package func waitForEncoderBlocking() {
+        for encoder in encoders { encoder.waitForEncoderBlocking() }
+    }
 
-    /// Frames encoded so far, and frames replaced in the mailbox before the encoder took them.
+    /// Frames encoded so far (every layer's), and frames replaced in the mailboxes before an encoder took them.
     package var frameCounts: (encoded: Int, dropped: Int) {
-        (registry.state.withLock { $0.framesEncoded }, encoder.droppedFrames)
+        (registry.state.withLock { $0.framesEncoded }, encoders.map(\.droppedFrames).max() ?? 0)
+    }
+
+    /// A viewer's simulcast layer (its RTP stream id) and the switches it made; nil without simulcast.
+    /// - Parameter id: the viewer.
+    package func layer(of id: UInt64) -> (rid: String, switches: Int)? {
+        guard isSimulcast else { return nil }
+        return registry.state.withLock { state in
+            state.viewers[id].map { (configuration.simulcast[$0.layer].rid, $0.switches) }
+        }
     }
 
     /// The rates the encoder follows now (the weakest viewer's, at most the operator's).
@@ -274,7 +441,7 @@ package final class FanOutEncoder: Sendable {
     /// - Throws: `SenderError.finished`.
     package func requestKeyframe() throws {
         guard !finished.load(ordering: .acquiring) else { throw SenderError.finished }
-        encoder.requestKeyframe(at: clock.monotonic())
+        for encoder in encoders { encoder.requestKeyframe(at: clock.monotonic()) }
     }
 
     /// Changes the frame rate the encoder's rate control plans for (and the frame pump paces at).
@@ -282,7 +449,7 @@ package final class FanOutEncoder: Sendable {
     /// - Throws: `SenderError.invalidRate` (nothing changed), `SenderError.finished`.
     package func setFrameRate(_ framesPerSecond: Double) async throws {
         guard !finished.load(ordering: .acquiring) else { throw SenderError.finished }
-        try await encoder.setFrameRate(framesPerSecond)
+        for encoder in encoders { try await encoder.setFrameRate(framesPerSecond) }
     }
 
     /// Changes what the shared encoder gives up first when the bitrate is short (as `H264Sender`'s).
@@ -290,6 +457,9 @@ package final class FanOutEncoder: Sendable {
     /// - Throws: `SenderError.finished`; `SenderError.invalidConfiguration` when the encoder does not adapt its size.
     package func setDegradationPreference(_ preference: DegradationPreference) async throws {
         guard !finished.load(ordering: .acquiring) else { throw SenderError.finished }
+        guard !isSimulcast else {
+            throw SenderError.invalidConfiguration("simulcast layers keep their sizes: no degradation preference to change")
+        }
         try await encoder.setDegradationPreference(preference)
     }
 
@@ -301,10 +471,10 @@ package final class FanOutEncoder: Sendable {
     /// Sets what happens when the stream fails: called once, on the encoder's thread, after every viewer's core got
     /// the error. Frames pushed after that are refused with the error.
     package func onFatal(_ handler: @escaping @Sendable (SenderError) -> Void) {
-        let encoder = self.encoder
+        let encoders = self.encoders
         registry.state.withLock {
             $0.onFatal = { error in
-                encoder.close()
+                for encoder in encoders { encoder.close() }
                 handler(error)
             }
         }
@@ -347,7 +517,14 @@ package final class FanOutEncoder: Sendable {
         configuration.transportWideCCExtensionID = configuration.congestionControl ? transportWideCCExtensionID : nil
         // A viewer starts at the shared encoder's rate: a low start would pull every other viewer's picture down
         // for the second its probes take (the encoder follows the weakest viewer).
-        configuration.startBitrate = nil
+        // With simulcast the viewer's own estimate picks its layer: it starts at 300 kbit/s (a low layer) and probes
+        // up, as a libwebrtc sender starts (its probes need transport-wide feedback and RTX, which Chromium offers).
+        configuration.startBitrate = isSimulcast ? min(300_000, configuration.encoder.targetBitrate) : nil
+        configuration.simulcast = []
+        configuration.mid = nil
+        configuration.midExtensionID = nil
+        configuration.ridExtensionID = nil
+        configuration.repairedRIDExtensionID = nil
         configuration.absoluteCaptureTimeExtensionID = absoluteCaptureTimeExtensionID
         configuration.playoutDelayExtensionID = playoutDelayExtensionID
         configuration.dependencyDescriptorExtensionID = dependencyDescriptorExtensionID
@@ -364,7 +541,7 @@ package final class FanOutEncoder: Sendable {
             defer { state.nextID += 1 }
             return state.nextID
         }
-        let control = ViewerControl(id: id, encoder: encoder, registry: registry)
+        let control = ViewerControl(id: id, encoders: encoders, registry: registry, clock: clock)
         // No encoder of its own: finishing the viewer leaves the shared one running.
         let session = try SharedEncoderSession(
             configuration: configuration, identity: identity, payloadLimit: limit, transport: transport, clock: clock,
@@ -373,26 +550,47 @@ package final class FanOutEncoder: Sendable {
         // configured one (its wish is capped by the arbiter either way).
         let operatorTarget = registry.state.withLock { $0.arbiter.operatorRates.target }
         if operatorTarget != configuration.encoder.targetBitrate { _ = session.setOperatorBitrateOnLoop(operatorTarget) }
-        registry.state.withLock { $0.viewers[id] = Registry.Viewer(session: session) }
+        let start = registry.state.withLock { state -> Int in
+            var viewer = Registry.Viewer(session: session)
+            if !state.layers.isEmpty {
+                // The layer its starting estimate carries; it joins at that layer's keyframe.
+                let layer = LayerSelector.layer(
+                    for: configuration.startBitrate ?? configuration.encoder.targetBitrate, current: 0, layers: state.layers)
+                viewer.layer = layer
+                viewer.pendingLayer = layer
+            }
+            state.viewers[id] = viewer
+            state.updateActiveLayers()
+            return viewer.layer
+        }
+        if isSimulcast { _ = Self.applyLayerRates(encoders: encoders, layer: start, registry: registry) }
         session.requestKeyframeOnLoop(.application)
         return FanOutViewer(id: id, session: session, fanOut: self)
     }
 
     /// Detaches a viewer: no more frames for it; the encoder's rates follow the remaining viewers.
     func detach(_ id: UInt64) {
-        let wasAttached = registry.state.withLock { state in
+        let (wasAttached, layer) = registry.state.withLock { state -> (Bool, Int?) in
             _ = state.arbiter.remove(id)
-            return state.viewers.removeValue(forKey: id) != nil
+            let layer = state.viewers[id]?.layer
+            if let layer, !state.layerArbiters.isEmpty { _ = state.layerArbiters[layer].remove(id) }
+            let removed = state.viewers.removeValue(forKey: id) != nil
+            state.updateActiveLayers()
+            return (removed, layer)
         }
         guard wasAttached, !finished.load(ordering: .relaxed) else { return }
-        _ = Self.applyArbitratedRates(encoder: encoder, registry: registry)
+        if isSimulcast {
+            if let layer { _ = Self.applyLayerRates(encoders: encoders, layer: layer, registry: registry) }
+        } else {
+            _ = Self.applyArbitratedRates(encoder: encoder, registry: registry)
+        }
     }
 
     /// Stops the encoder (the frame waiting is encoded and delivered first). Viewers are not finished here.
     package func finish() async {
         guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        await encoder.drain()
-        await encoder.stop()
+        for encoder in encoders { await encoder.drain() }
+        for encoder in encoders { await encoder.stop() }
     }
 }
 

@@ -22,4 +22,7 @@ package final class FanOutViewer: Sendable {
 
     /// The viewer's statistics now (call on the viewer's loop).
     package func snapshotOnLoop() -> SenderStats { session.snapshotOnLoop() }
+
+    /// The simulcast layer the viewer gets (its RTP stream id) and the switches it made; nil without simulcast.
+    package var layer: (rid: String, switches: Int)? { fanOut.layer(of: id) }
 }

@@ -34,6 +34,9 @@ struct RateArbiter: Sendable, Equatable {
     }
 
     /// How many viewers have a wish.
+    /// One viewer's wish, if it has one.
+    func wish(of viewer: UInt64) -> Rates? { wishes[viewer] }
+
     var viewerCount: Int { wishes.count }
 
     /// Records a viewer's wish.

@@ -269,7 +269,8 @@ final class ViewerSession {
             remoteCandidateType: remote.map { ICECandidate.kind(of: $0, among: remoteCandidates).rawValue },
             relayProtocol: path.relayProtocol,
             iceRestarts: iceRestarts, trickledCandidates: trickledCandidates,
-            sender: viewer?.snapshotOnLoop() ?? SenderStats())
+            sender: viewer?.snapshotOnLoop() ?? SenderStats(), layer: viewer?.layer?.rid,
+            layerSwitches: viewer?.layer?.switches ?? 0)
     }
 
     /// Our side of the selected pair, as `getStats()` names it: `host`, or `relay` with the protocol to the TURN

@@ -22,4 +22,8 @@ public struct WHEPViewerStatistics: Sendable, Encodable {
     public var trickledCandidates: Int
     /// The viewer's stream: its SSRC, frames and packets sent, NACKs, PLIs, REMB, RTT and loss.
     public var sender: SenderStats
+    /// With `serve --simulcast`: the RTP stream id of the layer the viewer gets (`q`, `h`, `f`); nil otherwise.
+    public var layer: String? = nil
+    /// With `serve --simulcast`: how often the viewer moved to another layer.
+    public var layerSwitches: Int = 0
 }

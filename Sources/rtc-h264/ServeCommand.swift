@@ -89,6 +89,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Protect each viewer that offers flexfec-03 (Chromium does) with FlexFEC on top of NACK: as much as that viewer's reported loss and round trip ask (none on a loss-free path), inside its target.")
     var fec = false
 
+    @Option(help: ArgumentHelp(
+        "Encode N simulcast layers (2 or 3: full, half and quarter --size), and send each viewer the highest its own estimate carries.",
+        discussion: "A viewer starts at 300 kbit/s on a low layer and probes up; it moves to another layer at that layer's next keyframe (asked for when it decides), up when its estimate covers 1.2 times the layer's minimum (at 1280x720: 150k for 640x360, 600k for 1280x720), down when it no longer covers the current one's. Each layer's encoder follows the weakest viewer on that layer; a layer nobody watches encodes nothing.",
+        valueName: "n"))
+    var simulcast: Int?
+
     @Option(help: "RTCP CNAME.")
     var cname: String = "rtc-h264"
 
@@ -116,6 +122,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard connectTimeout.isFinite, (1...300).contains(connectTimeout) else {
             throw ValidationError("--connect-timeout must be 1-300 seconds")
         }
+        if let simulcast {
+            guard (2...3).contains(simulcast) else { throw ValidationError("--simulcast must be 2 or 3, got \(simulcast)") }
+            guard !fec else { throw ValidationError("--simulcast cannot be used with --fec") }
+        }
         guard !cname.isEmpty, cname.utf8.count <= SenderConfiguration.maximumCNAMELength else {
             throw ValidationError("--cname must be 1-\(SenderConfiguration.maximumCNAMELength) bytes")
         }
@@ -139,6 +149,13 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.rtx = policy.noNACK || noRTX ? nil : .init(payloadType: PayloadType(97))  // the viewer's RTX PT is used
         configuration.fec = fec ? .init() : nil  // the viewer's flexfec-03 PT is used
         configuration.cname = cname
+        if let simulcast {
+            configuration.simulcast = SimulcastEncoding.standard(
+                width: configuration.encoder.width, height: configuration.encoder.height, count: simulcast)
+            guard configuration.simulcast.allSatisfy({ $0.layer.width >= 16 && $0.layer.height >= 16 }) else {
+                throw ValidationError("--simulcast \(simulcast): the smallest layer of \(configuration.encoder.width)x\(configuration.encoder.height) is under 16x16")
+            }
+        }
         do {
             try configuration.validate()
         } catch {
@@ -246,7 +263,8 @@ struct ServeCommand: AsyncParsableCommand {
             viewerStats: viewers.map { ServeReport.Viewer(
                 id: $0.id, remote: $0.remote, connected: $0.connected, localCandidateType: $0.localCandidateType,
                 remoteCandidateType: $0.remoteCandidateType, relayProtocol: $0.relayProtocol, iceRestarts: $0.iceRestarts,
-                trickledCandidates: $0.trickledCandidates, stats: $0.sender) })
+                trickledCandidates: $0.trickledCandidates, layer: $0.layer,
+                layerSwitches: $0.layer == nil ? nil : $0.layerSwitches, stats: $0.sender) })
         let json = (try? JSONLine.encode(summary)) ?? "{}\n"
         let connected = viewers.filter(\.connected).count
         let progress = String(format: "%6.1fs", elapsed)

@@ -16,6 +16,9 @@ struct ServeReport: Encodable {
         var iceRestarts: Int
         /// Candidates the viewer trickled.
         var trickledCandidates: Int
+        /// With --simulcast: the viewer's layer (`q`, `h`, `f`) and how often it moved.
+        var layer: String?
+        var layerSwitches: Int?
         var stats: SenderStats
     }
 

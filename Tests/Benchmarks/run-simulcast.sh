@@ -8,13 +8,15 @@
 # paced: at 30 fps in real time, the process CPU per second of video (share of one core); unpaced: as fast as the
 # encoders take the frames, the process CPU per input frame. Each round runs the three in turn (interleaved, so
 # machine load falls on all alike); the lowest CPU of each is compared.
-# Usage: Tests/Benchmarks/run-simulcast.sh [rounds]   (default 3; MODES="paced unpaced" by default, FRAMES=300)
+# Usage: Tests/Benchmarks/run-simulcast.sh [rounds]   (default 3; MODES="paced unpaced" by default, FRAMES=300,
+#        EXTRA="--no-denoise" passes options to every run)
 set -euo pipefail
 cd "$(dirname "$0")"
 ROUNDS=${1:-3}
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "rounds must be a positive integer, got '$ROUNDS'" >&2; exit 2; }
 MODES=${MODES:-paced unpaced}
 FRAMES=${FRAMES:-300}
+EXTRA=${EXTRA:-}
 TARGET=1.35
 mkdir -p out
 Y4M=out/testsrc2-1280x720-300.y4m
@@ -38,7 +40,7 @@ for round in $(seq 1 "$ROUNDS"); do
         summary="round $round $mode ($metric, load $(cut -d" " -f1 /proc/loadavg)):"
         for config in $CONFIGS; do
             # shellcheck disable=SC2086
-            output=$("$BIN" ${ARGS[$config]} --frames "$FRAMES" --y4m "$Y4M" $flag --threads-report 2>/dev/null)
+            output=$("$BIN" ${ARGS[$config]} --frames "$FRAMES" --y4m "$Y4M" $flag $EXTRA --threads-report 2>/dev/null)
             value=$(grep '^cpu_per_s=' <<<"$output" | field "$metric")
             summary+="  $config $value"
             key="$mode/$config"
@@ -52,7 +54,7 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 
 echo
-echo "best of $ROUNDS (720p testsrc2, $FRAMES frames, 1 thread per encoder, plain RTP to a loopback sink):"
+echo "best of $ROUNDS (720p testsrc2, $FRAMES frames, 1 thread per encoder, plain RTP to a loopback sink${EXTRA:+, $EXTRA}):"
 for mode in $MODES; do
     for config in $CONFIGS; do
         key="$mode/$config"; line=$(grep '^cpu_per_s=' <<<"${BEST_OUT[$key]}")

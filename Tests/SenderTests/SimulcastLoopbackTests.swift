@@ -48,17 +48,34 @@ import Video
         return count
     }
 
-    /// The size of the first picture decoded from one stream's packets.
+    /// The size of the first picture decoded from one stream's packets, from its first keyframe on.
     static func firstPictureSize(_ packets: [[UInt8]]) throws -> (Int, Int)? {
         var depacketizer = H264Depacketizer()
         let decoder = try H264Decoder()
         var picture = I420Frame(width: 16, height: 16)
+        var started = false
         for packet in packets {
-            for case .frame(let frame) in depacketizer.push(packet) where try decoder.decode(frame.frame.bytes, into: &picture) {
-                return (picture.width, picture.height)
+            for case .frame(let frame) in depacketizer.push(packet) {
+                started = started || frame.frame.isKeyframe
+                if started, try decoder.decode(frame.frame.bytes, into: &picture) { return (picture.width, picture.height) }
             }
         }
         return nil
+    }
+
+    /// Waits until stream `ssrc` has sent nothing for `quiet` (at most 10 s), and returns its packet count then.
+    static func waitUntilQuiet(_ collector: Collector, _ ssrc: UInt32, quiet: Duration = .milliseconds(700)) async throws -> Int {
+        var count = collector.snapshot[ssrc]?.count ?? 0
+        var still = Duration.zero
+        var waited = Duration.zero
+        while still < quiet, waited < .seconds(10) {
+            try await Task.sleep(for: .milliseconds(100))
+            waited += .milliseconds(100)
+            let now = collector.snapshot[ssrc]?.count ?? 0
+            still = now == count ? still + .milliseconds(100) : .zero
+            count = now
+        }
+        return count
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -66,11 +83,11 @@ import Video
         let collector = try Collector()
         var configuration = SenderConfiguration(
             peerHost: "127.0.0.1", peerPort: collector.socket.port,
-            encoder: EncoderConfiguration(width: 640, height: 360, frameRate: 30, targetBitrate: 1_000_000))
+            encoder: EncoderConfiguration(width: 320, height: 180, frameRate: 30, targetBitrate: 1_000_000))
         configuration.localHost = "127.0.0.1"
         configuration.security = nil
         configuration.keyframeThrottle = .milliseconds(100)
-        configuration.simulcast = SimulcastEncoding.standard(width: 640, height: 360, count: 3)
+        configuration.simulcast = SimulcastEncoding.standard(width: 320, height: 180, count: 3)
         configuration.mid = "0"
         configuration.midExtensionID = Self.midID
         configuration.ridExtensionID = Self.ridID
@@ -78,7 +95,7 @@ import Video
         #expect(sender.simulcastSSRCs.count == 3 && Set(sender.simulcastSSRCs).count == 3)
         #expect(sender.simulcastSSRCs.first == sender.ssrc)
         let pump = FramePump(
-            source: try PatternSource(width: 640, height: 360), sender: sender, pacing: .realTime, frameLimit: 1800)
+            source: try PatternSource(width: 320, height: 180), sender: sender, pacing: .realTime, frameLimit: 1800)
         async let pumped = pump.run()
         defer { pump.stop() }
 
@@ -100,25 +117,29 @@ import Video
             #expect(size == (layer.width, layer.height), "\(rid): \(size)")
         }
 
-        // A REMB of 200 kbit/s: 150k for 160x90, 50k for 320x180, nothing for 640x360: its packets stop.
+        // A REMB of 200 kbit/s: 150k for 80x44, 50k for 160x90, nothing for 320x180 (each layer's minimum is 30k):
+        // its packets stop.
         let peer = SSRC(0x5EED_0002)
         let top = sender.simulcastSSRCs[2]
         try collector.socket.send(try RTCPPacket.serialized([
             .receiverReport(ReceiverReport(ssrc: peer)),
             .remb(ReceiverEstimatedMaximumBitrate(senderSSRC: peer, bitrate: 200_000, ssrcs: sender.simulcastSSRCs)),
         ]), toPort: sender.localPort)
+        // Paused: the layer falls silent (its last frames drain first; on a loaded machine that takes a while).
+        let pausedAt = try await Self.waitUntilQuiet(collector, top.rawValue)
         try await Task.sleep(for: .milliseconds(500))
-        let pausedAt = collector.snapshot[top.rawValue]?.count ?? 0
-        try await Task.sleep(for: .milliseconds(700))
         streams = collector.snapshot
         #expect(streams[top.rawValue]?.count == pausedAt, "the paused layer kept sending")
+        #expect(streams[sender.simulcastSSRCs[0].rawValue].map { $0.count } ?? 0 > 0)
+        let lowBefore = streams[sender.simulcastSSRCs[0].rawValue]?.count ?? 0
+        try await Self.wait { (collector.snapshot[sender.simulcastSSRCs[0].rawValue]?.count ?? 0) > lowBefore + 5 }
         #expect(streams[sender.simulcastSSRCs[0].rawValue].map { $0.count } ?? 0 > 0)
         let keyframesBefore = Self.keyframes(streams[top.rawValue] ?? [])
         // The statistics show each layer: its RID, SSRC and size, and the top one paused.
         let layers = try #require(await sender.statistics().simulcastLayers)
         #expect(layers.map(\.rid) == ["q", "h", "f"])
         #expect(layers.map(\.ssrc) == sender.simulcastSSRCs.map(\.rawValue))
-        #expect(layers.map { "\($0.frameWidth)x\($0.frameHeight)" } == ["160x90", "320x180", "640x360"])
+        #expect(layers.map { "\($0.frameWidth)x\($0.frameHeight)" } == ["80x44", "160x90", "320x180"])
         #expect(layers.map(\.active) == [true, true, false])
         #expect(layers.allSatisfy { $0.framesSent > 0 && $0.keyFramesSent >= 1 && $0.bytesSent > 0 })
 
@@ -131,7 +152,7 @@ import Video
         let resumed = Array((collector.snapshot[top.rawValue] ?? []).dropFirst(pausedAt))
         #expect(Self.keyframes(streams[top.rawValue] ?? []) == keyframesBefore)
         #expect(Self.keyframes(resumed) >= 1, "the resumed layer did not start with a keyframe")
-        #expect(try Self.firstPictureSize(resumed).map { $0 == (640, 360) } == true, "the resumed layer does not decode")
+        #expect(try Self.firstPictureSize(resumed).map { $0 == (320, 180) } == true, "the resumed layer does not decode")
 
         // A PLI for the lowest layer: a keyframe there, none on the others.
         streams = collector.snapshot

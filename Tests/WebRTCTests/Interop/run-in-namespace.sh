@@ -39,6 +39,7 @@ INTEROP=Tests/WebRTCTests/Interop
 ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 300 --viewers 2 --screenshot
 ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 150 --loss 0.05
 ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 150 --loss 0.05 --temporal-layers 3
+ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 240 --simulcast 3 --size 640x360 --bitrate 1M
 ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 240 --blackout-ms 3000
 ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 210 --restart-after 2
 ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 300 --host fd00:79::2

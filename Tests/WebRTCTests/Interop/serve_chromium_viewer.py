@@ -17,6 +17,7 @@ Checks, each failing with a message (exit status 1):
   - with --loss: NACKs arrived and were answered with retransmissions (and the 99 % above still holds);
   - with --temporal-layers N (N > 1): the page negotiated the dependency descriptor (and not without), every
     viewer's scalabilityMode is L1TN, and the 99 % above holds with Chromium assembling frames by the descriptor;
+  - with --simulcast N: every viewer reports its layer and ends on the highest (f) on this unconstrained path;
   - with --blackout-ms: a PLI arrived, a second keyframe was encoded and decoded, and decoding resumed;
   - trickle ICE: every page POSTed its offer before gathering (the offer's candidates are counted) and PATCHed its
     candidates afterwards: the page counted them accepted (204) and the server counted each viewer's;
@@ -76,6 +77,9 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=45.0)
     parser.add_argument("--size", default="320x240")
     parser.add_argument("--loss", type=float, default=0.0)
+    parser.add_argument("--simulcast", type=int, default=0,
+                        help="serve --simulcast N: every viewer must report its layer and end on the highest (f)")
+    parser.add_argument("--bitrate", default="600k")
     parser.add_argument("--temporal-layers", type=int, default=1,
                         help="serve --temporal-layers N; above 1 the page must negotiate the dependency descriptor")
     parser.add_argument("--blackout-ms", type=int, default=0)
@@ -126,12 +130,13 @@ def main() -> int:
     token = os.urandom(16).hex()  # beyond loopback the server requires one; the page takes it from #token=
     log = open(os.path.join(workdir, "serve.log"), "w")
     serve = subprocess.Popen(
-        [args.rtc_h264, "serve", "--whep", f"{url_host(host)}:{port}", "--size", args.size, "--fps", "30", "--bitrate", "600k",
+        [args.rtc_h264, "serve", "--whep", f"{url_host(host)}:{port}", "--size", args.size, "--fps", "30", "--bitrate", args.bitrate,
          "--frames", str(args.frames), "--stats", stats_path, "--max-viewers", str(max(2, args.viewers)), "--token", token,
-         "--temporal-layers", str(args.temporal_layers)],
+         "--temporal-layers", str(args.temporal_layers)] + (["--simulcast", str(args.simulcast)] if args.simulcast else []),
         stdout=log, stderr=subprocess.STDOUT)
     browsers = []
     failures = []
+    devtools, session, shot = None, None, None
     try:
         page = f"http://{url_host(host)}:{port}/"
         answered = get_when_listening(page, serve)
@@ -142,7 +147,6 @@ def main() -> int:
         if status != 200 or "RTCPeerConnection" not in html:
             failures.append(f"GET / answered {status} without the viewer page")
         started = time.time()
-        devtools, session, shot = None, None, None
         for index in range(args.viewers):
             profile = os.path.join(workdir, f"profile{index}")
             url = f"{page}#token={token}&report=http://{url_host(host)}:{collector.server_address[1]}/report/{index}"
@@ -241,6 +245,10 @@ def main() -> int:
             if negotiated != (args.temporal_layers > 1):
                 failures.append(f"page {i}: dependency descriptor negotiated: {negotiated}, with "
                                 f"--temporal-layers {args.temporal_layers} (extensions {report.get('headerExtensions')})")
+        for viewer in viewers:
+            if args.simulcast and viewer.get("connected") and viewer.get("layer") != "f":
+                failures.append(f"a viewer ends on layer {viewer.get('layer')} ({viewer.get('layerSwitches')} switches), "
+                                "expected f on an unconstrained path")
         for viewer in viewers:
             mode = viewer.get("stats", {}).get("scalabilityMode")
             if viewer.get("connected") and mode != f"L1T{args.temporal_layers}":

@@ -2,11 +2,14 @@
 // sender). One `H264Sender` sending plain RTP over loopback UDP to a sink in this process that only counts bytes per
 // SSRC; 1280x720 I420 frames preloaded (testsrc2 Y4M, or the Video module's TestPattern), then sent at 30 fps in real
 // time (a live 720p30 source: the CPU per second is what counts) or, with --unpaced, as fast as the encoders take
-// them (waitForEncoderBlocking() before each frame); then finish(). Run through Tests/Benchmarks/run-simulcast.sh.
+// them (waitForEncoderBlocking() before each frame; capture times still 1/30 s apart); then finish(). Run through
+// Tests/Benchmarks/run-simulcast.sh.
 //
 // Usage: SimulcastBench [--layers 1|3] [--frames N] [--bitrate BPS] [--y4m FILE] [--unpaced] [--threads-report]
+//                       [--no-denoise]
 //   --layers 1: one 1280x720 stream (default 2.5 Mbit/s); --layers 3: SimulcastEncoding.standard(count: 3), RIDs
-//   q/h/f at 320x180, 640x360, 1280x720 (default 3.2 Mbit/s, split 150k/500k/2.5M).
+//   q/h/f at 320x180, 640x360, 1280x720 (default 3.2 Mbit/s, split 150k/500k/2.5M). --no-denoise turns OpenH264's
+//   denoiser off (`EncoderConfiguration.denoise`, on by default) in every layer's encoder.
 // Prints one "cpu_per_s=..." line: process CPU (getrusage user+sys, from the first frame to the end of finish(),
 // the sink thread's own CPU subtracted) per second of video (= share of one core), per input frame, the wall time,
 // the sender's statistics and the bytes received per stream. --threads-report adds one line per thread (CPU from
@@ -42,6 +45,7 @@ var bitrate: Int?
 var y4mPath: String?
 var paced = true
 var threadsReport = false
+var denoise = EncoderConfiguration.defaultDenoise
 while let argument = arguments.popFirst() {
     switch argument {
     case "--layers":
@@ -54,6 +58,7 @@ while let argument = arguments.popFirst() {
         y4mPath = path
     case "--unpaced": paced = false
     case "--threads-report": threadsReport = true
+    case "--no-denoise": denoise = false
     default: usageError("unknown argument \(argument)")
     }
 }
@@ -197,6 +202,7 @@ var configuration = SenderConfiguration(
     peerHost: "127.0.0.1", peerPort: sink.port,
     encoder: EncoderConfiguration(width: width, height: height, frameRate: frameRate, targetBitrate: targetBitrate))
 configuration.localHost = "127.0.0.1"
+configuration.encoder.denoise = denoise
 configuration.security = nil
 if layers > 1 {
     configuration.simulcast = SimulcastEncoding.standard(width: width, height: height, count: layers)
@@ -231,7 +237,8 @@ var feederThread: Int32 = 0
         }
         // No frame lost: a frame waits for the encoders (late rather than dropped), as FramePump does.
         sender.waitForEncoderBlocking()
-        try frame.withView { try sender.send($0, captureTime: paced ? captureTime : clock.now) }
+        // Capture times on the 30 fps grid either way, so that rate control sees the same media time.
+        try frame.withView { try sender.send($0, captureTime: captureTime) }
     }
     sender.waitForEncoderBlocking()
     return late
@@ -257,7 +264,8 @@ let perStream = received.bytes.keys.sorted { (ssrcNames[$0] ?? "") < (ssrcNames[
 print(String(format: "cpu_per_s=%.4f cpu_ms_per_frame=%.3f cpu_s=%.3f sink_cpu_s=%.3f wall_s=%.2f feed_s=%.2f fps=%.1f",
              cpuSender / videoSeconds, cpuSender * 1000 / Double(frames.count), cpuSender, received.cpu, elapsed,
              feedElapsed, Double(frames.count) / feedElapsed)
-      + " mode=\(paced ? "paced" : "unpaced") layers=\(layers) bitrate=\(targetBitrate) frames=\(frames.count)"
+      + " mode=\(paced ? "paced" : "unpaced") layers=\(layers) bitrate=\(targetBitrate) denoise=\(denoise)"
+      + " frames=\(frames.count)"
       + " late=\(late) sent=\(stats.framesSent) encoded=\(stats.framesEncoded) skipped=\(stats.framesSkipped)"
       + " dropped=\(stats.framesDropped) bytes=\(stats.bytesSent) packets=\(stats.packetsSent)"
       + " size=\(stats.frameWidth)x\(stats.frameHeight)"
