@@ -174,7 +174,7 @@ public final class H264Sender: Sendable {
         let encoder: EncoderSet
         var components: [EncoderComponent] = []
         do {
-            for (index, layerConfiguration) in Self.encoderConfigurations(configuration).enumerated() {
+            for (index, layerConfiguration) in configuration.encoderConfigurations.enumerated() {
                 components.append(try await EncoderComponent(
                     configuration: layerConfiguration, clock: clock, origin: origin, makeEncoder: makeEncoder
                 ) { output in
@@ -224,22 +224,6 @@ public final class H264Sender: Sendable {
             "target_bps": "\(encoding.targetBitrate)", "profile_level_id": "\(encoding.profileLevelID)",
             "srtp": "\(configuration.security.map { "\($0.suite)" } ?? "off")",
         ])
-    }
-
-    /// The encoder configuration of each encoder: the configuration itself, or one per simulcast encoding (its
-    /// layer's size and target, its sizes kept).
-    static func encoderConfigurations(_ configuration: SenderConfiguration) -> [SenderConfiguration] {
-        guard configuration.simulcast.count > 1 else { return [configuration] }
-        return configuration.simulcast.map { encoding in
-            var layer = configuration
-            layer.encoder.width = encoding.layer.width
-            layer.encoder.height = encoding.layer.height
-            layer.encoder.targetBitrate = encoding.layer.targetBitrate
-            layer.encoder.maxBitrate = nil
-            layer.degradationPreference = .maintainResolution
-            layer.startBitrate = nil
-            return layer
-        }
     }
 
     deinit {

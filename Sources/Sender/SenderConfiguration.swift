@@ -371,3 +371,24 @@ extension SenderConfiguration {
         guard fec == nil else { throw .invalidConfiguration("simulcast does not take FlexFEC yet") }
     }
 }
+
+extension SenderConfiguration {
+    /// The configuration of each encoder: this one, or one per simulcast encoding (lowest first): the layer's size
+    /// and target, its size kept (maintain-resolution), and OpenH264's denoiser only on the highest layer: a
+    /// picture scaled down to a half or a quarter has had its noise averaged away already, and the denoiser was 37 %
+    /// of the 640x360 layer's encoding time (Docs/Benchmarks.md, `run-simulcast.sh`).
+    package var encoderConfigurations: [SenderConfiguration] {
+        guard simulcast.count > 1 else { return [self] }
+        return simulcast.enumerated().map { index, encoding in
+            var layer = self
+            layer.encoder.width = encoding.layer.width
+            layer.encoder.height = encoding.layer.height
+            layer.encoder.targetBitrate = encoding.layer.targetBitrate
+            layer.encoder.maxBitrate = nil
+            layer.encoder.denoise = encoder.denoise && index == simulcast.count - 1
+            layer.degradationPreference = .maintainResolution
+            layer.startBitrate = nil
+            return layer
+        }
+    }
+}

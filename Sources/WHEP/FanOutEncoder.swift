@@ -248,13 +248,7 @@ package final class FanOutEncoder: Sendable {
                 let keepSize: @Sendable (EncoderConfiguration) throws -> any FrameEncoder = {
                     try AdaptiveH264Encoder(configuration: $0, preference: .maintainResolution)
                 }
-                for (index, encoding) in simulcast.enumerated() {
-                    var layer = configuration
-                    layer.encoder.width = encoding.layer.width
-                    layer.encoder.height = encoding.layer.height
-                    layer.encoder.targetBitrate = encoding.layer.targetBitrate
-                    layer.encoder.maxBitrate = nil
-                    layer.degradationPreference = .maintainResolution
+                for (index, layer) in configuration.encoderConfigurations.enumerated() {
                     encoders.append(try await EncoderComponent(
                         configuration: layer, clock: clock, origin: origin, makeEncoder: keepSize
                     ) { output in
