@@ -34,9 +34,9 @@ public final class H264Sender: Sendable {
     public let rtxSSRC: SSRC?
     /// The FlexFEC stream's SSRC, when FEC is on.
     public let fecSSRC: SSRC?
-    /// The bound local RTP port (RTCP too when muxed, else the next port).
     /// The media SSRC of each simulcast encoding, lowest first (`configuration.simulcast`); empty for one stream.
     public let simulcastSSRCs: [SSRC]
+    /// The bound local RTP port (RTCP too when muxed, else the next port).
     public let localPort: Int
     /// Statistics once per report interval; the last element is the final statistics. Newest kept when not read.
     public let reports: AsyncStream<SenderStats>

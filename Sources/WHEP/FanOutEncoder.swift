@@ -371,9 +371,12 @@ package final class FanOutEncoder: Sendable {
         }
     }
 
-    /// The rates the encoder follows now (the weakest viewer's, at most the operator's).
+    /// The rates the encoder follows now (the weakest viewer's, at most the operator's); with simulcast, the highest
+    /// layer's (its weakest viewer's, within the layer's minimum and maximum).
     package var appliedRates: (target: Int, ceiling: Int) {
-        let rates = registry.state.withLock { $0.arbiter.applied }
+        let rates = registry.state.withLock { state in
+            state.layers.isEmpty ? state.arbiter.applied : state.layerRates(state.layers.count - 1)
+        }
         return (rates.target, rates.ceiling)
     }
 
@@ -411,15 +414,23 @@ package final class FanOutEncoder: Sendable {
                 RateArbiter.Rates(target: controller.effectiveTarget, ceiling: controller.effectiveCeiling))
             return (previous, Array(state.viewers.values))
         }
-        do {
-            try await Self.applyArbitratedRates(encoder: encoder, registry: registry).get()
-        } catch {
-            registry.state.withLock { _ = $0.arbiter.setOperatorRates(previous) }
-            throw SenderError.invalidRate("\(error)")
+        if !isSimulcast {
+            do {
+                try await Self.applyArbitratedRates(encoder: encoder, registry: registry).get()
+            } catch {
+                registry.state.withLock { _ = $0.arbiter.setOperatorRates(previous) }
+                throw SenderError.invalidRate("\(error)")
+            }
         }
-        // Each viewer's wish follows (a viewer that finished meanwhile is skipped: it no longer counts).
+        // Each viewer's wish follows (a viewer that finished meanwhile is skipped: it no longer counts). With
+        // simulcast the wishes cap each layer's encoder through its own arbiter (never past the layer's maximum).
         for viewer in viewers {
             _ = try? await viewer.session.setOperatorBitrate(bitsPerSecond).get()
+        }
+        if isSimulcast {
+            for layer in encoders.indices {
+                try? await Self.applyLayerRates(encoders: encoders, layer: layer, registry: registry).get()
+            }
         }
         return appliedRates
     }

@@ -4,7 +4,8 @@
 ///
 /// Policy (documented in Docs/Architecture.md): one stream serves every viewer, so a viewer on a poor path lowers the
 /// quality for all; the alternative (the strongest, letting the weak viewer lose packets) breaks that viewer's
-/// picture for good, and simulcast is out of scope. The result never exceeds the operator's rates (each wish is
+/// picture for good. With simulcast (`serve --simulcast`) there is one arbiter per layer, over the viewers on that
+/// layer, so a weak viewer moves to a lower layer instead of lowering everyone's. The result never exceeds the operator's rates (each wish is
 /// already capped by them) and with no viewer the operator's rates apply. Pure: no clock, no I/O.
 struct RateArbiter: Sendable, Equatable {
     /// A target and a ceiling, in bit/s.
@@ -33,10 +34,10 @@ struct RateArbiter: Sendable, Equatable {
         return Rates(target: target, ceiling: max(target, ceiling))
     }
 
-    /// How many viewers have a wish.
     /// One viewer's wish, if it has one.
     func wish(of viewer: UInt64) -> Rates? { wishes[viewer] }
 
+    /// How many viewers have a wish.
     var viewerCount: Int { wishes.count }
 
     /// Records a viewer's wish.

@@ -73,7 +73,10 @@ public struct SimulcastDescription: Hashable, Sendable {
     }
 
     /// Reads a section's simulcast streams.
-    /// - Parameter section: the m-section.
+    /// - Parameters:
+    ///   - section: the m-section.
+    ///   - direction: the direction to read (`send` in an offer we answer or an answer to an endpoint's offer,
+    ///     `recv` in an answer to our offer).
     /// - Returns: the streams of its `a=simulcast` in the given direction, or nil when it has none in that direction.
     /// - Throws: `JSEPError.malformedLine` for an `a=simulcast` or `a=rid` that does not parse, an id that is not a
     ///   valid RTP stream id, a stream named twice, more than `maximumStreams` streams, or a stream without an
