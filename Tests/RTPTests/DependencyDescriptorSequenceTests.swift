@@ -158,3 +158,52 @@ import Testing
         }
     }
 }
+
+/// A simulcast stream's fixed block (issue 23, item 2): media packets carry the mid and `rtp-stream-id`, their
+/// retransmissions `repaired-rtp-stream-id` in its place (RFC 8852 section 3.2), with the per-frame elements after it.
+@Suite struct RepairedStreamIDTests {
+    static func block(_ ridID: UInt8) throws -> RTPHeaderExtension {
+        try RTPHeaderExtension.oneByte([
+            TransportSequenceNumber.element(id: 3, value: SequenceNumber(0)),
+            RTPHeaderExtensionElement(id: 7, data: Array("0".utf8)),
+            RTPHeaderExtensionElement(id: ridID, data: Array("f".utf8)),
+        ])
+    }
+
+    @Test func retransmissionsCarryTheRepairedStreamID() throws {
+        var p = try H264Packetizer(
+            ssrc: SSRC(1), payloadType: PayloadType(96), firstSequenceNumber: SequenceNumber(10), srtpTrailerSize: 0,
+            headerExtension: try Self.block(8), extensionIDs: RTPPacketExtensionIDs(dependencyDescriptor: 6),
+            retransmissionHeaderExtension: try Self.block(9))
+        let access = frame([nal(0x41, size: 200)])
+        let element = DependencyDescriptorElement(templateID: 1, frameNumber: 5)
+        var plans: [H264PacketPlan] = []
+        try p.plan(access, timestamp: RTPTimestamp(0), extensions: RTPPacketExtensions(dependencyDescriptor: element)) {
+            plans.append($0)
+        }
+        let plan = try #require(plans.first)
+        var media = [UInt8](repeating: 0, count: plan.size)
+        var rtx = [UInt8](repeating: 0, count: plan.size + 2)
+        _ = try media.withUnsafeMutableBytes { try p.write(plan, of: access, into: $0) }
+        _ = try rtx.withUnsafeMutableBytes {
+            try p.writeRetransmission(plan, of: access, ssrc: SSRC(2), payloadType: PayloadType(97),
+                                      sequenceNumber: SequenceNumber(1), into: $0)
+        }
+        let mediaElements = try #require(try RTPPacketView(parsing: media).header.headerExtension?.elements())
+        let rtxElements = try #require(try RTPPacketView(parsing: rtx).header.headerExtension?.elements())
+        #expect(mediaElements.map(\.id) == [3, 7, 8, 6])
+        #expect(rtxElements.map(\.id) == [3, 7, 9, 6])
+        #expect(rtxElements.first { $0.id == 9 }?.data == Array("f".utf8))
+        #expect(rtxElements.first { $0.id == 6 }?.data == mediaElements.first { $0.id == 6 }?.data)
+        // A block of another size or an ID a per-frame element uses is refused.
+        let longer = try RTPHeaderExtension.oneByte([TransportSequenceNumber.element(id: 3, value: SequenceNumber(0))])
+        for bad in [longer, try Self.block(6)] {
+            #expect(throws: H264PayloadError.invalidExtensionIDs) {
+                try H264Packetizer(
+                    ssrc: SSRC(1), payloadType: PayloadType(96), firstSequenceNumber: SequenceNumber(10),
+                    headerExtension: try Self.block(8), extensionIDs: RTPPacketExtensionIDs(dependencyDescriptor: 6),
+                    retransmissionHeaderExtension: bad)
+            }
+        }
+    }
+}
