@@ -54,6 +54,10 @@ package final class FanOutEncoder: Sendable {
             var layer = 0
             /// The layer it moves to at that layer's next keyframe.
             var pendingLayer: Int?
+            /// The layer its estimate has wanted since `candidateSince` (`LayerSelector.holds`): it moves there once
+            /// the estimate has held that long.
+            var candidate: Int?
+            var candidateSince = MonotonicTime(nanoseconds: 0)
             /// Layer switches made.
             var switches = 0
         }
@@ -73,6 +77,24 @@ package final class FanOutEncoder: Sendable {
             var layers: [SimulcastLayer] = []
             var layerArbiters: [RateArbiter] = []
             var layerActive: [Bool] = []
+            /// Moves a layer's encoder to its viewers' rates, and asks a layer's encoder for a keyframe (set once the
+            /// encoders exist).
+            var applyLayer: (@Sendable (Int) -> Void)?
+            var keyframeLayer: (@Sendable (Int) -> Void)?
+
+            /// Starts a viewer's move to its candidate layer once the estimate has wanted it long enough (or at once
+            /// when `urgent`): the move then waits for that layer's keyframe, which is to be asked for.
+            /// - Returns: the layer whose keyframe to ask for, if the move starts.
+            mutating func promote(_ id: UInt64, now: MonotonicTime, urgent: Bool = false) -> Int? {
+                guard var viewer = viewers[id], let candidate = viewer.candidate else { return nil }
+                let hold = candidate > viewer.layer ? LayerSelector.upHold : LayerSelector.downHold
+                guard urgent || now - viewer.candidateSince >= hold else { return nil }
+                viewer.candidate = nil
+                viewer.pendingLayer = candidate
+                viewers[id] = viewer
+                updateActiveLayers()
+                return candidate
+            }
 
             /// Simulcast: each layer gets pictures when a viewer is on it or moving to it.
             mutating func updateActiveLayers() {
@@ -94,17 +116,30 @@ package final class FanOutEncoder: Sendable {
         }
 
         let state: Mutex<State>
+        /// The clocks (simulcast: when a viewer's estimate started to want another layer).
+        let clock: MediaClock?
         /// The configuration's `frameObserver`, called once per encoded frame (not once per viewer).
         let observer: (@Sendable (EncodedFrame, RTPTimestamp) -> Void)?
 
-        init(operatorRates: RateArbiter.Rates, observer: (@Sendable (EncodedFrame, RTPTimestamp) -> Void)?) {
+        init(
+            operatorRates: RateArbiter.Rates, observer: (@Sendable (EncodedFrame, RTPTimestamp) -> Void)?,
+            clock: MediaClock? = nil
+        ) {
             state = Mutex(State(arbiter: RateArbiter(operatorRates: operatorRates)))
             self.observer = observer
+            self.clock = clock
         }
 
         /// Hands one output of layer `layer`'s encoder to every viewer on that layer (a frame only to those past their
         /// first keyframe), and its keyframes to the viewers moving to it, which switch there.
         func deliver(_ output: EncoderOutput, layer: Int = 0) {
+            var reapply: [Int] = []
+            var keyframes: [Int] = []
+            var actions: (apply: (@Sendable (Int) -> Void)?, keyframe: (@Sendable (Int) -> Void)?) = (nil, nil)
+            defer {
+                for layer in Set(reapply) { actions.apply?(layer) }
+                for layer in Set(keyframes) { actions.keyframe?(layer) }
+            }
             // A failure: every viewer's core finishes with it below (its BYE queued on its loop first); then the owner
             // ends the sessions (ICE would keep them alive for ever otherwise) and refuses new ones.
             var fatal: (handler: @Sendable (SenderError) -> Void, error: SenderError)?
@@ -131,6 +166,13 @@ package final class FanOutEncoder: Sendable {
                     keyframe = nil
                 }
                 var switched = false
+                actions = (state.applyLayer, state.keyframeLayer)
+                // A move the estimate has wanted long enough starts now (the estimate may not change again).
+                if keyframe != nil, !state.layers.isEmpty, let now = clock?.monotonic() {
+                    for id in state.viewers.keys where state.viewers[id]?.candidate != nil {
+                        if let layer = state.promote(id, now: now) { keyframes.append(layer) }
+                    }
+                }
                 for (id, viewer) in state.viewers {
                     if viewer.pendingLayer == layer, keyframe == true {
                         // The layer it waited for starts here: the switch (or the first picture).
@@ -141,6 +183,9 @@ package final class FanOutEncoder: Sendable {
                         if let wish = state.layerArbiters.isEmpty ? nil : state.layerArbiters[viewer.layer].wish(of: id) {
                             _ = state.layerArbiters[viewer.layer].remove(id)
                             _ = state.layerArbiters[layer].set(wish, for: id)
+                            // Both layers' encoders follow their viewers as they are now: the layer left must not
+                            // stay at the leaving viewer's rate.
+                            reapply += [viewer.layer, layer]
                         }
                         switched = true
                         targets.append(viewer)
@@ -188,21 +233,24 @@ package final class FanOutEncoder: Sendable {
                 _ = registry.state.withLock { $0.arbiter.set(wish, for: id) }
                 return FanOutEncoder.applyArbitratedRates(encoder: encoders[0], registry: registry)
             }
-            // The layer the viewer's estimate carries; a move waits for that layer's keyframe, asked for now.
+            // The layer the viewer's estimate carries: once it has wanted it for `LayerSelector`'s hold (at once when
+            // far below its layer), the move waits for that layer's keyframe, asked for then.
+            let now = clock.monotonic()
             let (layer, moveTo) = registry.state.withLock { state -> (Int, Int?) in
                 guard var viewer = state.viewers[id] else { return (0, nil) }
                 _ = state.layerArbiters[viewer.layer].set(wish, for: id)
-                let desired = LayerSelector.layer(for: target, current: viewer.pendingLayer ?? viewer.layer, layers: state.layers)
-                var moveTo: Int?
+                let desired = LayerSelector.layer(for: target, current: viewer.layer, layers: state.layers)
                 if desired == viewer.layer {
+                    viewer.candidate = nil
                     viewer.pendingLayer = nil
-                } else if desired != viewer.pendingLayer {
-                    viewer.pendingLayer = desired
-                    moveTo = desired
+                } else if desired != viewer.candidate, desired != viewer.pendingLayer {
+                    viewer.candidate = desired
+                    viewer.candidateSince = now
                 }
                 state.viewers[id] = viewer
                 state.updateActiveLayers()
-                return (viewer.layer, moveTo)
+                let urgent = LayerSelector.isFarBelow(target, layer: viewer.layer, layers: state.layers)
+                return (viewer.layer, state.promote(id, now: now, urgent: urgent))
             }
             if let moveTo { encoders[moveTo].requestKeyframe(at: clock.monotonic()) }
             let future = FanOutEncoder.applyLayerRates(encoders: encoders, layer: layer, registry: registry)
@@ -233,7 +281,7 @@ package final class FanOutEncoder: Sendable {
         let enc = configuration.encoder
         let registry = Registry(
             operatorRates: RateArbiter.Rates(target: enc.targetBitrate, ceiling: enc.effectiveMaxBitrate),
-            observer: configuration.frameObserver)
+            observer: configuration.frameObserver, clock: clock)
         let simulcast = configuration.simulcast.count > 1 ? configuration.simulcast : []
         var encoders: [EncoderComponent] = []
         do {
@@ -262,6 +310,8 @@ package final class FanOutEncoder: Sendable {
                             target: $0.layer.maximumBitrate, ceiling: $0.layer.maximumBitrate * 3 / 2))
                     }
                     state.layerActive = simulcast.map { _ in false }
+                    state.applyLayer = { [encoders] layer in _ = Self.applyLayerRates(encoders: encoders, layer: layer, registry: registry) }
+                    state.keyframeLayer = { [encoders] layer in encoders[layer].requestKeyframe(at: clock.monotonic()) }
                 }
             }
         } catch {

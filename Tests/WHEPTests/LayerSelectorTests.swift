@@ -21,3 +21,17 @@ import Testing
         #expect(LayerSelector.layer(for: 1_000_000, current: 0, layers: []) == 0)
     }
 }
+
+/// When a viewer moves down at once rather than after `LayerSelector.downHold`.
+@Suite struct LayerSelectorUrgencyTests {
+    @Test func onlyFarBelowTheLayersMinimumIsUrgent() {
+        let layers = LayerSelectorTests.layers
+        #expect(LayerSelector.isFarBelow(299_999, layer: 2, layers: layers))  // under half of 600k
+        #expect(!LayerSelector.isFarBelow(300_000, layer: 2, layers: layers))
+        #expect(!LayerSelector.isFarBelow(124_000, layer: 1, layers: layers))  // a dip after a loss: it waits
+        #expect(LayerSelector.isFarBelow(74_999, layer: 1, layers: layers))
+        #expect(!LayerSelector.isFarBelow(0, layer: 0, layers: layers))  // nothing lower
+        #expect(!LayerSelector.isFarBelow(0, layer: 5, layers: layers))
+        #expect(LayerSelector.upHold > LayerSelector.downHold)
+    }
+}

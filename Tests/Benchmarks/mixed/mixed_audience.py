@@ -447,6 +447,39 @@ def verdict(summary, a, b):
     return a_ok, b_ok, reasons
 
 
+def print_table(results, a, b, window):
+    """The Markdown table of the runs' summaries."""
+    print(f"| run | A layer (last {window} s) | A size | A Mbit/s (page / server) | B layer(s) (server, 1 s lines) (sizes B's page switched to) |"
+          f" B decoded / sent: whole run; last {window} s | B freezes: Chromium count (s), per min; gaps > 200 ms |"
+          " layer switches A / B | B estimate kbit/s (median; limited by) | targets |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        if r.get("error") and not r.get("viewers"):
+            print(f"| {r['run']} | error: {r['error']} |||||||||")
+            continue
+        va, vb = r["viewers"].get(a, {}), r["viewers"].get(b, {})
+        share = ", ".join(f"{k} {p:.0%}" for k, p in (va.get("windowLayerShare") or {}).items())
+        sizes = ", ".join(f"{k} {p:.0%}" for k, p in (va.get("pageWindowSizes") or {}).items())
+        estimate = vb.get("windowEstimateKbps", {}).get("median")
+        limited = max((vb.get("windowLimitedBy") or {None: 0}).items(), key=lambda kv: kv[1])[0]
+        # Sub-second visits the 1 s lines miss: the sizes B's page presented (the recorder), after its first.
+        visits = {}
+        for change in (vb.get("sizeChanges") or [])[1:]:
+            visits[change["size"]] = visits.get(change["size"], 0) + 1
+        presented = ", ".join(f"{size} x{count}" for size, count in sorted(visits.items()))
+        window_decoded = vb.get("windowDecodedSent")
+        in_window = (f"{window_decoded[0]} / {window_decoded[1]} ({100 * window_decoded[0] / max(1, window_decoded[1]):.1f} %)"
+                     if window_decoded else "-")
+        print(f"| {r['run']} | {share} | {sizes} | {va.get('pageWindowMbps')} / {va.get('serverWindowMbps')} |"
+              f" {vb.get('layers')} (page showed {presented or '-'}) | {vb.get('framesDecoded')} / {vb.get('framesSent')}"
+              f" ({100 * (vb.get('decodedFraction') or 0):.1f} %); {in_window} |"
+              f" {vb.get('freezeCount')} ({vb.get('totalFreezesDuration')} s), {vb.get('freezesPerMinute')}/min;"
+              f" {vb.get('gapsOver200ms')} | {va.get('layerSwitches')} / {vb.get('layerSwitches')} |"
+              f" {estimate}; {limited} |"
+              f" A {'met' if r.get('aMet') else 'not met'}, B {'met' if r.get('bMet') else 'not met'}"
+              f"{'; error: ' + r['error'] if r.get('error') else ''} |")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rtc-h264", required=True)
@@ -462,12 +495,19 @@ def main():
                         help="start the second viewer this many seconds after the first (an experiment; default 0)")
     parser.add_argument("--log-level", default="info")
     parser.add_argument("--out", help="directory for each run's raw data (default: a new one in /tmp)")
+    parser.add_argument("--table-from", metavar="DIR",
+                        help="print the table of the runs kept in DIR (an earlier --out) and exit; nothing is run")
     args = parser.parse_args()
     if args.window is None:
         args.window = args.seconds - 10
     if not 10 <= args.seconds <= 3600 or not 1 <= args.runs <= 10 or not 5 <= args.window <= args.seconds:
         parser.error("--seconds 10-3600, --runs 1-10, --window 5-SECONDS")
     viewers = [tuple(v.split(":", 2)) for v in args.viewer]
+    if args.table_from:
+        runs = sorted((d for d in os.listdir(args.table_from) if d.startswith("run-")), key=lambda d: int(d[4:]))
+        results = [json.load(open(os.path.join(args.table_from, d, "summary.json"))) for d in runs]
+        print_table(results, viewers[0][0], viewers[1][0], args.window)
+        return
     if len(viewers) != 2 or any(len(v) != 3 for v in viewers):
         parser.error("--viewer NAME:NAMESPACE:ADDRESS, twice")
     out = args.out or tempfile.mkdtemp(prefix="mixed-audience-")
@@ -481,26 +521,7 @@ def main():
         print(json.dumps(summary), flush=True)
         results.append(summary)
     print()
-    print(f"| run | A layer (last {args.window} s) | A size | A Mbit/s (page / server) | B layer(s) | B decoded / sent |"
-          " B freezes (Chromium: count, s; gaps > 200 ms) | switches A / B | B estimate kbit/s (median, limited by) |"
-          " targets |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for r in results:
-        if r.get("error") and not r.get("viewers"):
-            print(f"| {r['run']} | error: {r['error']} |||||||||")
-            continue
-        va, vb = r["viewers"].get(a, {}), r["viewers"].get(b, {})
-        share = lambda v: ", ".join(f"{k} {p:.0%}" for k, p in (v.get("windowLayerShare") or {}).items())
-        sizes = ", ".join(f"{k} {p:.0%}" for k, p in (va.get("pageWindowSizes") or {}).items())
-        estimate = vb.get("windowEstimateKbps", {}).get("median")
-        limited = max((vb.get("windowLimitedBy") or {None: 0}).items(), key=lambda kv: kv[1])[0]
-        print(f"| {r['run']} | {share(va)} | {sizes} | {va.get('pageWindowMbps')} / {va.get('serverWindowMbps')} |"
-              f" {vb.get('layers')} | {vb.get('framesDecoded')} / {vb.get('framesSent')}"
-              f" ({100 * (vb.get('decodedFraction') or 0):.1f} %) |"
-              f" {vb.get('freezeCount')}, {vb.get('totalFreezesDuration')} s; {vb.get('gapsOver200ms')} |"
-              f" {va.get('layerSwitches')} / {vb.get('layerSwitches')} | {estimate}, {limited} |"
-              f" A {'met' if r.get('aMet') else 'not met'}, B {'met' if r.get('bMet') else 'not met'}"
-              f"{'; error: ' + r['error'] if r.get('error') else ''} |")
+    print_table(results, a, b, args.window)
     if any(r.get("error") for r in results):
         sys.exit(1)
 
