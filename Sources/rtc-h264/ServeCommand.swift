@@ -91,7 +91,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Encode N simulcast layers (2 or 3: full, half and quarter --size), and send each viewer the highest its own estimate carries.",
-        discussion: "A viewer starts at 300 kbit/s on a low layer and probes up; it moves to another layer at that layer's next keyframe (asked for when it decides), up when its estimate covers 1.2 times the layer's minimum (at 1280x720: 150k for 640x360, 600k for 1280x720), down when it no longer covers the current one's. Each layer's encoder follows the weakest viewer on that layer; a layer nobody watches encodes nothing.",
+        discussion: "A viewer starts at 300 kbit/s on a low layer and probes up; it moves to another layer at that layer's next keyframe (asked for when it decides), up once its estimate has covered 1.2 times the layer's minimum for 2 s (at 1280x720 the minimums are 150k for 640x360 and 600k for 1280x720), down once it has been under the current one's for 1 s (at once under half of it). Each layer's encoder follows the weakest viewer on that layer; a layer nobody watches encodes nothing.",
         valueName: "n"))
     var simulcast: Int?
 
