@@ -6,10 +6,7 @@ import Synchronization
 import Video
 
 /// The encoders of one `H264Sender`: one `EncoderComponent`, or one per simulcast encoding (lowest first), each on a
-/// thread of its own. With several, each picture is scaled once per lower layer on the caller's thread, each layer
-/// from the one above it (libyuv box filter, as libwebrtc scales its simulcast layers), and every encoder gets a
-/// picture of its own size: measured, copying the full picture into every layer's mailbox and letting each encoder
-/// scale it cost 0.3 ms more per 720p frame (`run-simulcast.sh`).
+/// thread of its own. With several, a `SimulcastFeeder` gives every active layer's encoder a picture of its own size.
 ///
 /// With one encoder every call goes straight to it. With several, the session's rates are split over them by a
 /// `SimulcastRateAllocator` (libwebrtc's rules): a layer that gets nothing is paused (no picture reaches its encoder,
@@ -22,26 +19,14 @@ package final class EncoderSet: EncoderControl {
     private let clock: MediaClock
     /// Where the futures of several encoders meet.
     private let loop: EventLoop
+    /// Feeds the layers' encoders (with several).
+    private let feeder: SimulcastFeeder
     private let state: Mutex<State>
 
     private struct State {
         var allocator: SimulcastRateAllocator
         /// Whether each layer receives pictures.
         var active: [Bool]
-        /// A picture, converted once, for encoders that each copy it.
-        var scratch = I420Frame(width: 16, height: 16)
-        /// Each layer's scaled picture and its scaler (nil: the layer gets the picture as it is).
-        var pictures: [Picture] = []
-    }
-
-    /// One layer's reused picture and scaler (a class: a lower layer is written while the one above it is read).
-    private final class Picture: @unchecked Sendable {  // used under the lock only
-        var frame: I420Frame
-        let scaler: FrameConverter?
-        init(width: Int, height: Int) {
-            frame = I420Frame(width: max(width, 2), height: max(height, 2))
-            scaler = try? FrameConverter(width: width, height: height)
-        }
     }
 
     /// Creates a set.
@@ -55,11 +40,9 @@ package final class EncoderSet: EncoderControl {
         self.components = components
         self.clock = clock
         self.loop = loop
-        var initial = State(allocator: SimulcastRateAllocator(layers: layers), active: components.map { _ in true })
-        if components.count > 1, layers.count == components.count {
-            initial.pictures = layers.map { Picture(width: $0.width, height: $0.height) }
-        }
-        state = Mutex(initial)
+        feeder = SimulcastFeeder(
+            components: components, sizes: layers.count == components.count ? layers.map { ($0.width, $0.height) } : [])
+        state = Mutex(State(allocator: SimulcastRateAllocator(layers: layers), active: components.map { _ in true }))
     }
 
     /// Whether the set has one encoder per simulcast encoding.
@@ -80,51 +63,21 @@ package final class EncoderSet: EncoderControl {
     @discardableResult
     package func send(captureTime: ContinuousClock.Instant, fill: (inout I420Frame) throws -> Void) throws -> Bool {
         guard isSimulcast else { return try components[0].send(captureTime: captureTime, fill: fill) }
-        return try state.withLock { state in
-            try fill(&state.scratch)
-            return try state.scratch.withView { try sendScaled($0, captureTime: captureTime, state: state) }
-        }
+        return try feeder.send(captureTime: captureTime, active: activeLayers, fill: fill)
     }
 
     /// Pushes a borrowed I420 picture (copied before this returns).
     @discardableResult
     package func send(_ view: I420FrameView, captureTime: ContinuousClock.Instant) throws -> Bool {
         guard isSimulcast else { return try components[0].send(view, captureTime: captureTime) }
-        return try state.withLock { try sendScaled(view, captureTime: captureTime, state: $0) }
+        return try feeder.send(view, captureTime: captureTime, active: activeLayers)
     }
 
     /// Pushes an owned frame in I420, NV12 or BGRA (converted once to I420 on the caller's thread).
     @discardableResult
     package func send(_ frame: VideoFrame, captureTime: ContinuousClock.Instant) throws -> Bool {
         guard isSimulcast else { return try components[0].send(frame, captureTime: captureTime) }
-        if case .i420(let i420) = frame { return try i420.withView { try send($0, captureTime: captureTime) } }
-        var converter = try FrameConverter(width: frame.width, height: frame.height)
-        return try send(captureTime: captureTime) { buffer in try converter.convert(frame, into: &buffer) }
-    }
-
-    /// Sends `view` to every active layer, highest first, each lower layer scaled from the layer above it (or from
-    /// `view`, when that layer is paused or has the picture's own size).
-    private func sendScaled(_ view: I420FrameView, captureTime: ContinuousClock.Instant, state: State) throws -> Bool {
-        var replaced = false
-        var above: Picture?  // the scaled picture of the layer above, this frame
-        for index in components.indices.reversed() where state.active[index] {
-            guard state.pictures.indices.contains(index), let scaler = state.pictures[index].scaler,
-                  !view.hasSize(width: state.pictures[index].frame.width, height: state.pictures[index].frame.height)
-            else {
-                if try components[index].send(view, captureTime: captureTime) { replaced = true }
-                above = nil
-                continue
-            }
-            let picture = state.pictures[index]
-            if let above {
-                try above.frame.withView { try scaler.convert($0, into: &picture.frame) }
-            } else {
-                try scaler.convert(view, into: &picture.frame)
-            }
-            if try picture.frame.withView({ try components[index].send($0, captureTime: captureTime) }) { replaced = true }
-            above = picture
-        }
-        return replaced
+        return try feeder.send(frame, captureTime: captureTime, active: activeLayers)
     }
 
     /// Waits until every encoder has taken the last frame pushed.

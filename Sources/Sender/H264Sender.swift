@@ -118,17 +118,8 @@ public final class H264Sender: Sendable {
         let encodings = configuration.simulcast.count > 1 ? configuration.simulcast : []
         if let first = encodings.first {
             identity.rid = first.rid
-            var used: Set<SSRC> = Set([identity.ssrc] + (identity.rtxSSRC.map { [$0] } ?? []))
-            for encoding in encodings.dropFirst() {
-                var drawn: StreamIdentity
-                repeat {
-                    drawn = StreamIdentity.draw(rtx: configuration.rtx != nil, using: &rng)
-                } while used.contains(drawn.ssrc) || drawn.rtxSSRC.map(used.contains) == true
-                used.insert(drawn.ssrc)
-                if let rtx = drawn.rtxSSRC { used.insert(rtx) }
-                drawn.rid = encoding.rid
-                additionalStreams.append(drawn)
-            }
+            additionalStreams = StreamIdentity.drawAdditional(
+                rids: encodings.dropFirst().map(\.rid), after: identity, rtx: configuration.rtx != nil, using: &rng)
         }
         let ssrc = identity.ssrc
         var configuration = configuration

@@ -1,4 +1,5 @@
 public import CongestionControl
+import RTP
 
 /// One simulcast encoding of a sender (`SenderConfiguration.simulcast`): its RTP stream id and its layer (size and
 /// bitrates). Each has an encoder, an SSRC and an RTX SSRC of its own.
@@ -33,14 +34,6 @@ public struct SimulcastEncoding: Hashable, Sendable {
             .map { SimulcastEncoding(rid: $0, layer: $1) }
     }
 
-    /// Whether `rid` is a valid RTP stream id (RFC 8851's `rid-id`, at most 16 bytes for the one-byte header form).
-    public static func isValidRID(_ rid: String) -> Bool {
-        (1...16).contains(rid.utf8.count) && rid.utf8.allSatisfy {
-            switch $0 {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "-"), UInt8(ascii: "_"): true
-            default: false
-            }
-        }
-    }
+    /// Whether `rid` is a valid RTP stream id (`RTPStreamID.isValid`).
+    public static func isValidRID(_ rid: String) -> Bool { RTPStreamID.isValid(rid) }
 }

@@ -77,6 +77,30 @@ package struct StreamIdentity: Sendable, Equatable {
             fecFirstSequenceNumber: fec ? SequenceNumber.randomInitial(using: &generator) : SequenceNumber(0))
     }
 
+    /// Draws the identities of the simulcast streams after the first: one per RTP stream id, every media and RTX
+    /// SSRC different from every other's (the first's included).
+    /// - Parameters:
+    ///   - rids: the further encodings' RTP stream ids, in order.
+    ///   - first: the first stream's identity.
+    ///   - rtx: whether each stream has an RTX stream.
+    ///   - generator: the random source.
+    /// - Returns: the identities, in the order of `rids`.
+    package static func drawAdditional(
+        rids: [String], after first: StreamIdentity, rtx: Bool, using generator: inout some RandomNumberGenerator
+    ) -> [StreamIdentity] {
+        var used: Set<SSRC> = Set([first.ssrc] + (first.rtxSSRC.map { [$0] } ?? []))
+        return rids.map { rid in
+            var drawn: StreamIdentity
+            repeat {
+                drawn = draw(rtx: rtx, using: &generator)
+            } while used.contains(drawn.ssrc) || drawn.rtxSSRC.map(used.contains) == true
+            used.insert(drawn.ssrc)
+            if let rtx = drawn.rtxSSRC { used.insert(rtx) }
+            drawn.rid = rid
+            return drawn
+        }
+    }
+
     /// Draws what `configuration` leaves open (its `ssrc`, `rtx?.ssrc` and `firstSequenceNumber` are kept).
     package static func draw(
         for configuration: SenderConfiguration, using generator: inout some RandomNumberGenerator

@@ -41,6 +41,8 @@ package final class FanOutEncoder: Sendable {
     private let encoders: [EncoderComponent]
     /// The highest layer's encoder (the only one without simulcast): frame rate, degradation preference.
     private var encoder: EncoderComponent { encoders[encoders.count - 1] }
+    /// Simulcast: gives each layer's encoder a picture of its own size.
+    private let feeder: SimulcastFeeder?
     private let registry: Registry
     private let finished = Atomic<Bool>(false)
 
@@ -319,6 +321,8 @@ package final class FanOutEncoder: Sendable {
             throw error
         }
         self.encoders = encoders
+        feeder = simulcast.isEmpty ? nil
+            : SimulcastFeeder(components: encoders, sizes: simulcast.map { ($0.layer.width, $0.layer.height) })
         self.configuration = configuration
         self.clock = clock
         self.registry = registry
@@ -350,12 +354,8 @@ package final class FanOutEncoder: Sendable {
     /// Whether there is one encoder per simulcast layer.
     private var isSimulcast: Bool { encoders.count > 1 }
 
-    /// The simulcast layers that get pictures now.
-    private var activeEncoders: [EncoderComponent] {
-        guard isSimulcast else { return encoders }
-        let active = registry.state.withLock { $0.layerActive }
-        return zip(encoders, active).filter(\.1).map(\.0)
-    }
+    /// The simulcast layers that get pictures now (a layer no viewer is on, or moving to, gets none).
+    private var activeLayers: [Bool] { registry.state.withLock { $0.layerActive } }
 
     // MARK: Frames
 
@@ -369,12 +369,8 @@ package final class FanOutEncoder: Sendable {
     /// - Throws: what `fill` throws, `SenderError.finished`, or the error that ended the stream.
     package func send(captureTime: ContinuousClock.Instant = .now, fill: (inout I420Frame) throws -> Void) throws {
         if let failure { throw failure }
-        guard isSimulcast else { return _ = try encoder.send(captureTime: captureTime, fill: fill) }
-        var picture = I420Frame(width: 16, height: 16)
-        try fill(&picture)
-        try picture.withView { view in
-            for encoder in activeEncoders { try encoder.send(view, captureTime: captureTime) }
-        }
+        guard let feeder else { return _ = try encoder.send(captureTime: captureTime, fill: fill) }
+        _ = try feeder.send(captureTime: captureTime, active: activeLayers, fill: fill)
     }
 
     /// Pushes a borrowed I420 picture (copied before this returns).
@@ -391,10 +387,8 @@ package final class FanOutEncoder: Sendable {
     ///   the stream.
     package func send(_ frame: VideoFrame, captureTime: ContinuousClock.Instant = .now) throws {
         if let failure { throw failure }
-        guard isSimulcast else { return _ = try encoder.send(frame, captureTime: captureTime) }
-        if case .i420(let i420) = frame { return try i420.withView { try send($0, captureTime: captureTime) } }
-        var converter = try FrameConverter(width: frame.width, height: frame.height)
-        try send(captureTime: captureTime) { try converter.convert(frame, into: &$0) }
+        guard let feeder else { return _ = try encoder.send(frame, captureTime: captureTime) }
+        _ = try feeder.send(frame, captureTime: captureTime, active: activeLayers)
     }
 
     /// Waits until the encoders have taken the last frame pushed.

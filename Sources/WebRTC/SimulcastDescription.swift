@@ -1,3 +1,5 @@
+import RTP
+
 /// The simulcast streams of one m-section (RFC 8853 `a=simulcast`, RFC 8851 `a=rid`): which RTP stream ids one side
 /// sends or receives, in the order `a=simulcast` lists them. Our WHIP offer sends one per encoding
 /// (`a=rid:<id> send` and `a=simulcast:send q;h;f`); the endpoint's answer receives those it keeps
@@ -40,7 +42,7 @@ public struct SimulcastDescription: Hashable, Sendable {
 
     /// The longest RTP stream id accepted: what the `rtp-stream-id` header extension carries in one element of the
     /// one-byte form (RFC 8852 section 3.3, RFC 8285 section 4.2).
-    public static let maximumRIDLength = 16
+    public static let maximumRIDLength = RTPStreamID.maximumLength
     /// The most streams read from one `a=simulcast` (libwebrtc sends at most 3 video encodings; Janus takes 3).
     public static let maximumStreams = 8
 
@@ -55,15 +57,7 @@ public struct SimulcastDescription: Hashable, Sendable {
 
     /// Whether `rid` is an RTP stream id we write and accept: 1 to `maximumRIDLength` letters, digits, `-` or `_`
     /// (RFC 8851 section 10's `rid-id`).
-    public static func isValidRID(_ rid: some StringProtocol) -> Bool {
-        (1...maximumRIDLength).contains(rid.utf8.count) && rid.utf8.allSatisfy {
-            switch $0 {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "-"), UInt8(ascii: "_"): true
-            default: false
-            }
-        }
-    }
+    public static func isValidRID(_ rid: some StringProtocol) -> Bool { RTPStreamID.isValid(rid) }
 
     /// The attributes that say it: one `a=rid:<id> <direction>` per stream, then `a=simulcast:<direction> a;b;c`.
     public var attributes: [SDPAttribute] {

@@ -9,10 +9,13 @@ let package = Package(
         .package(path: "rtc-h264"),  // a symlink to "..": gives the package a stable identity whatever the clone is called
     ],
     targets: [
+        // Usage errors and option values shared by the benchmark tools.
+        .target(name: "BenchArguments"),
         // Issue 2: Annex-B indexing throughput.
         .executableTarget(name: "AnnexBBench", dependencies: [.product(name: "H264", package: "rtc-h264")]),
         // Issue 3: encoder stage against a minimal C program calling OpenH264 (C/encode_loop.c).
         .executableTarget(name: "EncoderBench", dependencies: [
+            "BenchArguments",
             .product(name: "Codec", package: "rtc-h264"), .product(name: "Video", package: "rtc-h264"),
             .product(name: "H264", package: "rtc-h264"),
         ]),
@@ -24,6 +27,7 @@ let package = Package(
         ]),
         // Issue 23: 3-layer simulcast against one 720p stream, CPU per second of 720p30 video (run-simulcast.sh).
         .executableTarget(name: "SimulcastBench", dependencies: [
+            "BenchArguments",
             .product(name: "Sender", package: "rtc-h264"), .product(name: "Codec", package: "rtc-h264"),
             .product(name: "Video", package: "rtc-h264"),
         ]),

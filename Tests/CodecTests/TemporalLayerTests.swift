@@ -42,22 +42,8 @@ import Video
     func droppingTheUpperLayersLeavesAStreamThatDecodes(layers: Int, keep: Int) throws {
         let frames = try Self.encode(layers: layers, frames: 60).compactMap(\.frame)
         #expect(frames.count == 60)
-        let whole = try H264Decoder()
-        let thinned = try H264Decoder()
-        var full = I420Frame(width: 16, height: 16)
-        var thin = I420Frame(width: 16, height: 16)
-        var compared = 0
-        for frame in frames {
-            let shownWhole = try whole.decode(frame.bytes, into: &full)
-            guard frame.temporalLayer <= keep else { continue }
-            let shownThinned = try thinned.decode(frame.bytes, into: &thin)
-            #expect(shownWhole && shownThinned, "frame at \(frame.timestamp) not shown")
-            guard shownWhole, shownThinned else { continue }
-            #expect(thin.width == Self.size.width && thin.height == Self.size.height)
-            let psnr = try PSNR(reference: full, distorted: thin).y
-            #expect(psnr.isInfinite || psnr > 60, "frame at \(frame.timestamp): \(psnr) dB from the whole stream's picture")
-            compared += 1
-        }
+        let kept = { (frame: EncodedFrame) in frame.temporalLayer <= keep }
+        let compared = try Self.expectThinnedMatchesWhole(frames, kept: kept, thinned: frames.filter(kept).map(\.bytes))
         let step = keep == 0 ? (layers == 3 ? 4 : 2) : 2
         #expect(compared == 60 / step)
     }
@@ -116,22 +102,36 @@ import Video
         let step = keep >= layers - 1 ? 1 : keep == 0 ? (layers == 3 ? 4 : 2) : 2
         #expect(keptTimestamps.count >= 48 / step)
         #expect(received.count == keptTimestamps.count)
+        let compared = try Self.expectThinnedMatchesWhole(
+            frames, kept: { keptTimestamps.contains($0.timestamp) }, thinned: received.map(\.bytes))
+        #expect(compared == received.count)
+    }
+
+    /// Decodes `frames` whole and, beside them, `thinned` (what a receiver got of each kept frame, in order): each
+    /// thinned picture must be shown, of the encoded size, and identical to the whole stream's at the same position.
+    /// - Returns: how many pictures were compared.
+    static func expectThinnedMatchesWhole(
+        _ frames: [EncodedFrame], kept: (EncodedFrame) -> Bool, thinned: [[UInt8]]
+    ) throws -> Int {
         let whole = try H264Decoder()
-        let thinned = try H264Decoder()
+        let thinDecoder = try H264Decoder()
         var full = I420Frame(width: 16, height: 16)
         var thin = I420Frame(width: 16, height: 16)
         var next = 0
+        var compared = 0
         for frame in frames {
             let shownWhole = try whole.decode(frame.bytes, into: &full)
-            guard next < received.count, keptTimestamps[next] == frame.timestamp else { continue }
-            let shownThinned = try thinned.decode(received[next].bytes, into: &thin)
+            guard next < thinned.count, kept(frame) else { continue }
+            let shownThinned = try thinDecoder.decode(thinned[next], into: &thin)
             next += 1
             #expect(shownWhole && shownThinned, "frame at \(frame.timestamp) not shown")
             guard shownWhole, shownThinned else { continue }
+            #expect(thin.width == size.width && thin.height == size.height)
             let psnr = try PSNR(reference: full, distorted: thin).y
             #expect(psnr.isInfinite || psnr > 60, "frame at \(frame.timestamp): \(psnr) dB from the whole stream's picture")
+            compared += 1
         }
-        #expect(next == received.count)
+        return compared
     }
 
     @Test(arguments: [0, 4, -1, Int.max])

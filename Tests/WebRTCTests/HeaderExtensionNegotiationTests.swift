@@ -24,6 +24,23 @@ import Testing
         return try JSEPSessionDescription(parsing: lines.joined(separator: "\r\n"))
     }
 
+    /// An endpoint's answer that echoes our offer (its extensions, IDs and lines): receiving, DTLS passive; with
+    /// `removing`, the attributes it drops.
+    static func echoedAnswer(
+        _ offer: JSEPSessionDescription, removing: (SDPAttribute) -> Bool = { _ in false }
+    ) -> JSEPSessionDescription {
+        var answer = offer
+        answer.media[0].attributes = offer.media[0].attributes.compactMap { attribute in
+            if removing(attribute) { return nil }
+            switch attribute.name {
+            case "sendonly": return SDPAttribute("recvonly")
+            case "setup": return SDPAttribute("setup", "passive")
+            default: return attribute
+            }
+        }
+        return answer
+    }
+
     static func answer(_ offer: JSEPSessionDescription, video: VideoSendConfiguration = video()) throws
         -> (sdp: String, negotiated: NegotiatedVideo)
     {
@@ -79,14 +96,7 @@ import Testing
         #expect(offer.sdp.contains(
             "a=extmap:3 \(Self.transportURI)\r\na=extmap:4 \(Self.captureURI)\r\na=extmap:5 \(Self.delayURI)\r\n"))
         // An answering endpoint that echoes our offer's extensions: both negotiated.
-        var answer = offer
-        answer.media[0].attributes = offer.media[0].attributes.map { attribute in
-            switch attribute.name {
-            case "sendonly": return SDPAttribute("recvonly")
-            case "setup": return SDPAttribute("setup", "passive")
-            default: return attribute
-            }
-        }
+        var answer = Self.echoedAnswer(offer)
         let negotiated = try VideoOfferer.accept(try JSEPSessionDescription(parsing: answer.sdp), video: video)
         #expect(negotiated.absoluteCaptureTimeExtensionID == 4 && negotiated.playoutDelayExtensionID == 5)
         // An answer that gives abs-capture-time the transport-cc's ID: neither is used.
@@ -136,14 +146,7 @@ import Testing
         video.dependencyDescriptor = true
         let offer = VideoOfferer.offer(video: video, transport: VideoOffererTests.clientTransport)
         #expect(offer.sdp.contains("a=extmap:5 \(Self.delayURI)\r\na=extmap:6 \(Self.descriptorURI)\r\n"))
-        var answer = offer
-        answer.media[0].attributes = offer.media[0].attributes.map { attribute in
-            switch attribute.name {
-            case "sendonly": return SDPAttribute("recvonly")
-            case "setup": return SDPAttribute("setup", "passive")
-            default: return attribute
-            }
-        }
+        var answer = Self.echoedAnswer(offer)
         let negotiated = try VideoOfferer.accept(try JSEPSessionDescription(parsing: answer.sdp), video: video)
         #expect(negotiated.dependencyDescriptorExtensionID == 6)
         // An SFU that does not take it leaves it out of its answer: not sent.

@@ -86,15 +86,9 @@ import Testing
     /// `a=simulcast:recv` for `kept` (in Janus's form), `dropping` extension URIs left out.
     static func answer(to offer: JSEPSessionDescription, kept: [String]?, dropping: [String] = []) throws
         -> JSEPSessionDescription {
-        var answer = offer
-        answer.media[0].attributes = offer.media[0].attributes.compactMap { attribute in
-            switch attribute.name {
-            case "sendonly": return SDPAttribute("recvonly")
-            case "setup": return SDPAttribute("setup", "passive")
-            case "rid", "simulcast": return nil
-            case "extmap" where dropping.contains { (attribute.value ?? "").hasSuffix($0) }: return nil
-            default: return attribute
-            }
+        var answer = HeaderExtensionNegotiationTests.echoedAnswer(offer) { attribute in
+            attribute.name == "rid" || attribute.name == "simulcast"
+                || attribute.name == "extmap" && dropping.contains { (attribute.value ?? "").hasSuffix($0) }
         }
         if let kept {
             answer.media[0].attributes += SimulcastDescription(

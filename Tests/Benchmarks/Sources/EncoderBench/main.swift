@@ -8,25 +8,11 @@
 // Prints one "fps=..." line per run (wall fps, then the process CPU time per frame, the bytes and bitrate produced,
 // the frames per temporal layer and the mean QP), then the test pattern's render cost. --temporal-layers (issue 23)
 // sets `EncoderConfiguration.temporalLayers`: Tests/Benchmarks/run-temporal-layers.sh compares L1T1, L1T2 and L1T3.
+import BenchArguments
 import Codec
 import Foundation
 import H264
 import Video
-
-/// Prints `message` to standard error and exits with status 2 (a usage error, not a trap).
-func usageError(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("EncoderBench: \(message)\n".utf8))
-    exit(2)
-}
-
-/// The integer value following `option` in `arguments`, which must lie in `range`; anything else is a usage error.
-func integerValue(of option: String, in range: ClosedRange<Int>, from arguments: inout ArraySlice<String>) -> Int {
-    guard let text = arguments.popFirst() else { usageError("\(option) needs a value") }
-    guard let value = Int(text), range.contains(value) else {
-        usageError("\(option) \(text): expected an integer in \(range.lowerBound)...\(range.upperBound)")
-    }
-    return value
-}
 
 var arguments = CommandLine.arguments.dropFirst()
 var y4mPath: String?

@@ -14,6 +14,7 @@
 // the sink thread's own CPU subtracted) per second of video (= share of one core), per input frame, the wall time,
 // the sender's statistics and the bytes received per stream. --threads-report adds one line per thread (CPU from
 // /proc/self/task/*/schedstat between the first frame and the last frame's encode, before finish()).
+import BenchArguments
 import Codec
 import Foundation
 import Sender
@@ -22,21 +23,6 @@ import Video
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// Prints `message` to standard error and exits with status 2 (a usage error, not a trap).
-func usageError(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("SimulcastBench: \(message)\n".utf8))
-    exit(2)
-}
-
-/// The integer value following `option` in `arguments`, which must lie in `range`; anything else is a usage error.
-func integerValue(of option: String, in range: ClosedRange<Int>, from arguments: inout ArraySlice<String>) -> Int {
-    guard let text = arguments.popFirst() else { usageError("\(option) needs a value") }
-    guard let value = Int(text), range.contains(value) else {
-        usageError("\(option) \(text): expected an integer in \(range.lowerBound)...\(range.upperBound)")
-    }
-    return value
-}
 
 var arguments = CommandLine.arguments.dropFirst()
 var layers = 1
