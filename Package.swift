@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "WebRTC", targets: ["WebRTC"]),
         .library(name: "WHEP", targets: ["WHEP"]),
         .library(name: "WHIP", targets: ["WHIP"]),
+        .library(name: "WHEPPlayer", targets: ["WHEPPlayer"]),
         .library(name: "TURN", targets: ["TURN"]),
         .library(name: "HTTPRequester", targets: ["HTTPRequester"]),
         // The whole public API in one import (`import RTCH264`); the DocC catalog lives here.
@@ -157,6 +158,14 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
+        // The WHEP client: the WHIP client's offering side (HTTP exchange, socket, ICE, DTLS) with a recvonly offer,
+        // and the receiver over its transport.
+        .target(name: "WHEPPlayer", dependencies: [
+            "WHIP", "Receiver", "WebRTC", "WebRTCTransport", "Transport", "DTLS", "STUN",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
         // The WHEP server: HTTP (NIOHTTP1), one encoder shared by every viewer, a WebRTCLink + SenderCore per viewer;
         // a `ControlTarget` (Control) so that one control endpoint serves it and the sender alike.
         .target(name: "WHEP", dependencies: [
@@ -172,7 +181,7 @@ let package = Package(
         // MARK: The umbrella: every public module re-exported, and the DocC catalog.
         .target(name: "RTCH264", dependencies: [
             "MediaTime", "H264", "RTP", "SRTP", "Video", "Codec", "SDP", "Transport", "CongestionControl", "Sender",
-            "Receiver", "HTTPRequester", "Control", "STUN", "TURN", "DTLS", "WebRTC", "WHEP", "WHIP",
+            "Receiver", "HTTPRequester", "Control", "STUN", "TURN", "DTLS", "WebRTC", "WHEP", "WHIP", "WHEPPlayer",
         ]),
 
         // MARK: Tool
@@ -180,7 +189,7 @@ let package = Package(
             name: "rtc-h264",
             dependencies: [
                 "H264", "MediaTime", "RTP", "SRTP", "Video", "Codec", "SDP", "Sender", "Receiver", "Control", "WHEP", "WHIP",
-                "HTTPEndpoint",
+                "WHEPPlayer", "HTTPEndpoint",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

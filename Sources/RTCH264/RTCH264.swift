@@ -20,3 +20,4 @@
 @_exported import WebRTC
 @_exported import WHEP
 @_exported import WHIP
+@_exported import WHEPPlayer

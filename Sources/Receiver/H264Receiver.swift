@@ -30,11 +30,9 @@ public final class H264Receiver: Sendable {
     }
 
     /// Creates a receiver on a given loop (tests).
-    package init(configuration: ReceiverConfiguration, eventLoop: EventLoop?) async throws {
+    package convenience init(configuration: ReceiverConfiguration, eventLoop: EventLoop?) async throws {
         try configuration.validate()
         let loop = eventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
-        var rng = SystemRandomNumberGenerator()
-        let ssrc = SSRC(UInt32.random(in: 1 ... .max, using: &rng))
         let transportConfiguration = TransportConfiguration(
             localHost: configuration.listenHost, localPort: configuration.listenPort, peer: nil,
             rtcpMux: configuration.rtcpMux,
@@ -42,6 +40,21 @@ public final class H264Receiver: Sendable {
                 TransportSecurity(suite: $0.suite, outboundKey: $0.key ?? $0.remoteKey, inboundKey: $0.remoteKey)
             })
         let transport = try await UDPTransport.bind(configuration: transportConfiguration, eventLoop: loop)
+        try await self.init(configuration: configuration, transport: transport)
+    }
+
+    /// Receives over a transport that is already bound, and secured or about to be by its owner (a WHEP client's
+    /// `WebRTCLink`: the configuration's address, `rtcpMux` and `security` are not used). The receiver closes the
+    /// transport when it ends.
+    /// - Parameters:
+    ///   - configuration: what to do with the stream.
+    ///   - transport: the transport, on its loop.
+    /// - Throws: `ReceiverError`, decoder errors (the transport is closed then).
+    package init(configuration: ReceiverConfiguration, transport: NIOLoopBound<UDPTransport>) async throws {
+        try configuration.validate()
+        let loop = transport.eventLoop
+        var rng = SystemRandomNumberGenerator()
+        let ssrc = SSRC(UInt32.random(in: 1 ... .max, using: &rng))
         let origin = ContinuousClock.now
         let clock = MediaClock.system(origin: origin)
         let promise = loop.makePromise(of: ReceiverStats.self)

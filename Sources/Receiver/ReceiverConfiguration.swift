@@ -95,6 +95,11 @@ public struct ReceiverConfiguration: Sendable {
     public var dependencyDescriptorExtensionID: UInt8?
     /// How often transport-wide feedback is sent (10 ms-1 s; libwebrtc: 50-250 ms).
     public var transportFeedbackInterval: Duration = TransportFeedbackGenerator.defaultInterval
+    /// Decode the stream (OpenH264). False hands each complete access unit on undecoded (load generation, or a
+    /// recorder of the bitstream): `framesDecoded` then counts the frames that would have been decoded (each after
+    /// the first keyframe, in order, with their freezes), `onFrameDecoded` is never called, and no decode error can
+    /// ask for a keyframe.
+    public var decode: Bool = true
     /// Called on the receiver's loop with every access unit received, before decoding; it must return quickly.
     public var onAccessUnit: (@Sendable (H264ReceivedFrame) -> Void)?
     /// Called on the receiver's loop with every decoded picture (valid during the call) and its access unit.

@@ -22,11 +22,14 @@ final class ReceiverSessionDriver {
     private let clock: MediaClock
     private let done: EventLoopPromise<ReceiverStats>
     private let session: ReceiverSession
-    private let decoder: H264Decoder
+    /// The decoder; nil when frames are not decoded.
+    private let decoder: H264Decoder?
     private var picture = I420Frame(width: 16, height: 16)
     /// Access units given to the decoder whose pictures have not come out yet: OpenH264 holds one picture back in
     /// High profile, so pictures are matched to access units in order.
     private var awaitingPicture: [H264ReceivedFrame] = []
+    /// The picture size of the latest SPS, when frames are not decoded.
+    private var undecodedSize = (width: 0, height: 0)
     private var timer: Scheduled<Void>?
     private var timerDeadline: MonotonicTime?
     private var started = false
@@ -39,7 +42,7 @@ final class ReceiverSessionDriver {
         self.clock = clock
         self.done = done
         session = try ReceiverSession(configuration: configuration, ssrc: ssrc, now: clock.monotonic())
-        decoder = try H264Decoder()
+        decoder = configuration.decode ? try H264Decoder() : nil
     }
 
     /// Listens to the transport and starts the session's clock. On the loop.
@@ -109,6 +112,20 @@ final class ReceiverSessionDriver {
 
     private func decode(_ received: H264ReceivedFrame) {
         let hasSlice = received.frame.nalUnits.contains { $0.type.isSlice }
+        guard let decoder else {
+            // Undecoded: a keyframe opens the stream, each frame with a slice counts as shown at the SPS's size.
+            let now = clock.monotonic()
+            if received.frame.isKeyframe {
+                if let nal = received.frame.sequenceParameterSets.first, let sps = try? SequenceParameterSet(nalUnit: Array(nal)) {
+                    undecodedSize = (sps.width, sps.height)
+                }
+                session.handle(keyframeDecoded: now)
+            }
+            if hasSlice {
+                session.handle(pictureShown: undecodedSize, timestamp: received.rtpTimestamp, wallClock: clock.wall(), now: now)
+            }
+            return
+        }
         if hasSlice { awaitingPicture.append(received) }
         let produced: Bool
         do {
@@ -156,7 +173,7 @@ final class ReceiverSessionDriver {
         timer?.cancel()
         timer = nil
         // The picture OpenH264 still holds (High profile) comes out at the end of the stream.
-        while !awaitingPicture.isEmpty, (try? decoder.flush(into: &picture)) == true {
+        while !awaitingPicture.isEmpty, (try? decoder?.flush(into: &picture)) == true {
             deliverPicture()
         }
         let final = snapshot()

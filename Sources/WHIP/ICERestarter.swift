@@ -28,32 +28,47 @@ public enum WHIPPublisherEvent: Sendable, Equatable {
 /// server from the endpoint's `Link` headers) is PATCHed with `If-Match` and the latest `ETag`, the current
 /// credentials and the mid; an endpoint that answers `405` or `501` (or sent no `ETag`) gets no more, and learns such
 /// candidates from our checks as peer-reflexive instead.
-final class ICERestarter: Sendable {
+package final class ICERestarter: Sendable {
     /// What the link reports, collected on its loop and read by the restarter's task.
-    final class Signals: Sendable {
-        enum Signal: Sendable {
+    package final class Signals: Sendable {
+        package init() {}
+        package enum Signal: Sendable {
             case disconnected
             case pathChanged
             case candidate(ICECandidate)
         }
         private let queue = Mutex<[Signal]>([])
-        func post(_ signal: Signal) { queue.withLock { $0.append(signal) } }
+        package func post(_ signal: Signal) { queue.withLock { $0.append(signal) } }
         func drain() -> [Signal] { queue.withLock { queue in defer { queue.removeAll() }; return queue } }
     }
 
     /// What the restarts need from the publisher.
-    struct Context: Sendable {
-        let client: WHIPClient
-        let session: WHIPSession
+    package struct Context: Sendable {
+        package let client: WHIPClient
+        package let session: WHIPSession
         /// The credentials of the offer (a restart replaces them).
-        let credentials: ICECredentials
-        let mid: String
-        let port: UInt16
-        let hostIPs: [String]
-        let remoteCandidates: [ICECandidate]
-        let link: NIOLoopBound<WebRTCLink>
-        let sender: H264Sender
-        let logger: Logger
+        package let credentials: ICECredentials
+        package let mid: String
+        package let port: UInt16
+        package let hostIPs: [String]
+        package let remoteCandidates: [ICECandidate]
+        package let link: NIOLoopBound<WebRTCLink>
+        /// Called when a new (or re-proven) pair carries media: the publisher asks its encoder for an IDR.
+        package let afterPathChange: @Sendable () -> Void
+        package let logger: Logger
+
+        package init(client: WHIPClient, session: WHIPSession, credentials: ICECredentials, mid: String, port: UInt16, hostIPs: [String], remoteCandidates: [ICECandidate], link: NIOLoopBound<WebRTCLink>, afterPathChange: @escaping @Sendable () -> Void, logger: Logger) {
+            self.client = client
+            self.session = session
+            self.credentials = credentials
+            self.mid = mid
+            self.port = port
+            self.hostIPs = hostIPs
+            self.remoteCandidates = remoteCandidates
+            self.link = link
+            self.afterPathChange = afterPathChange
+            self.logger = logger
+        }
     }
 
     /// How often the host's addresses are read.
@@ -79,26 +94,26 @@ final class ICERestarter: Sendable {
     }
 
     /// Restarts completed.
-    var restarts: Int { state.withLock { $0.restarts } }
+    package var restarts: Int { state.withLock { $0.restarts } }
     /// Attempts that failed.
-    var failures: Int { state.withLock { $0.failures } }
+    package var failures: Int { state.withLock { $0.failures } }
     /// The time the latest restart took, from the first trigger to the new pair.
-    var lastDuration: Duration? { state.withLock { $0.lastDuration } }
+    package var lastDuration: Duration? { state.withLock { $0.lastDuration } }
     /// Candidates trickled to the endpoint (and accepted by it).
-    var trickled: Int { state.withLock { $0.trickled } }
+    package var trickled: Int { state.withLock { $0.trickled } }
 
-    init(context: Context, signals: Signals, events: AsyncStream<WHIPPublisherEvent>.Continuation) {
+    package init(context: Context, signals: Signals, events: AsyncStream<WHIPPublisherEvent>.Continuation) {
         self.context = context
         self.signals = signals
         self.events = events
         state = Mutex(State(etag: context.session.etag, credentials: context.credentials))
     }
 
-    func start() {
+    package func start() {
         task.withLock { $0 = Task { await self.run() } }
     }
 
-    func stop() {
+    package func stop() {
         task.withLock { $0?.cancel() }
         events.finish()
     }
@@ -122,7 +137,7 @@ final class ICERestarter: Sendable {
                 case .disconnected:
                     if !unsupported { policy.trigger(.disconnected, now: now) }
                 case .pathChanged:
-                    context.sender.requestKeyframe()  // the new (or re-proven) path: an IDR at once
+                    context.afterPathChange()  // the new (or re-proven) path: an IDR (or a PLI) at once
                     let reason = attemptReason
                     if let gap = policy.succeeded(now: now) {
                         let pair = try? await context.link.eventLoop.submit { [link = context.link] in
@@ -144,8 +159,8 @@ final class ICERestarter: Sendable {
             if trickling, !late.isEmpty { trickling = await trickle(late) }
             if ContinuousClock.now - lastAddressCheck >= Self.addressInterval {
                 lastAddressCheck = ContinuousClock.now
-                if let route = try? await WHIPPublisher.routeSource(toward: endpoint) {
-                    let ips = Set(WHIPPublisher.hostCandidateIPs(routeIP: route, includeLoopback: endpoint.isLoopback))
+                if let route = try? await OfferingPeer.routeSource(toward: endpoint) {
+                    let ips = Set(OfferingPeer.hostCandidateIPs(routeIP: route, includeLoopback: endpoint.isLoopback))
                     if ips != addresses {
                         context.logger.notice("host addresses changed", metadata: [
                             "addresses": "\(ips.sorted().joined(separator: ","))",
@@ -179,9 +194,9 @@ final class ICERestarter: Sendable {
     /// One restart: our new credentials and candidates PATCHed, the endpoint's applied to the agent.
     private func attempt() async throws {
         let endpoint = context.client.endpoint
-        let route = try await WHIPPublisher.routeSource(toward: endpoint)
-        let ips = WHIPPublisher.hostCandidateIPs(routeIP: route, includeLoopback: endpoint.isLoopback)
-        let hosts = WHIPPublisher.hostCandidates(ips.compactMap { TransportAddress(ipString: $0, port: context.port) })
+        let route = try await OfferingPeer.routeSource(toward: endpoint)
+        let ips = OfferingPeer.hostCandidateIPs(routeIP: route, includeLoopback: endpoint.isLoopback)
+        let hosts = OfferingPeer.hostCandidates(ips.compactMap { TransportAddress(ipString: $0, port: context.port) })
         let link = context.link
         let relays = try await link.eventLoop.submit {
             link.value.peer.gatherer?.candidates.filter { $0.kind == .relay } ?? []
@@ -193,7 +208,7 @@ final class ICERestarter: Sendable {
             fragment: TrickleICEFragment(credentials: credentials, mid: context.mid, candidates: candidates,
                                          endOfCandidates: true))
         guard let remote = answer.credentials else { throw WHIPError.badAnswer("the ICE restart reply has no credentials") }
-        let offered = WHIPPublisher.usableRemoteCandidates(
+        let offered = OfferingPeer.usableRemoteCandidates(
             answer.candidates, ipv6: hosts.first?.transportAddress?.ip.isIPv6 ?? false)
         let remotes = offered.isEmpty ? context.remoteCandidates : offered
         let locals = ICEFullAgent.LocalCandidate.checked(from: candidates)

@@ -17,9 +17,9 @@ import WebRTC
 public struct WHIPClient: Sendable {
     /// The configuration.
     public let configuration: WHIPConfiguration
-    let endpoint: HTTPURL
+    package let endpoint: HTTPURL
     /// Trust roots loaded once, for the endpoint and any `https://` redirect.
-    let tls: TLSClientContext
+    package let tls: TLSClientContext
 
     /// The media type of offers and answers (RFC 9725 section 4.2).
     public static let sdpContentType = "application/sdp"

@@ -141,65 +141,11 @@ public final class WHIPPublisher: Sendable {
         configuration.rtx?.ssrc = identity.rtxSSRC
         configuration.fec?.ssrc = identity.fecSSRC
 
-        // One wildcard IPv4 socket; a host candidate per interface address (the one routed toward the endpoint
-        // first), each datagram paired by the address it arrived on (IP_PKTINFO).
-        // The endpoint's address family decides ours: an IPv6 route gets an IPv6 socket and IPv6 host candidates.
-        let routeIP = try await Self.routeSource(toward: client.endpoint)
-        guard let routeAddress = TransportAddress(ipString: routeIP, port: 0) else {
-            throw WHIPError.connectionFailed(url: client.endpoint.description, reason: "the route to it is from \(routeIP)")
-        }
-        let ipv6 = routeAddress.ip.isIPv6
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
-        var transportConfiguration = TransportConfiguration(
-            localHost: ipv6 ? "::" : "0.0.0.0", localPort: 0, peer: nil, rtcpMux: true, security: nil)
-        transportConfiguration.holdMediaUntilSecured = true
-        transportConfiguration.receivePacketInfo = true
-        let transport = try await UDPTransport.bind(configuration: transportConfiguration, eventLoop: loop)
-        let boundPort = try await loop.submit { transport.value.localPort }.get()
-        guard let port = UInt16(exactly: boundPort), port > 0 else {
-            try? await loop.submit { transport.value.close() }.get()
-            throw WHIPError.connectionFailed(url: client.endpoint.description, reason: "no local port to offer")
-        }
-        let hostIPs = Self.hostCandidateIPs(routeIP: routeIP, includeLoopback: client.endpoint.isLoopback)
-        // ICE servers are resolved to IPv4: of no use from an IPv6 socket.
-        let usableServers = ipv6 ? [] : whip.iceServers
-        let ipv6Problems = ipv6 ? whip.iceServers.map { "\($0.uri): not used on an IPv6 path (ICE servers are IPv4 only)" } : []
-        let locals = hostIPs.compactMap { TransportAddress(ipString: $0, port: port) }
-        let local = locals[0]  // the routed one
-        let hostCandidates = Self.hostCandidates(locals)
-
-        // The configured STUN and TURN servers (host names resolved once): their candidates go into the offer. TURN
-        // over TCP or TLS goes over connections of its own (TURNStreams), verified as the WHIP client verifies.
-        let tls = client.tls
-        let streams = try await loop.submit {
-            NIOLoopBound(TURNStreams(servers: [], eventLoop: loop) { host, name in
-                let (handler, explain) = try tls.makeStreamHandler(host: host, name: name)
-                return (handler, explain)
-            }, eventLoop: loop)
-        }.get()
-        var gatherer = ICEGatherer(base: local, hostAddresses: Set(locals), timeout: whip.gatheringTimeout)
-        do {
-            var servers: [ICEGatherer.Server] = []
-            for server in usableServers {
-                let resolved: ICEGatherer.Server
-                do { resolved = try await server.gathererServer() } catch { throw WHIPError.iceServer(uri: error.uri, reason: error.reason) }
-                servers.append(resolved)
-                try await Self.addStream(server, resolved: resolved, to: streams)
-            }
-            let now = WebRTCLink.monotonicNow()
-            for server in servers { gatherer.add(server, now: now) }
-            if !servers.isEmpty { gatherer = try await CandidateGathering.run(gatherer, on: transport, streams: streams) }
-        } catch {
-            try? await loop.submit { transport.value.close(); streams.value.close() }.get()
-            throw error
-        }
-        let offerGatherer = gatherer
-        let candidates = hostCandidates + gatherer.candidates
-        let agentCandidates = ICEFullAgent.LocalCandidate.checked(from: candidates)
+        // One wildcard socket, a host candidate per interface address, the ICE servers' candidates.
+        let peer = try await OfferingPeer.prepare(client: client, whip: whip)
+        let loop = peer.loop
 
         // The offer.
-        let certificate = try DTLSCertificate.generate()
-        let credentials = ICECredentials.random()
         var video = VideoSendConfiguration(
             profileLevelID: configuration.encoder.profileLevelID,
             packetizationMode: configuration.packetizationMode == .singleNALUnit ? 0 : 1,
@@ -223,10 +169,7 @@ public final class WHIPPublisher: Sendable {
             video.simulcast = SimulcastDescription(
                 direction: .send, streams: configuration.simulcast.reversed().map { SimulcastDescription.Stream(rid: $0.rid) })
         }
-        let offer = VideoOfferer.offer(
-            video: video,
-            transport: LocalTransportDescription(credentials: credentials, candidates: candidates, iceLite: false,
-                                                 fingerprint: certificate.fingerprint))
+        let offer = VideoOfferer.offer(video: video, transport: peer.localTransport)
 
         // POST, then read the answer; from here on a failure deletes the session again.
         let session: WHIPSession
@@ -234,7 +177,7 @@ public final class WHIPPublisher: Sendable {
         do {
             session = try await client.publish(offer: offer.sdp)
         } catch {
-            try? await loop.submit { transport.value.close(); streams.value.close() }.get()
+            await peer.close()
             throw error
         }
         let answeredAt = ContinuousClock.now
@@ -244,7 +187,7 @@ public final class WHIPPublisher: Sendable {
             "post_ms": "\(((answeredAt - postedAt) / .milliseconds(1) * 10).rounded() / 10)",
         ])
         func abandon(_ error: any Error) async -> any Error {
-            try? await loop.submit { transport.value.close(); streams.value.close() }.get()
+            await peer.close()
             try? await client.terminate(session)
             return error
         }
@@ -282,106 +225,38 @@ public final class WHIPPublisher: Sendable {
             configuration.repairedRIDExtensionID = nil
         }
         // The endpoint's TURN servers (Link headers): allocated on from now on, next to ICE's first checks.
-        var problems = ipv6Problems + offerGatherer.failures
-        var lateServers: [ICEGatherer.Server] = []
-        if whip.usesEndpointICEServers, !ipv6 {
-            for server in session.iceServers {
-                guard !whip.iceServers.contains(where: { $0.uri == server.uri && $0.username == server.username }) else {
-                    continue
-                }
-                do {
-                    let resolved = try await server.gathererServer(afterOffer: true)
-                    lateServers.append(resolved)
-                    try await Self.addStream(server, resolved: resolved, to: streams)
-                } catch {
-                    problems.append("the endpoint's \(error)")
-                }
-            }
-        }
-        let endpointServers = lateServers
+        let (endpointServers, endpointProblems) = await peer.endpointServers(session.iceServers, whip: whip)
+        let problems = peer.problems + endpointProblems
         if !negotiated.feedback.contains("nack") {
             configuration.nack = false
             configuration.rtx = nil
         }
-        let usable = Self.usableRemoteCandidates(negotiated.remoteCandidates, ipv6: local.ip.isIPv6)
-        guard !usable.isEmpty else {
-            throw await abandon(WHIPError.badAnswer(
-                "no UDP candidate of our address family (\(local.ip.isIPv6 ? "IPv6" : "IPv4")) in the answer"))
-        }
-
         // ICE (full, controlling) and DTLS on the loop; wait for the keys.
-        let connected = loop.makePromise(of: TransportAddress.self)
         let senderBox = Mutex<H264Sender?>(nil)
         let restartSignals = ICERestarter.Signals()
         let allowRepeat = configuration.nack && configuration.rtx == nil
         let link: NIOLoopBound<WebRTCLink>
+        let remote: TransportAddress
+        let usable: [ICECandidate]
         do {
-            link = try await loop.submit {
-                let now = WebRTCLink.monotonicNow()
-                var agent = ICEFullAgent(
-                    local: credentials, remote: negotiated.remoteCredentials, localCandidates: agentCandidates, now: now)
-                for remote in usable { agent.addRemoteCandidate(remote) }
-                let dtls = try DTLSEndpoint(
-                    context: try DTLSContext(certificate: certificate), role: negotiated.dtlsRole,
-                    remoteFingerprint: negotiated.remoteFingerprint)
-                var gatherer = offerGatherer
-                for server in endpointServers { gatherer.add(server, now: now) }
-                let peer = PeerTransport(agent: .full(agent), dtls: dtls, gatherer: gatherer)
-                let link = WebRTCLink(
-                    transport: transport.value, peer: peer, allowRepeatTransmission: allowRepeat, local: local,
-                    streams: streams.value
-                ) { event in
-                    switch event {
-                    case .connected(let remote): connected.succeed(remote)
-                    case .pathChanged: restartSignals.post(.pathChanged)
-                    case .disconnected: restartSignals.post(.disconnected)
-                    case .candidate(let candidate): restartSignals.post(.candidate(candidate))
-                    case .closed(let reason):
-                        let error = WHIPError.transportClosed(Self.describe(reason))
-                        connected.fail(error)
-                        senderBox.withLock { $0 }?.end(with: .transportClosed(Self.describe(reason)))
-                    case .securityFailed(let reason):
-                        connected.fail(WHIPError.transportClosed("SRTP keys: \(reason)"))
-                        senderBox.withLock { $0 }?.end(with: .transportClosed("SRTP keys: \(reason)"))
-                    }
+            (link, remote, usable) = try await peer.connect(
+                negotiated, endpointServers: endpointServers, allowRepeatTransmission: allowRepeat,
+                timeout: whip.connectTimeout
+            ) { event in
+                switch event {
+                case .pathChanged: restartSignals.post(.pathChanged)
+                case .disconnected: restartSignals.post(.disconnected)
+                case .candidate(let candidate): restartSignals.post(.candidate(candidate))
+                case .closed(let reason): senderBox.withLock { $0 }?.end(with: .transportClosed(reason))
                 }
-                link.start()
-                return NIOLoopBound(link, eventLoop: loop)
-            }.get()
+            }
         } catch {
             throw await abandon(error)
         }
-        let timeout = loop.scheduleTask(in: .nanoseconds(max(0, whip.connectTimeout.saturatingNanoseconds))) {
-            connected.fail(WHIPError.transportClosed("ICE and DTLS did not connect within \(whip.connectTimeout)"))
-        }
-        let remote: TransportAddress
-        do {
-            remote = try await connected.futureResult.get()
-            timeout.cancel()
-        } catch {
-            timeout.cancel()
-            // Why servers gave no candidate is part of why nothing connected (a refused TURN credential, say).
-            let failures = (try? await loop.submit { () -> [String] in
-                let failures = link.value.peer.gatherer?.failures ?? []
-                link.value.close()
-                return failures
-            }.get()) ?? []
-            var failure = error
-            if case WHIPError.transportClosed(let reason) = error, !failures.isEmpty {
-                failure = WHIPError.transportClosed(reason + "; ICE servers that gave no candidate: " + failures.joined(separator: "; "))
-            }
-            throw await abandon(failure)
-        }
         let connectDuration = ContinuousClock.now - answeredAt
-        let (suite, selectedLocal, (relay, relayProtocol), gathered, lateProblems) = try await loop.submit {
-            let peer = link.value.peer
-            let selected = peer.path?.local
-            let relayServer = selected.flatMap { peer.gatherer?.server(relaying: $0) }
-            let relay = (relayServer?.name, relayServer?.transport.rawValue)
-            let gathered = (peer.gatherer?.candidates ?? []).map { "\($0.kind.rawValue) \($0.address):\($0.port)" }
-            return (peer.keys?.suite.sdpName ?? "?", selected, relay, gathered,
-                    Array((peer.gatherer?.failures ?? []).dropFirst(offerGatherer.failures.count)))
-        }.get()
+        let connection = try await peer.connection(of: link)
+        let (suite, selectedLocal, relay, relayProtocol) = (connection.suite, connection.selectedLocal, connection.relay, connection.relayProtocol)
+        let (gathered, lateProblems) = (connection.gathered, connection.lateProblems)
 
         // The sender, over the secured transport.
         let origin = ContinuousClock.now
@@ -391,7 +266,7 @@ public final class WHIPPublisher: Sendable {
                 configuration: configuration, clock: .system(origin: origin), origin: origin, ioLoop: loop,
                 makeEncoder: { [preference = configuration.degradationPreference] in
                     try AdaptiveH264Encoder(configuration: $0, preference: preference)
-                }, transport: transport, logger: logger)
+                }, transport: peer.transport, logger: logger)
         } catch {
             try? await loop.submit { link.value.close() }.get()
             throw await abandon(error)
@@ -406,16 +281,17 @@ public final class WHIPPublisher: Sendable {
         self.events = events
         restarter = ICERestarter(
             context: ICERestarter.Context(
-                client: client, session: session, credentials: credentials, mid: negotiated.mid, port: port, hostIPs: hostIPs,
-                remoteCandidates: usable, link: link, sender: sender, logger: logger),
+                client: client, session: session, credentials: peer.credentials, mid: negotiated.mid, port: peer.port,
+                hostIPs: peer.hostIPs,
+                remoteCandidates: usable, link: link, afterPathChange: { sender.requestKeyframe() }, logger: logger),
             signals: restartSignals, events: continuation)
         restarter.start()
         self.sender = sender
         self.session = session
         self.client = client
         self.link = link
-        self.localAddress = (selectedLocal ?? local).description
-        self.localCandidates = locals.map(\.description)
+        self.localAddress = (selectedLocal ?? peer.local).description
+        self.localCandidates = peer.locals.map(\.description)
         self.localCandidateType = relay == nil ? .host : .relay
         self.relayServer = relay
         self.relayProtocol = relayProtocol
@@ -473,93 +349,6 @@ public final class WHIPPublisher: Sendable {
     public func transportStatistics() async -> PeerTransport.Statistics? {
         let link = self.link
         return try? await link.eventLoop.submit { link.value.peer.statistics }.get()
-    }
-
-    // MARK: - Helpers
-
-    /// The local IP the system sends from toward the endpoint's host (a connected UDP socket's own address; nothing is
-    /// sent).
-    static func routeSource(toward url: HTTPURL) async throws(WHIPError) -> String {
-        do {
-            let channel = try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connect(host: url.host, port: url.port).get()
-            defer { channel.close(promise: nil) }
-            guard let ip = channel.localAddress?.ipAddress else {
-                throw WHIPError.connectionFailed(url: url.description, reason: "no local address routes to it")
-            }
-            return ip
-        } catch let error as WHIPError {
-            throw error
-        } catch {
-            throw .connectionFailed(url: url.description, reason: "no route to its host (\(HTTPExchange.reason(error)))")
-        }
-    }
-
-    /// The addresses to offer host candidates for, of the route's family: the routed one first, then every other up
-    /// interface's, loopback only when the endpoint itself is on loopback (RFC 8445 section 5.1.1.1 leaves loopback
-    /// out), IPv6 link-local addresses never (they need a scope; RFC 8445 section 5.1.1.1 leaves them out too).
-    static func hostCandidateIPs(routeIP: String, includeLoopback: Bool) -> [String] {
-        var addresses = [routeIP]
-        let ipv6 = routeIP.contains(":")
-        let devices = (try? System.enumerateDevices()) ?? []
-        for device in devices {
-            guard let address = device.address, let ip = address.ipAddress else { continue }
-            switch address {
-            case .v4 where !ipv6:
-                guard !ip.hasPrefix("127.") || includeLoopback else { continue }
-            case .v6 where ipv6:
-                let lower = ip.lowercased()
-                guard !lower.hasPrefix("fe8"), !lower.hasPrefix("fe9"), !lower.hasPrefix("fea"), !lower.hasPrefix("feb"),
-                      lower != "::1" || includeLoopback, !lower.hasPrefix("::ffff:")
-                else { continue }
-            default: continue
-            }
-            guard !addresses.contains(ip) else { continue }
-            addresses.append(ip)
-        }
-        return Array(addresses.prefix(Self.maximumHostCandidates))
-    }
-
-    /// Registers a TURN server reached over TCP or TLS with the connections' owner (nothing for UDP and STUN).
-    static func addStream(
-        _ server: ICEServer, resolved: ICEGatherer.Server, to streams: NIOLoopBound<TURNStreams>
-    ) async throws {
-        guard resolved.transport.isStream else { return }
-        let stream = TURNStreams.Server(
-            address: resolved.address, transport: resolved.transport, host: server.host, name: server.uri)
-        try await streams.eventLoop.submit { streams.value.add(stream) }.get()
-    }
-
-    /// Host candidates for our addresses, the routed one first: foundations 1, 2, ... and local preferences counting
-    /// down from the highest, so that the routed address is tried first.
-    static func hostCandidates(_ addresses: [TransportAddress]) -> [ICECandidate] {
-        addresses.enumerated().map { index, address in
-            ICECandidate.host(address, foundation: String(index + 1),
-                              localPreference: ICECandidate.defaultLocalPreference - UInt32(index))
-        }
-    }
-
-    /// The endpoint's candidates we can pair with: UDP, the RTP component, an IP literal of our address family.
-    static func usableRemoteCandidates(_ candidates: [ICECandidate], ipv6: Bool) -> [ICECandidate] {
-        candidates.filter {
-            $0.transport == "udp" && $0.component == ICECandidate.rtpComponent
-                && $0.transportAddress.map { $0.ip.isIPv6 == ipv6 } == true
-        }
-    }
-
-    /// The most host candidates offered (a host with many addresses must not flood the checklist).
-    static let maximumHostCandidates = 8
-
-    static func describe(_ reason: PeerTransport.CloseReason) -> String {
-        switch reason {
-        case .consentExpired: "ICE consent expired (no answer to consent checks for 30 s, RFC 7675)"
-        case .iceFailed: "ICE found no working candidate pair"
-        case .dtlsFailed(let error): "DTLS failed: \(error)"
-        case .dtlsTimeout: "the DTLS handshake timed out"
-        case .closedByPeer: "the endpoint closed DTLS (close_notify)"
-        case .closedLocally: "closed locally"
-        case .relayFailed(let reason): "the TURN relay of the selected pair failed: \(reason)"
-        }
     }
 }
 

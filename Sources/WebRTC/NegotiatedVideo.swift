@@ -1,7 +1,8 @@
 public import DTLS
 import H264
 
-/// The outcome of an offer/answer for our video stream: what to send, and the peer's ICE and DTLS parameters.
+/// The outcome of an offer/answer for our video stream: the format it travels in (what to send, or for a WHEP client
+/// what arrives), and the peer's ICE and DTLS parameters.
 public struct NegotiatedVideo: Hashable, Sendable {
     /// The m-section's `a=mid`.
     public var mid: String

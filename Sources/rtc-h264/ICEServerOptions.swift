@@ -26,12 +26,14 @@ struct ICEServerOptions: ParsableArguments {
     var isUsed: Bool { !iceServers.isEmpty || iceUsername != nil || iceCredential != nil || iceCredentialFile != nil }
 
     /// Checks the values before anything starts (the credential file is read by `servers()`).
-    /// - Parameter whip: Whether `--whip` is given (`send` uses the servers only for it; `serve` always).
+    /// - Parameters:
+    ///   - whip: Whether `--whip` (`send`) or `--whep` (`receive`) is given (they use the servers only then; `serve` always).
+    ///   - option: The option named in the error.
     /// - Throws: `ValidationError` naming the option and the problem.
-    func check(whip: Bool = true) throws {
+    func check(whip: Bool = true, option: String = "--whip") throws {
         guard isUsed else { return }
         guard whip else {
-            throw ValidationError("--ice-server, --ice-username, --ice-credential and --ice-credential-file need --whip")
+            throw ValidationError("--ice-server, --ice-username, --ice-credential and --ice-credential-file need \(option)")
         }
         if iceCredential != nil && iceCredentialFile != nil {
             throw ValidationError("give --ice-credential or --ice-credential-file, not both")

@@ -19,11 +19,21 @@ struct ReceiveCommand: AsyncParsableCommand {
             frame's size, or at --output-size, scaled when the sender switches resolution (said once on stderr). Stops after --frames or --duration, when the sender says BYE, \
             or on SIGINT/SIGTERM, and prints what it received.
             Example: rtc-h264 receive --listen 127.0.0.1:5004 --sdp stream.sdp --output out.y4m
+            With --whep URL it plays a WHEP stream instead of listening (draft-ietf-wish-whep: rtc-h264 serve --whep, \
+            Janus, MediaMTX): it POSTs a recvonly offer (H.264 Constrained Baseline and High with RTX and FlexFEC, full \
+            ICE, DTLS-SRTP) with the --token as a bearer token, receives on the pair ICE selects, and DELETEs the \
+            session at the end; https:// certificates are verified as for send --whip. --sessions N plays N sessions \
+            at once (joining --join-interval apart) and --no-decode only reassembles frames: a load generator. \
+            With --whep the summary is per session, with how long after its offer each played its first frame.
+            Example: rtc-h264 receive --whep http://127.0.0.1:8080/whep --output out.y4m --duration 10
+            Example: rtc-h264 receive --whep http://127.0.0.1:8080/whep --sessions 100 --join-interval 0.1 --no-decode --duration 60 --json
             """
     )
 
-    @Option(help: "Address and RTP port to listen on, HOST:PORT.")
-    var listen: HostPort
+    @Option(help: "Address and RTP port to listen on, HOST:PORT (required, except with --whep).")
+    var listen: HostPort?
+
+    @OptionGroup(title: "WHEP") var whepOptions: WHEPPlayOptions
 
     @Option(help: "The sender's SDP (its a=crypto key, packetization, rtcp-mux).")
     var sdp: String?
@@ -80,11 +90,29 @@ struct ReceiveCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
+        try whepOptions.check(command: self)
+        if whepOptions.whep != nil { return try validateCommon() }
+        guard let listen else { throw ValidationError("give --listen HOST:PORT (or --whep URL)") }
+        guard (0...65534).contains(listen.port) else { throw ValidationError("--listen needs a port between 0 and 65534") }
         if sdp == nil && key == nil && !noSRTP {
             throw ValidationError("give --sdp, --key (with --suite), or --no-srtp")
         }
         if sdp != nil && (key != nil || noSRTP) { throw ValidationError("--sdp already says how the stream is protected") }
         if noSRTP && localKey != nil { throw ValidationError("--no-srtp cannot be used with --local-key") }
+        if let rtxPayloadType {
+            guard (96...127).contains(rtxPayloadType) else { throw ValidationError("--rtx-pt must be 96-127") }
+            if sdp != nil { throw ValidationError("--sdp already says the RTX payload type") }
+        }
+        if let fecPayloadType {
+            guard PayloadType.isValidForFlexFEC(fecPayloadType), fecPayloadType != rtxPayloadType
+            else { throw ValidationError("--fec-pt must be 35-63 or 96-127 and differ from --rtx-pt") }
+            if sdp != nil { throw ValidationError("--sdp already says the FEC payload type") }
+        }
+        try validateCommon()
+    }
+
+    /// The checks of the options every way of receiving shares.
+    func validateCommon() throws {
         if let outputSize {
             guard output?.hasSuffix(".y4m") == true else { throw ValidationError("--output-size needs a Y4M --output (a name ending in .y4m)") }
             _ = try Self.parseOutputSize(outputSize)
@@ -99,31 +127,18 @@ struct ReceiveCommand: AsyncParsableCommand {
         guard (10...10_000).contains(jitterBufferMaxMs), jitterBufferMaxMs >= jitterBufferMs else {
             throw ValidationError("--jitter-buffer-max must be 10-10000 ms and at least --jitter-buffer")
         }
-        if let rtxPayloadType {
-            guard (96...127).contains(rtxPayloadType) else { throw ValidationError("--rtx-pt must be 96-127") }
-            if sdp != nil { throw ValidationError("--sdp already says the RTX payload type") }
+        if whepOptions.noDecode, output?.hasSuffix(".y4m") == true {
+            throw ValidationError("--no-decode writes no pictures: give an Annex-B --output (not .y4m), or decode")
         }
-        if let fecPayloadType {
-            guard PayloadType.isValidForFlexFEC(fecPayloadType), fecPayloadType != rtxPayloadType
-            else { throw ValidationError("--fec-pt must be 35-63 or 96-127 and differ from --rtx-pt") }
-            if sdp != nil { throw ValidationError("--sdp already says the FEC payload type") }
-        }
-        guard (0...65534).contains(listen.port) else { throw ValidationError("--listen needs a port between 0 and 65534") }
     }
 
     @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     func run() async throws {
+        if whepOptions.whep != nil { return try await runWHEP() }
+        guard let listen else { throw ValidationError("give --listen HOST:PORT (or --whep URL)") }
         var configuration = ReceiverConfiguration(listenHost: listen.host, listenPort: listen.port)
-        configuration.frameLimit = frames
-        configuration.duration = duration.map { .seconds($0) }
-        configuration.idleTimeout = idleTimeout.map { .seconds($0) }
-        configuration.jitterBufferWait = .milliseconds(jitterBufferMs)
-        configuration.jitterBufferMaximumWait = .milliseconds(jitterBufferMaxMs)
-        configuration.nack = !noNACK
-        configuration.rtxPayloadType = rtxPayloadType
-        configuration.fecPayloadType = fecPayloadType
-        configuration.repairDelay = !noRepairDelay
+        applyCommon(to: &configuration)
         if let sdp {
             let text: String
             do { text = try String(contentsOfFile: sdp, encoding: .utf8) } catch {
@@ -161,21 +176,7 @@ struct ReceiveCommand: AsyncParsableCommand {
                     key: try StreamOptions.readKey(localKey, file: nil, option: "--local-key", suite: suite))
             }
         }
-        var annexB: OutputFile?
-        var y4m: DecodedFrameFile?
-        if let output {
-            if output.hasSuffix(".y4m") {
-                let file = DecodedFrameFile(path: output, size: try outputSize.map(Self.parseOutputSize)) { line in
-                    FileHandle.standardError.write(Data((line + "\n").utf8))
-                }
-                y4m = file
-                configuration.onFrameDecoded = { picture, _ in file.write(picture) }
-            } else {
-                let file = try OutputFile(path: output)
-                annexB = file
-                configuration.onAccessUnit = { received in file.write(received.frame.bytes) }
-            }
-        }
+        let files = try openOutput(into: &configuration)
         let receiver: H264Receiver
         do {
             receiver = try await H264Receiver(configuration: configuration)
@@ -185,20 +186,70 @@ struct ReceiveCommand: AsyncParsableCommand {
         let signals = SignalTrap { receiver.stop() }
         defer { signals.cancel() }
         let stats = try await receiver.run()
-        annexB?.close()
-        if let failure = y4m?.close() { throw CLIError("cannot write \(output ?? ""): \(failure)") }
+        try files.close()
         if json {
             print(try JSONLine.encode(stats), terminator: "")
         } else {
-            print("""
-                received \(stats.packetsReceived) packets (\(stats.packetsLost) lost), \(stats.framesReceived) frames; \
-                decoded \(stats.framesDecoded) (\(stats.keyFramesDecoded) keyframes), dropped \(stats.framesDropped), \
-                decode errors \(stats.decodeErrors), PLI sent \(stats.pliCount), NACKs sent \(stats.nackCount) \
-                (\(stats.packetsNACKed) packets, \(stats.retransmittedPacketsReceived) recovered), \
-                resolution changes \(stats.resolutionChanges), freezes \(stats.freezeCount) (longest \(Int(stats.longestFreeze * 1000)) ms), SRTP failures \(stats.srtpUnprotectFailures), \
-                malformed \(stats.malformedPackets)\(stats.byeReceived ? ", BYE received" : "")\(Self.latencySummary(stats))
-                """)
+            print(Self.summary(stats))
         }
+    }
+
+    /// The output file, if any: decoded pictures (Y4M) or the received access units (Annex-B).
+    struct OutputFiles {
+        var annexB: OutputFile?
+        var y4m: DecodedFrameFile?
+        var path: String?
+
+        /// Closes the file.
+        /// - Throws: `CLIError` when the Y4M file could not be written.
+        func close() throws {
+            annexB?.close()
+            if let failure = y4m?.close() { throw CLIError("cannot write \(path ?? ""): \(failure)") }
+        }
+    }
+
+    /// Opens `--output` and hooks it to the configuration's callbacks.
+    func openOutput(into configuration: inout ReceiverConfiguration) throws -> OutputFiles {
+        var files = OutputFiles(path: output)
+        guard let output else { return files }
+        if output.hasSuffix(".y4m") {
+            let file = DecodedFrameFile(path: output, size: try outputSize.map(Self.parseOutputSize)) { line in
+                FileHandle.standardError.write(Data((line + "\n").utf8))
+            }
+            files.y4m = file
+            configuration.onFrameDecoded = { picture, _ in file.write(picture) }
+        } else {
+            let file = try OutputFile(path: output)
+            files.annexB = file
+            configuration.onAccessUnit = { received in file.write(received.frame.bytes) }
+        }
+        return files
+    }
+
+    /// The one-line summary of what was received.
+    static func summary(_ stats: ReceiverStats) -> String {
+        """
+            received \(stats.packetsReceived) packets (\(stats.packetsLost) lost), \(stats.framesReceived) frames; \
+            decoded \(stats.framesDecoded) (\(stats.keyFramesDecoded) keyframes), dropped \(stats.framesDropped), \
+            decode errors \(stats.decodeErrors), PLI sent \(stats.pliCount), NACKs sent \(stats.nackCount) \
+            (\(stats.packetsNACKed) packets, \(stats.retransmittedPacketsReceived) recovered), \
+            resolution changes \(stats.resolutionChanges), freezes \(stats.freezeCount) (longest \(Int(stats.longestFreeze * 1000)) ms), SRTP failures \(stats.srtpUnprotectFailures), \
+            malformed \(stats.malformedPackets)\(stats.byeReceived ? ", BYE received" : "")\(Self.latencySummary(stats))
+            """
+    }
+
+    /// The settings every way of receiving shares: limits, the jitter buffer, NACK, repair delay, decoding.
+    func applyCommon(to configuration: inout ReceiverConfiguration) {
+        configuration.frameLimit = frames
+        configuration.duration = duration.map { .seconds($0) }
+        configuration.idleTimeout = idleTimeout.map { .seconds($0) }
+        configuration.jitterBufferWait = .milliseconds(jitterBufferMs)
+        configuration.jitterBufferMaximumWait = .milliseconds(jitterBufferMaxMs)
+        configuration.nack = !noNACK
+        configuration.rtxPayloadType = rtxPayloadType
+        configuration.fecPayloadType = fecPayloadType
+        configuration.repairDelay = !noRepairDelay
+        configuration.decode = !whepOptions.noDecode
     }
 
     /// The latency part of the summary: capture -> decoded (from abs-capture-time) and the playout delay asked for,
