@@ -246,7 +246,7 @@ let package = Package(
         ]),
         // The WHEP server: routing (pure), HTTP over loopback, and real viewers (our full ICE agent + DTLS client).
         .testTarget(name: "WHEPTests", dependencies: [
-            "WHEP", "Control", "Sender", "Transport", "WebRTC", "WebRTCTransport", "DTLS", "STUN", "RTP", "H264", "Codec", "Video", "TestSupport",
+            "WHEP", "WHEPPlayer", "WHIP", "Receiver", "Control", "Sender", "Transport", "WebRTC", "WebRTCTransport", "DTLS", "STUN", "RTP", "H264", "Codec", "Video", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),

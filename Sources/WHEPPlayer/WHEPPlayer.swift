@@ -191,20 +191,22 @@ public final class WHEPPlayer: Sendable {
     }
 
     /// Waits for the end (the endpoint's BYE, a frame or time limit, the idle timeout, `stop()`, or the transport
-    /// closing), then ends the session (DELETE).
+    /// closing), then ends the session (DELETE). When the endpoint ended the stream (its BYE, its close_notify,
+    /// consent lost) the DELETE is a courtesy: a failure is logged, not thrown (the endpoint may be gone).
     /// - Returns: the final statistics.
-    /// - Throws: `WHIPError` when the DELETE failed.
+    /// - Throws: `WHIPError` when the DELETE of a session we ended failed.
     @discardableResult
     public func run() async throws -> ReceiverStats {
         let stats = try await receiver.run()
-        try await end()
+        try await end(courtesy: stats.byeReceived || transportCloseReason != nil)
         return stats
     }
 
     /// Stops receiving (`run()` then returns). Safe from any thread.
     public func stop() { receiver.stop() }
 
-    private func end() async throws {
+    /// Closes the link and DELETEs the session; `courtesy` when the endpoint ended it (a failure is then only logged).
+    private func end(courtesy: Bool) async throws {
         guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
         closeReason.seal()  // our own close below is no reason to report
         restarter.stop()
@@ -216,7 +218,12 @@ public final class WHEPPlayer: Sendable {
         } catch {
             // The endpoint ended the session itself (a BYE then the resource gone) is not a failure of ours.
             if case .httpStatus(status: 404, method: _, excerpt: _) = error { return }
-            logger.warning("the DELETE of the WHEP session failed", metadata: ["error": "\(error)"])
+            let metadata: Logger.Metadata = ["error": "\(error.description(endpoint: "WHEP"))"]
+            if courtesy {
+                logger.debug("the DELETE of the ended WHEP session failed", metadata: metadata)
+                return
+            }
+            logger.warning("the DELETE of the WHEP session failed", metadata: metadata)
             throw error
         }
     }

@@ -44,41 +44,45 @@ public enum WHIPError: Error, Hashable, Sendable, CustomStringConvertible {
     case iceServer(uri: String, reason: String)
 
     /// The error in words; peer-supplied text in it is an excerpt (`PeerText`: bounded, controls escaped).
-    public var description: String {
+    public var description: String { description(endpoint: "WHIP") }
+
+    /// The error in words for an endpoint of another protocol on the same HTTP exchange (`"WHEP"` for a player).
+    /// - Parameter name: the protocol's name.
+    public func description(endpoint name: String) -> String {
         switch self {
-        case .invalidURL(let reason): "invalid WHIP URL: \(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
+        case .invalidURL(let reason): "invalid \(name) URL: \(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
         case .unsupportedScheme(let scheme):
-            "WHIP URL scheme '\(PeerText.excerpt(scheme, limit: 20))' is not supported: only http:// and https:// are"
+            "\(name) URL scheme '\(PeerText.excerpt(scheme, limit: 20))' is not supported: only http:// and https:// are"
         case .tokenRequiresHTTPS(let url):
             "refusing to send the bearer token in clear to \(PeerText.excerpt(url)): use an https:// URL (plain http:// "
                 + "carries a token only to a loopback host)"
         case .invalidCAFile(let path, let reason):
             "--ca-file \(PeerText.excerpt(path)): \(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
         case .certificateExpired(let url, let notAfter):
-            "the TLS certificate of the WHIP endpoint \(PeerText.excerpt(url)) has expired (not valid after "
+            "the TLS certificate of the \(name) endpoint \(PeerText.excerpt(url)) has expired (not valid after "
                 + "\(PeerText.excerpt(notAfter, limit: 40)))"
         case .certificateHostMismatch(let url, let host):
-            "the TLS certificate of the WHIP endpoint \(PeerText.excerpt(url)) does not match the host name "
+            "the TLS certificate of the \(name) endpoint \(PeerText.excerpt(url)) does not match the host name "
                 + "'\(PeerText.excerpt(host))' (host name mismatch)"
         case .certificateUntrusted(let url, let reason):
-            "the TLS certificate of the WHIP endpoint \(PeerText.excerpt(url)) is not trusted: "
+            "the TLS certificate of the \(name) endpoint \(PeerText.excerpt(url)) is not trusted: "
                 + "\(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
         case .tlsHandshakeFailed(let url, let reason):
-            "the TLS handshake with the WHIP endpoint \(PeerText.excerpt(url)) failed: "
+            "the TLS handshake with the \(name) endpoint \(PeerText.excerpt(url)) failed: "
                 + "\(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
         case .connectionFailed(let url, let reason):
-            "cannot reach the WHIP endpoint \(PeerText.excerpt(url)): \(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
-        case .timedOut(let url): "the WHIP endpoint \(PeerText.excerpt(url)) did not answer in time"
+            "cannot reach the \(name) endpoint \(PeerText.excerpt(url)): \(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
+        case .timedOut(let url): "the \(name) endpoint \(PeerText.excerpt(url)) did not answer in time"
         case .authenticationFailed(let status, let excerpt):
-            "the WHIP endpoint refused the credentials (HTTP \(status))\(excerpt.isEmpty ? "" : ": \(PeerText.excerpt(excerpt, limit: 2 * PeerText.maximumExcerptLength))"); "
+            "the \(name) endpoint refused the credentials (HTTP \(status))\(excerpt.isEmpty ? "" : ": \(PeerText.excerpt(excerpt, limit: 2 * PeerText.maximumExcerptLength))"); "
                 + "check --token"
         case .httpStatus(let status, let method, let excerpt):
-            "the WHIP endpoint answered \(method) with HTTP \(status)\(excerpt.isEmpty ? "" : ": \(PeerText.excerpt(excerpt, limit: 2 * PeerText.maximumExcerptLength))")"
-        case .tooManyRedirects(let count): "more than \(count) WHIP redirects in a row"
-        case .badLocation(let reason): "the WHIP endpoint's Location is unusable: \(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
-        case .badAnswer(let reason): "the WHIP endpoint's answer is unusable: \(PeerText.excerpt(reason, limit: 3 * PeerText.maximumExcerptLength))"
-        case .responseTooLarge(let limit): "the WHIP endpoint's reply exceeds \(limit) bytes"
-        case .transportClosed(let reason): "the WebRTC transport to the WHIP endpoint closed: \(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
+            "the \(name) endpoint answered \(method) with HTTP \(status)\(excerpt.isEmpty ? "" : ": \(PeerText.excerpt(excerpt, limit: 2 * PeerText.maximumExcerptLength))")"
+        case .tooManyRedirects(let count): "more than \(count) \(name) redirects in a row"
+        case .badLocation(let reason): "the \(name) endpoint's Location is unusable: \(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
+        case .badAnswer(let reason): "the \(name) endpoint's answer is unusable: \(PeerText.excerpt(reason, limit: 3 * PeerText.maximumExcerptLength))"
+        case .responseTooLarge(let limit): "the \(name) endpoint's reply exceeds \(limit) bytes"
+        case .transportClosed(let reason): "the WebRTC transport to the \(name) endpoint closed: \(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
         case .iceServer(let uri, let reason): "ICE server \(PeerText.excerpt(uri)): \(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
         }
     }

@@ -66,7 +66,7 @@ struct WHEPPlayOptions: ParsableArguments {
             configuration.caFile = caFile
             try configuration.validate()
         } catch {
-            throw ValidationError("--whep: \(error)")
+            throw ValidationError("--whep: \((error as? WHIPError)?.description(endpoint: "WHEP") ?? "\(error)")")
         }
     }
 
@@ -141,6 +141,8 @@ extension ReceiveCommand {
                         report.firstFrameMs = player.offerToFirstFrame(stats)?.milliseconds
                         report.iceRestarts = player.iceRestarts
                         if let reason = player.transportCloseReason { report.error = reason }
+                    } catch let error as WHIPError {
+                        report.error = error.description(endpoint: "WHEP")
                     } catch {
                         report.error = "\(error)"
                     }
