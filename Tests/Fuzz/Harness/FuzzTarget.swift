@@ -47,7 +47,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case stun
     /// A browser's offer (WHIP/WHEP bodies come from the network): `JSEPSessionDescription(parsing:)`, every
     /// section's H.264 formats, extensions and ICE candidates, then `VideoAnswerer.answer` against a fixed local
-    /// configuration, and the answer's text parsed again.
+    /// configuration, and the answer's text parsed again; the same text read as an endpoint's answer to the WHEP
+    /// client's recvonly offer (`VideoReceiveOfferer.accept`) must give only payload types that offer had.
     case jsep
     /// A video section built from the input as a program (issue 20, item 1): each op byte adds a payload type to the
     /// `m=` line (repeated up to 2,048 times), an `a=rtpmap`, an `a=fmtp` with many parameters, or `a=rtcp-fb` lines
@@ -428,6 +429,16 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             _ = section.headerExtensions
             _ = section.candidates.map(\.sdpValue)
             _ = section.mid
+        }
+        // The same text as an endpoint's answer to our WHEP client's recvonly offer: what it reads must be ours.
+        let receive = VideoReceiveConfiguration()
+        if let negotiated = try? VideoReceiveOfferer.accept(offer, video: receive) {
+            let ours = receive.formats.first { $0.payloadType == negotiated.format.payloadType }
+            check(ours != nil, "a payload type we did not offer: \(negotiated.format.payloadType)")
+            check(negotiated.rtxPayloadType == nil || negotiated.rtxPayloadType == ours?.rtxPayloadType,
+                  "an RTX type that is not our format's")
+            check(negotiated.fecPayloadType == nil || negotiated.fecPayloadType == receive.fecPayloadType,
+                  "a FEC type we did not offer")
         }
         guard let answerer, let (answer, _) = try? VideoAnswerer.answer(
             offer, video: answerer.video, transport: answerer.transport)
