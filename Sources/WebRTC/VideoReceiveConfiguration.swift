@@ -18,6 +18,10 @@ public struct VideoReceiveConfiguration: Hashable, Sendable {
         public var profileLevelID: ProfileLevelID
 
         /// Creates a format (packetization mode 1).
+        /// - Parameters:
+        ///   - payloadType: Its payload type.
+        ///   - rtxPayloadType: Its RTX payload type, or nil.
+        ///   - profileLevelID: Its profile and level.
         public init(payloadType: UInt8, rtxPayloadType: UInt8?, profileLevelID: ProfileLevelID) {
             self.payloadType = payloadType
             self.rtxPayloadType = rtxPayloadType
@@ -47,17 +51,21 @@ public struct VideoReceiveConfiguration: Hashable, Sendable {
     /// The defaults above.
     public init() {}
 
+    /// Whether two configurations offer the same (extensions compared by id and URI, in order).
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.formats == rhs.formats && lhs.fecPayloadType == rhs.fecPayloadType && lhs.feedback == rhs.feedback
             && lhs.transportWideCC == rhs.transportWideCC
             && lhs.extensions.map(\.id) == rhs.extensions.map(\.id) && lhs.extensions.map(\.uri) == rhs.extensions.map(\.uri)
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(formats)
         hasher.combine(fecPayloadType)
         hasher.combine(feedback)
+        hasher.combine(transportWideCC)
         hasher.combine(extensions.map(\.id))
+        hasher.combine(extensions.map(\.uri))
     }
 
     /// The extensions actually offered: transport-cc only with `transportWideCC`, each id 1...14 and used once.

@@ -7,16 +7,22 @@
 #        join/leave cycles of an answered viewer, POST then DELETE; loopback, no root, no browser; 1000 and 10)
 #        Tests/Benchmarks/run-whep.sh scrape [VIEWERS] [SECONDS]   (issue 26: CPU per GET /metrics with VIEWERS
 #        answered viewers, against the same time without scrapes, 3 rounds; loopback, no root, no browser; 8 and 5)
+#        Tests/Benchmarks/run-whep.sh many [VIEWERS] [SECONDS] [INTERVAL]   (issue 23: VIEWERS receive --whep
+#        --no-decode sessions of a 720p30 stream joining INTERVAL s apart: frames per viewer, the server's CPU per
+#        viewer, offer -> first frame; loopback, no root, no browser; 100, 40 and 0.1)
 #   RTC_BIN=/path/to/rtc-h264   measure that binary (default: this checkout's release build, built if missing)
 set -euo pipefail
 case "${1:-}" in
-    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 cd "$(dirname "$0")/../.."
-if [ "${1:-}" = churn ] || [ "${1:-}" = scrape ]; then
+if [ "${1:-}" = churn ] || [ "${1:-}" = scrape ] || [ "${1:-}" = many ]; then
     if [ -z "${RTC_BIN:-}" ]; then
         swift build -c release --product rtc-h264 >&2
         RTC_BIN="$(swift build -c release --show-bin-path)/rtc-h264"
+    fi
+    if [ "$1" = many ]; then
+        exec python3 Tests/Benchmarks/whep/many_viewers.py "$RTC_BIN" "${2:-100}" "${3:-40}" "${4:-0.1}"
     fi
     if [ "$1" = churn ]; then
         exec python3 Tests/Benchmarks/whep/churn.py "$RTC_BIN" "${2:-1000}" "${3:-10}"

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 modules=(MediaTime H264 RTP SRTP Video Codec SDP Transport CongestionControl Sender Receiver HTTPRequester Control
-         STUN TURN DTLS WebRTC WHEP WHIP RTCH264)
+         STUN TURN DTLS WebRTC WHEP WHIP WHEPPlayer RTCH264)
 targets=()
 for module in "${modules[@]}"; do targets+=(--target "$module"); done
 swift package --disable-sandbox generate-documentation "${targets[@]}" --enable-experimental-combined-documentation \
