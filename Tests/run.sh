@@ -21,6 +21,8 @@ RTC_H264_REQUIRE_MALLOC_COUNT=1 LD_PRELOAD="$PWD/.build/malloc_count.so" swift t
 bash Tests/WebRTCTests/Interop/run-in-namespace.sh
 # WHIP: `rtc-h264 send --whip` publishes to an aiortc WHIP endpoint; decoded frames MD5-compared with our bitstream.
 RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Interop/whip-aiortc.sh
+# WHEP: `rtc-h264 receive --whep` plays an aiortc WHEP endpoint (libx264, aiortc's packetizer, DTLS server role for us).
+RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Interop/whep-aiortc.sh
 # WHIP through Debian's coturn with direct UDP blocked at a router namespace: the relayed pair selected on both sides,
 # frames MD5-compared; the TURN server given with --ice-server, then learned from the endpoint's Link header.
 RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Interop/whip-turn.sh

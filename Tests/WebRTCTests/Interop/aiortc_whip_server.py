@@ -1,4 +1,8 @@
 """A WHIP endpoint (RFC 9725) over HTTP/1.1 (HTTPS with --tls-cert/--tls-key) built on aiortc: `rtc-h264 send --whip` publishes to it.
+With --whep it is a WHEP endpoint instead (POST /whep, DELETE /whep/resource/<id>): aiortc answers the player's
+recvonly offer with a sendonly 320x240 H.264 track (libx264 through PyAV, aiortc's own packetizer, RTX, DTLS role of
+its choosing), a moving pattern at 30 fps; `rtc-h264 receive --whep` plays it. The report then has "sent" (frames
+handed to the encoder), "offer_recvonly", the answer's "answer_setup" and "answer_codecs" (a=rtpmap lines).
 
   POST   /whip                  an SDP offer (Content-Type: application/sdp) -> 201, Location (relative), the answer
                                 (with --redirect the first POST gets 307 to /whip/endpoint; with --token a missing or
@@ -22,10 +26,38 @@ import ssl
 import time
 import uuid
 
-from aiortc import RTCConfiguration, RTCPeerConnection
+import fractions
+
+import av
+from aiortc import RTCConfiguration, RTCPeerConnection, VideoStreamTrack
 from aiortc.sdp import candidate_from_sdp
 
 from interop_common import count_frame, frame_md5, on_decoded_frames, session_description, wait_at_most
+
+
+class PatternTrack(VideoStreamTrack):
+    """320x240 frames at 30 fps: a luma ramp that moves one step a frame, flat chroma."""
+
+    def __init__(self, stats):
+        super().__init__()
+        self.stats = stats
+        self.index = 0
+
+    async def recv(self):
+        pts, time_base = await self.next_timestamp()
+        frame = av.VideoFrame(320, 240, "yuv420p")
+        shift = self.index % 256
+        row = bytes((x + shift) % 256 for x in range(320))
+        for number, plane in enumerate(frame.planes):
+            if number == 0:
+                data = b"".join(row + bytes(plane.line_size - 320) for _ in range(240))
+            else:
+                data = bytes([128]) * (plane.line_size * 120)
+            plane.update(data)
+        frame.pts, frame.time_base = pts, time_base or fractions.Fraction(1, 90000)
+        self.index += 1
+        self.stats["sent"] = self.index
+        return frame
 
 
 class Endpoint:
@@ -38,6 +70,7 @@ class Endpoint:
                       "offer_actpass": False, "offer_candidates": []}
         self.done = asyncio.Event()
         self.posted_at = None
+        self.base = "/whep" if args.whep else "/whip"
 
     def on_frame(self, frame):
         self.stats["md5"].append(frame_md5(frame))
@@ -62,6 +95,7 @@ class Endpoint:
         offer = body.decode()
         self.posted_at = time.monotonic()
         self.stats["offer_sendonly"] = "a=sendonly" in offer
+        self.stats["offer_recvonly"] = "a=recvonly" in offer
         self.stats["offer_actpass"] = "a=setup:actpass" in offer
         self.stats["offer_candidates"] = sorted(line.split()[4] for line in offer.split("\r\n")
                                                 if line.startswith("a=candidate:"))
@@ -76,11 +110,17 @@ class Endpoint:
             self.stats["ice"] = self.pc.iceConnectionState
 
         await self.pc.setRemoteDescription(session_description(offer, "offer"))
+        if self.args.whep:
+            self.stats["sent"] = 0
+            self.pc.addTrack(PatternTrack(self.stats))
         await self.pc.setLocalDescription(await self.pc.createAnswer())
+        answer = self.pc.localDescription.sdp
+        self.stats["answer_setup"] = next((line[8:] for line in answer.split("\r\n") if line.startswith("a=setup:")), None)
+        self.stats["answer_codecs"] = [line[9:] for line in answer.split("\r\n") if line.startswith("a=rtpmap:")]
         self.resource = uuid.uuid4().hex
         self.answered_at = time.monotonic()
         # A relative Location (RFC 3986 section 5.2): /whip/resource/<id> seen from the URL that was POSTed to.
-        location = ("resource/" if target == "/whip/endpoint" else "whip/resource/") + self.resource
+        location = ("resource/" if target == self.base + "/endpoint" else self.base[1:] + "/resource/") + self.resource
         headers = {"Content-Type": "application/sdp", "Location": location, "ETag": '"' + self.resource + '"'}
         for number, link in enumerate(self.args.link):
             headers["Link" + " " * number] = link  # repeated fields (the writer prints the name stripped)
@@ -124,12 +164,12 @@ class Endpoint:
             length = int(headers.get("content-length", "0"))
             body = await reader.readexactly(length) if length else b""
             status, reply_headers, reply = 404, {"Content-Type": "text/plain"}, b"not found"
-            if method == "POST" and target == "/whip" and self.args.redirect and self.stats["redirected"] == 0:
+            if method == "POST" and target == self.base and self.args.redirect and self.stats["redirected"] == 0:
                 self.stats["redirected"] += 1
-                status, reply_headers, reply = 307, {"Location": "/whip/endpoint"}, b""
-            elif method == "POST" and target in ("/whip", "/whip/endpoint"):
+                status, reply_headers, reply = 307, {"Location": self.base + "/endpoint"}, b""
+            elif method == "POST" and target in (self.base, self.base + "/endpoint"):
                 status, reply_headers, reply = await self.post(target, headers, body)
-            elif method == "PATCH" and self.resource and target == "/whip/resource/" + self.resource:
+            elif method == "PATCH" and self.resource and target == self.base + "/resource/" + self.resource:
                 self.stats["patches"] = self.stats.get("patches", 0) + 1
                 if self.args.trickle and headers.get("if-match") == '"' + self.resource + '"':
                     # Trickle ICE (RFC 9725 section 4.3.1): the fragment's candidates added to aioice.
@@ -139,7 +179,7 @@ class Endpoint:
                 else:
                     # No ICE restart here (aioice restarts nothing), nor trickle without --trickle: RFC 9725's answer.
                     status, reply_headers, reply = 405, {"Allow": "POST, DELETE", "Content-Type": "text/plain"}, b"no ICE restart"
-            elif method == "DELETE" and self.resource and target == "/whip/resource/" + self.resource:
+            elif method == "DELETE" and self.resource and target == self.base + "/resource/" + self.resource:
                 if self.args.token is not None and headers.get("authorization") != "Bearer " + self.args.token:
                     self.stats["unauthorized"] += 1
                     status, reply_headers, reply = 401, {"Content-Type": "text/plain"}, b"unauthorized"
@@ -174,6 +214,7 @@ async def main():
     parser.add_argument("--trickle", action="store_true", help="accept trickled candidates (PATCH with the ETag)")
     parser.add_argument("--link", action="append", default=[], help="a Link header of the 201 (repeatable)")
     parser.add_argument("--report", required=True)
+    parser.add_argument("--whep", action="store_true", help="a WHEP endpoint: send a pattern to the player")
     parser.add_argument("--tls-cert", help="serve HTTPS with this PEM certificate chain (needs --tls-key)")
     parser.add_argument("--tls-key", help="the certificate's PEM private key")
     args = parser.parse_args()
@@ -186,7 +227,7 @@ async def main():
     server = await asyncio.start_server(endpoint.handle, args.listen, args.port, ssl=context)
     port = server.sockets[0].getsockname()[1]
     scheme = "https" if context else "http"
-    print(json.dumps({"listening": "%s://%s:%d/whip" % (scheme, args.listen, port)}), flush=True)
+    print(json.dumps({"listening": "%s://%s:%d%s" % (scheme, args.listen, port, endpoint.base)}), flush=True)
     await wait_at_most(endpoint.done, args.timeout)
     await asyncio.sleep(0.2)
     if endpoint.pc is not None:
