@@ -4,9 +4,9 @@
 // of the previous decoded picture, as a viewer sees it.
 //
 // Usage: QualityBench --y4m FILE [--frames N] --targets 250k,400k,... [--sizes 1280x720,960x540,...]
-//                     [--qp MIN-MAX[,MIN-MAX...]] [--no-frame-skip] [--adaptive PREFERENCE[,...]]
+//                     [--qp MIN-MAX[,MIN-MAX...]] [--no-frame-skip] [--no-denoise] [--adaptive PREFERENCE[,...]]
 //                     [--steps FRAME:RATE,...] [--bits-per-pixel B] [--detail-kept-psnr DB] [--label NAME]
-// (--steps: live bitrate changes during adaptive runs, e.g. 150:300k,300:2.5M; --bits-per-pixel: the scaler's
+// (--no-denoise: OpenH264's denoiser off, as in a simulcast sender's lower layers; --steps: live bitrate changes during adaptive runs, e.g. 150:300k,300:2.5M; --bits-per-pixel: the scaler's
 // floor for adaptive runs, default QualityScaler.Settings().minimumBitsPerPixel, to measure other thresholds;
 // --detail-kept-psnr: the scaler's detailKeptPSNR, "inf" for the policy without the soft-source floors.)
 // Prints one line per run: label, mode, target, frames delivered, longest freeze, achieved bitrate (10 s average),
@@ -26,6 +26,7 @@ struct Options {
     var sizes: [(Int, Int)] = []
     var qpRanges: [ClosedRange<Int>] = [EncoderConfiguration.defaultQPRange]
     var frameSkipping = true
+    var denoise = EncoderConfiguration.defaultDenoise
     var adaptive: [DegradationPreference] = []
     var label = ""
     var steps: [Int: Int] = [:]
@@ -63,6 +64,7 @@ while let argument = arguments.popFirst() {
             return parts[0]...parts[1]
         }
     case "--no-frame-skip": options.frameSkipping = false
+    case "--no-denoise": options.denoise = false
     case "--adaptive":
         options.adaptive = value().split(separator: ",").map {
             need(DegradationPreference(rawValue: String($0)), "bad preference \($0)")
@@ -176,6 +178,7 @@ for target in options.targets {
                                                      targetBitrate: target)
             configuration.qpRange = qp
             configuration.frameSkipping = options.frameSkipping
+            configuration.denoise = options.denoise
             configuration.keyframeInterval = 100_000
             let encoder = try H264Encoder(configuration: configuration)
             let m = try measure(source: source) { index, frame in
@@ -189,6 +192,7 @@ for target in options.targets {
         var configuration = EncoderConfiguration(width: first.width, height: first.height, frameRate: frameRate,
                                                  targetBitrate: target)
         configuration.keyframeInterval = 100_000
+        configuration.denoise = options.denoise
         let encoder = try AdaptiveH264Encoder(configuration: configuration, preference: preference,
                                               settings: options.settings)
         var switches: [String] = []
