@@ -4,6 +4,8 @@ extension SenderStats {
     /// The statistics as Prometheus samples, named after their `outbound-rtp` fields
     /// (`rtc_h264_outbound_<field in snake case>[_total]`); values not known yet (no RTT before the first report) are
     /// left out.
+    /// With simulcast each encoding also has its own series, `rtc_h264_outbound_layer_<field>` labelled with its
+    /// `rid` (at most three: the label stays bounded).
     /// - Parameter labels: Labels for every sample (a WHEP viewer's id), or none.
     /// - Returns: Counters and gauges.
     public func metricSamples(labels: [MetricSample.Label] = []) -> [MetricSample] {
@@ -52,6 +54,34 @@ extension SenderStats {
             gauge("fraction_lost_ratio", "The fraction of packets lost in the receiver's last report.", fractionLost),
             gauge("congestion_estimate_bps", "The send-side bandwidth estimate in bit/s.", congestionEstimate.map(Double.init)),
         ].compactMap { $0 }
-        return counters + gauges
+        return counters + gauges + layerSamples(labels: labels)
+    }
+
+    /// Each simulcast encoding's series (`simulcastLayers`), labelled with its RTP stream id.
+    private func layerSamples(labels: [MetricSample.Label]) -> [MetricSample] {
+        var samples: [MetricSample] = []
+        // One family at a time (the exposition groups a family's samples under its HELP and TYPE).
+        let families: [(name: String, help: String, kind: MetricSample.Kind, value: (SimulcastLayerStats) -> Double)] = [
+            ("frames_sent_total", "Frames this simulcast encoding sent.", .counter, { Double($0.framesSent) }),
+            ("key_frames_sent_total", "IDR frames this simulcast encoding sent.", .counter, { Double($0.keyFramesSent) }),
+            ("packets_sent_total", "RTP packets this simulcast encoding sent, retransmissions excluded.", .counter,
+             { Double($0.packetsSent) }),
+            ("bytes_sent_total", "RTP payload bytes this simulcast encoding sent, retransmissions excluded.", .counter,
+             { Double($0.bytesSent) }),
+            ("actual_bitrate_bps", "The bitrate this simulcast encoding sent over the last report interval, in bit/s.",
+             .gauge, { Double($0.actualBitrate) }),
+            ("frame_width_pixels", "This simulcast encoding's width.", .gauge, { Double($0.frameWidth) }),
+            ("frame_height_pixels", "This simulcast encoding's height.", .gauge, { Double($0.frameHeight) }),
+            ("active", "1 when the bitrate split carries this simulcast encoding now, 0 when it is paused.", .gauge,
+             { $0.active ? 1 : 0 }),
+        ]
+        for family in families {
+            for layer in simulcastLayers ?? [] {
+                samples.append(MetricSample(
+                    name: "rtc_h264_outbound_layer_\(family.name)", help: family.help, kind: family.kind,
+                    labels: labels + [MetricSample.Label("rid", layer.rid)], value: family.value(layer)))
+            }
+        }
+        return samples
     }
 }

@@ -117,6 +117,29 @@ import Video
         _ = try await sender.finish()
     }
 
+    /// A simulcast sender's scrape has one series per encoding, labelled with its rid, equal to its statistics.
+    @Test func simulcastEncodingsHaveSeriesOfTheirOwn() async throws {
+        var stats = SenderStats()
+        stats.simulcastLayers = [
+            SimulcastLayerStats(rid: "q", ssrc: 1),
+            SimulcastLayerStats(rid: "f", ssrc: 2),
+        ]
+        stats.simulcastLayers?[0].framesSent = 41
+        stats.simulcastLayers?[0].frameWidth = 320
+        stats.simulcastLayers?[1].framesSent = 40
+        stats.simulcastLayers?[1].active = false
+        let text = PrometheusExposition().text(stats.metricSamples(labels: [.init("viewer", "v1")]))
+        #expect(text.contains("# TYPE rtc_h264_outbound_layer_frames_sent_total counter"))
+        #expect(text.contains("rtc_h264_outbound_layer_frames_sent_total{viewer=\"v1\",rid=\"q\"} 41"), "\(text)")
+        #expect(text.contains("rtc_h264_outbound_layer_frames_sent_total{viewer=\"v1\",rid=\"f\"} 40"))
+        #expect(text.contains("rtc_h264_outbound_layer_frame_width_pixels{viewer=\"v1\",rid=\"q\"} 320"))
+        #expect(text.contains("rtc_h264_outbound_layer_active{viewer=\"v1\",rid=\"f\"} 0"))
+        #expect(text.contains("rtc_h264_outbound_layer_active{viewer=\"v1\",rid=\"q\"} 1"))
+        if let problems = try await Self.promtoolProblems(text) { Issue.record("promtool: \(problems)\n\(text)") }
+        // Without simulcast there is no layer series.
+        #expect(!PrometheusExposition().text(SenderStats().metricSamples()).contains("_layer_"))
+    }
+
     @Test func samplesThatDisagreeWithTheirNameAreLeftOutNotFatal() async throws {
         let text = PrometheusExposition().text([
             MetricSample(name: "x_total", help: "X.", kind: .counter, value: 3),
