@@ -79,28 +79,14 @@ public final class WHEPPlayer: Sendable {
         let offer = VideoReceiveOfferer.offer(video: receive, transport: peer.localTransport)
 
         let postedAt = ContinuousClock.now
-        let session: WHIPSession
-        do {
-            session = try await client.publish(offer: offer.sdp)
-        } catch {
-            await peer.close()
-            throw error
+        let (session, negotiated, answerDuration) = try await peer.post(offer.sdp, to: client) {
+            try VideoReceiveOfferer.accept($0, video: receive)
         }
-        let answeredAt = ContinuousClock.now
+        let answeredAt = postedAt + answerDuration
         logger.info("WHEP session created", metadata: [
-            "answer_ms": "\(((answeredAt - postedAt) / .milliseconds(1) * 10).rounded() / 10)",
+            "answer_ms": "\((answerDuration / .milliseconds(1) * 10).rounded() / 10)",
         ])
-        func abandon(_ error: any Error) async -> any Error {
-            await peer.close()
-            try? await client.terminate(session)
-            return error
-        }
-        let negotiated: NegotiatedVideo
-        do {
-            negotiated = try VideoReceiveOfferer.accept(try JSEPSessionDescription(parsing: session.answer), video: receive)
-        } catch {
-            throw await abandon(WHIPError.badAnswer("\(error)"))
-        }
+        func abandon(_ error: any Error) async -> any Error { await peer.abandon(session, client: client, error) }
         let (endpointServers, endpointProblems) = await peer.endpointServers(session.iceServers, whip: whep)
 
         let receiverBox = Mutex<H264Receiver?>(nil)

@@ -137,6 +137,41 @@ package final class OfferingPeer: Sendable {
             problems: ipv6Problems + gatherer.failures)
     }
 
+    /// POSTs the offer and reads the answer. A failed POST closes the socket; an answer that does not parse or is
+    /// refused by `accept` closes it and DELETEs the session, as `abandon` does.
+    /// - Parameters:
+    ///   - offer: our SDP offer.
+    ///   - client: the endpoint's client.
+    ///   - accept: reads the parsed answer (`VideoOfferer.accept`, `VideoReceiveOfferer.accept`).
+    /// - Returns: the session, what `accept` read, and how long the POST took.
+    /// - Throws: the POST's `WHIPError`, or `WHIPError.badAnswer` naming why the answer cannot be used.
+    package func post<Negotiated>(
+        _ offer: String, to client: WHIPClient, accept: (JSEPSessionDescription) throws -> Negotiated
+    ) async throws -> (session: WHIPSession, negotiated: Negotiated, duration: Duration) {
+        let postedAt = ContinuousClock.now
+        let session: WHIPSession
+        do {
+            session = try await client.publish(offer: offer)
+        } catch {
+            await close()
+            throw error
+        }
+        let duration = ContinuousClock.now - postedAt
+        do {
+            return (session, try accept(try JSEPSessionDescription(parsing: session.answer)), duration)
+        } catch {
+            throw await abandon(session, client: client, WHIPError.badAnswer("\(error)"))
+        }
+    }
+
+    /// Gives up a session after its answer: closes the socket and DELETEs the session (its failure ignored).
+    /// - Returns: `error`, to throw.
+    package func abandon(_ session: WHIPSession, client: WHIPClient, _ error: any Error) async -> any Error {
+        await close()
+        try? await client.terminate(session)
+        return error
+    }
+
     /// Closes the socket and the TURN connections (before `connect`, or when it failed).
     package func close() async {
         let transport = self.transport, streams = self.streams

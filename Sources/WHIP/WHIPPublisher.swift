@@ -172,31 +172,16 @@ public final class WHIPPublisher: Sendable {
         let offer = VideoOfferer.offer(video: video, transport: peer.localTransport)
 
         // POST, then read the answer; from here on a failure deletes the session again.
-        let session: WHIPSession
-        let postedAt = ContinuousClock.now
-        do {
-            session = try await client.publish(offer: offer.sdp)
-        } catch {
-            await peer.close()
-            throw error
+        let (session, negotiated, postDuration) = try await peer.post(offer.sdp, to: client) {
+            try VideoOfferer.accept($0, video: video)
         }
         let answeredAt = ContinuousClock.now
         // The exchange as the endpoint's user sees it: connection, TLS handshake, the POST and its answer.
         logger.info("WHIP session created", metadata: [
             "ice_servers": "\(session.iceServers.count)",
-            "post_ms": "\(((answeredAt - postedAt) / .milliseconds(1) * 10).rounded() / 10)",
+            "post_ms": "\((postDuration / .milliseconds(1) * 10).rounded() / 10)",
         ])
-        func abandon(_ error: any Error) async -> any Error {
-            await peer.close()
-            try? await client.terminate(session)
-            return error
-        }
-        let negotiated: NegotiatedVideo
-        do {
-            negotiated = try VideoOfferer.accept(try JSEPSessionDescription(parsing: session.answer), video: video)
-        } catch {
-            throw await abandon(WHIPError.badAnswer("\(error)"))
-        }
+        func abandon(_ error: any Error) async -> any Error { await peer.abandon(session, client: client, error) }
         if negotiated.rtxPayloadType == nil { configuration.rtx = nil }
         if negotiated.fecPayloadType == nil { configuration.fec = nil }
         func oneByteID(_ id: Int?) -> UInt8? { id.flatMap { (1...14).contains($0) ? UInt8($0) : nil } }

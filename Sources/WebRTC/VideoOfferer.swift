@@ -53,18 +53,8 @@ public enum VideoOfferer {
     public static func accept(_ answer: JSEPSessionDescription, video: VideoSendConfiguration) throws(JSEPError)
         -> NegotiatedVideo
     {
-        guard let section = answer.media.first(where: { $0.mid == mid }) ?? answer.media.first,
-              section.kind == "video", !section.isRejected
-        else { throw .noVideoSection }
-        guard section.direction == "recvonly" || section.direction == "sendrecv" else {
-            throw .unsupported("receiving our stream (a=\(section.direction))")
-        }
-        guard section.has("rtcp-mux") else { throw .unsupported("rtcp-mux") }
-        // An answer must choose (RFC 5763 section 5); a missing a=setup means active.
-        let remote = try answer.remoteTransport(for: section, defaultSetup: .active)
-        guard remote.setup == .active || remote.setup == .passive,
-              let role = remote.setup.answer(preferring: .passive)?.role
-        else { throw .incompatibleSetup(remote.setup.rawValue) }
+        let (section, remote, role) = try answer.answeredVideoSection(
+            mid: mid, directions: ["recvonly", "sendrecv"], purpose: "receiving our stream")
         let answered = H264PayloadFormat.formats(in: section)
         guard let chosen = answered.first(where: {
             $0.payloadType == video.offerPayloadType && $0.packetizationMode == video.packetizationMode

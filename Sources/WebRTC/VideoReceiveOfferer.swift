@@ -80,17 +80,8 @@ public enum VideoReceiveOfferer {
     public static func accept(_ answer: JSEPSessionDescription, video: VideoReceiveConfiguration) throws(JSEPError)
         -> NegotiatedVideo
     {
-        guard let section = answer.media.first(where: { $0.mid == mid }) ?? answer.media.first,
-              section.kind == "video", !section.isRejected
-        else { throw .noVideoSection }
-        guard section.direction == "sendonly" || section.direction == "sendrecv" else {
-            throw .unsupported("sending a stream to us (a=\(section.direction))")
-        }
-        guard section.has("rtcp-mux") else { throw .unsupported("rtcp-mux") }
-        let remote = try answer.remoteTransport(for: section, defaultSetup: .active)
-        guard remote.setup == .active || remote.setup == .passive,
-              let role = remote.setup.answer(preferring: .passive)?.role
-        else { throw .incompatibleSetup(remote.setup.rawValue) }
+        let (section, remote, role) = try answer.answeredVideoSection(
+            mid: mid, directions: ["sendonly", "sendrecv"], purpose: "sending a stream to us")
         // The first answered format that is one of ours, under our payload type, in the profile we offered there.
         let answered = H264PayloadFormat.formats(in: section)
         var match: (format: H264PayloadFormat, ours: VideoReceiveConfiguration.Format)?
