@@ -10,6 +10,26 @@ import TestSupport
 
     static func run(_ arguments: [String]) async throws -> ChildProcess.Output { try await RTCH264Tool.run(arguments) }
 
+    /// Starts `rtc-h264 serve --whep 127.0.0.1:<random port> --token-file <a new token> --size 320x240 --quiet` plus
+    /// `extra`, and waits until its page answers 200.
+    /// - Returns: the server, its port and its token (written to a file in `directory`).
+    static func startServe(in directory: URL, extra: [String] = []) async throws -> (ChildProcess, Int, String, String) {
+        let port = Int.random(in: 45_000..<50_000)
+        let token = "whep-t0ken-\(UInt32.random(in: 1...UInt32.max))"
+        let tokenFile = directory.appendingPathComponent("whep.token").path
+        try token.write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        let server = try start([
+            "serve", "--whep", "127.0.0.1:\(port)", "--token-file", tokenFile, "--size", "320x240", "--quiet",
+        ] + extra)
+        var page: Curl.Result?
+        for _ in 0..<50 where page?.status != 200 {
+            try await Task.sleep(for: .milliseconds(100))
+            page = try await Curl.request("http://127.0.0.1:\(port)/", caFile: nil, maximumSeconds: 2)
+        }
+        #expect(page?.status == 200, "serve's page did not answer: \(page.map { "\($0.status)" } ?? "no reply")")
+        return (server, port, token, tokenFile)
+    }
+
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("rtc-h264-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -78,21 +78,9 @@ import TestSupport
     func aWHEPServersLogNamesRefusalsAndNeverItsToken() async throws {
         let dir = try CommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = Int.random(in: 45_000..<50_000)
-        let token = "whep-t0ken-\(UInt32.random(in: 1...UInt32.max))"
-        let tokenFile = dir.appendingPathComponent("whep.token").path
-        try token.write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        let server = try CommandLineTests.start([
-            "serve", "--whep", "127.0.0.1:\(port)", "--token-file", tokenFile, "--size", "320x240", "--quiet",
-            "--log-level", "debug", "--log-format", "json",
-        ])
+        let (server, port, token, _) = try await CommandLineTests.startServe(
+            in: dir, extra: ["--log-level", "debug", "--log-format", "json"])
         defer { server.terminate() }
-        var page: Curl.Result?
-        for _ in 0..<50 where page?.status != 200 {
-            try await Task.sleep(for: .milliseconds(100))
-            page = try await Curl.request("http://127.0.0.1:\(port)/", caFile: nil, maximumSeconds: 2)
-        }
-        #expect(page?.status == 200)
         let wrongToken = try await Curl.request(
             "http://127.0.0.1:\(port)/whep", caFile: nil, method: "POST",
             headers: ["Authorization": "Bearer x\(token)", "Content-Type": "application/sdp"], body: "v=0\r\n",

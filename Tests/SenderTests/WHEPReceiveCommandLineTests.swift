@@ -10,20 +10,8 @@ import TestSupport
     func twoSessionsPlayAndReportTheirFirstFrame() async throws {
         let dir = try CommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = Int.random(in: 45_000..<50_000)
-        let token = "whep-t0ken-\(UInt32.random(in: 1...UInt32.max))"
-        let tokenFile = dir.appendingPathComponent("whep.token").path
-        try token.write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        let server = try CommandLineTests.start([
-            "serve", "--whep", "127.0.0.1:\(port)", "--token-file", tokenFile, "--size", "320x240", "--quiet",
-        ])
+        let (server, port, token, tokenFile) = try await CommandLineTests.startServe(in: dir)
         defer { server.terminate() }
-        var page: Curl.Result?
-        for _ in 0..<50 where page?.status != 200 {
-            try await Task.sleep(for: .milliseconds(100))
-            page = try await Curl.request("http://127.0.0.1:\(port)/", caFile: nil, maximumSeconds: 2)
-        }
-        #expect(page?.status == 200)
         let played = try await CommandLineTests.run([
             "receive", "--whep", "http://127.0.0.1:\(port)/whep", "--token-file", tokenFile, "--sessions", "2",
             "--join-interval", "0.2", "--frames", "30", "--no-decode", "--json", "--log-level", "debug",
