@@ -9,8 +9,8 @@ public import WHIP
 public import WebRTC
 import WebRTCTransport
 
-/// Plays a WHEP stream (draft-ietf-wish-whep): any WHEP endpoint's H.264 video (`rtc-h264 serve --whep`, Janus,
-/// MediaMTX, an SFU) into an `H264Receiver`.
+/// Plays a WHEP stream (draft-ietf-wish-whep): a WHEP endpoint's H.264 video (`rtc-h264 serve --whep`, an SFU;
+/// proven with ours and aiortc's) into an `H264Receiver`.
 ///
 /// It offers `recvonly` H.264 (Constrained Baseline and High, with RTX and FlexFEC) with `a=setup:actpass` and full
 /// ICE (controlling) from one UDP socket, POSTs the offer with the bearer token, runs ICE and DTLS in the role the

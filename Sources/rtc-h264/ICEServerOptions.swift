@@ -10,7 +10,7 @@ struct ICEServerOptions: ParsableArguments {
         "A STUN or TURN server, repeatable: stun:HOST[:PORT], turn:HOST[:PORT] (UDP; port 3478 by default), "
             + "turn:HOST[:PORT]?transport=tcp (TCP) or turns:HOST[:PORT] (TLS, port 5349 by default; the certificate "
             + "and host name always verified, --ca-file adds a CA). IPv4. Its server-reflexive or relayed candidate "
-            + "goes into send --whip's offer, or into each viewer's answer for serve.", valueName: "uri"))
+            + "goes into send --whip's and receive --whep's offer, or into each viewer's answer for serve.", valueName: "uri"))
     var iceServers: [String] = []
 
     @Option(name: .customLong("ice-username"), help: "The username on the turn: and turns: --ice-server(s).")

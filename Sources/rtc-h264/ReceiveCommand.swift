@@ -19,8 +19,8 @@ struct ReceiveCommand: AsyncParsableCommand {
             frame's size, or at --output-size, scaled when the sender switches resolution (said once on stderr). Stops after --frames or --duration, when the sender says BYE, \
             or on SIGINT/SIGTERM, and prints what it received.
             Example: rtc-h264 receive --listen 127.0.0.1:5004 --sdp stream.sdp --output out.y4m
-            With --whep URL it plays a WHEP stream instead of listening (draft-ietf-wish-whep: rtc-h264 serve --whep, \
-            Janus, MediaMTX): it POSTs a recvonly offer (H.264 Constrained Baseline and High with RTX and FlexFEC, full \
+            With --whep URL it plays a WHEP stream instead of listening (draft-ietf-wish-whep; proven with rtc-h264 \
+            serve --whep and aiortc): it POSTs a recvonly offer (H.264 Constrained Baseline and High with RTX and FlexFEC, full \
             ICE, DTLS-SRTP) with the --token as a bearer token, receives on the pair ICE selects, and DELETEs the \
             session at the end; https:// certificates are verified as for send --whip. --sessions N plays N sessions \
             at once (joining --join-interval apart) and --no-decode only reassembles frames: a load generator. \
