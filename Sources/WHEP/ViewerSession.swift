@@ -112,11 +112,6 @@ final class ViewerSession {
         link.start()
     }
 
-    /// A negotiated header extension id as the packetizer takes it: 1-14 (the one-byte form), else none.
-    private static func oneByteID(_ id: Int?) -> UInt8? {
-        id.flatMap { (1...14).contains($0) ? UInt8($0) : nil }
-    }
-
     private func handle(_ event: WebRTCLink.Event) {
         switch event {
         case .connected(let remote):
@@ -131,10 +126,10 @@ final class ViewerSession {
                     fec: negotiated.fecPayloadType.flatMap { type in
                         fecSSRC.map { SenderConfiguration.FEC(payloadType: PayloadType(type), ssrc: $0) }
                     },
-                    transportWideCCExtensionID: Self.oneByteID(negotiated.transportCCExtensionID),
-                    absoluteCaptureTimeExtensionID: Self.oneByteID(negotiated.absoluteCaptureTimeExtensionID),
-                    playoutDelayExtensionID: Self.oneByteID(negotiated.playoutDelayExtensionID),
-                    dependencyDescriptorExtensionID: Self.oneByteID(negotiated.dependencyDescriptorExtensionID),
+                    transportWideCCExtensionID: NegotiatedVideo.oneByteID(negotiated.transportCCExtensionID),
+                    absoluteCaptureTimeExtensionID: NegotiatedVideo.oneByteID(negotiated.absoluteCaptureTimeExtensionID),
+                    playoutDelayExtensionID: NegotiatedVideo.oneByteID(negotiated.playoutDelayExtensionID),
+                    dependencyDescriptorExtensionID: NegotiatedVideo.oneByteID(negotiated.dependencyDescriptorExtensionID),
                     events: senderEvents, reports: reports, logger: logger)
                 let path = selectedPath()
                 logger.info("viewer joined", metadata: [

@@ -121,11 +121,10 @@ public final class WHEPPlayer: Sendable {
         configuration.nack = configuration.nack && negotiated.feedback.contains("nack")
         configuration.rtxPayloadType = negotiated.rtxPayloadType
         configuration.fecPayloadType = negotiated.fecPayloadType
-        func oneByteID(_ id: Int?) -> UInt8? { id.flatMap { (1...14).contains($0) ? UInt8($0) : nil } }
-        configuration.transportWideCCExtensionID = oneByteID(negotiated.transportCCExtensionID)
-        configuration.absoluteCaptureTimeExtensionID = oneByteID(negotiated.absoluteCaptureTimeExtensionID)
-        configuration.playoutDelayExtensionID = oneByteID(negotiated.playoutDelayExtensionID)
-        configuration.dependencyDescriptorExtensionID = oneByteID(negotiated.dependencyDescriptorExtensionID)
+        configuration.transportWideCCExtensionID = NegotiatedVideo.oneByteID(negotiated.transportCCExtensionID)
+        configuration.absoluteCaptureTimeExtensionID = NegotiatedVideo.oneByteID(negotiated.absoluteCaptureTimeExtensionID)
+        configuration.playoutDelayExtensionID = NegotiatedVideo.oneByteID(negotiated.playoutDelayExtensionID)
+        configuration.dependencyDescriptorExtensionID = NegotiatedVideo.oneByteID(negotiated.dependencyDescriptorExtensionID)
         let receiver: H264Receiver
         do {
             receiver = try await H264Receiver(configuration: configuration, transport: peer.transport)
@@ -138,12 +137,10 @@ public final class WHEPPlayer: Sendable {
         if try await peer.loop.submit({ link.value.peer.isClosed }).get() { receiver.stop() }
 
         let (_, continuation) = AsyncStream.makeStream(of: WHIPPublisherEvent.self, bufferingPolicy: .bufferingNewest(1))
-        restarter = ICERestarter(
-            context: ICERestarter.Context(
-                client: client, session: session, credentials: peer.credentials, mid: negotiated.mid, port: peer.port,
-                hostIPs: peer.hostIPs, remoteCandidates: usable, link: link,
-                afterPathChange: { receiver.requestKeyframe() }, logger: logger),
-            signals: restartSignals, events: continuation)
+        restarter = peer.restarter(
+            client: client, session: session, mid: negotiated.mid, remoteCandidates: usable, link: link,
+            signals: restartSignals, events: continuation, logger: logger
+        ) { receiver.requestKeyframe() }
         restarter.start()
         self.receiver = receiver
         self.session = session

@@ -1,5 +1,6 @@
 import DTLS
 import HTTPRequester
+import Logging
 import MediaTime
 import NIOCore
 import NIOPosix
@@ -318,6 +319,24 @@ package final class OfferingPeer: Sendable {
                 gathered: (peer.gatherer?.candidates ?? []).map { "\($0.kind.rawValue) \($0.address):\($0.port)" },
                 lateProblems: Array((peer.gatherer?.failures ?? []).dropFirst(offerFailures)))
         }.get()
+    }
+
+    /// The ICE restarter of a connected session: the offer's credentials, port and host addresses with the session's
+    /// endpoint, mid, remote candidates and link.
+    /// - Parameters:
+    ///   - afterPathChange: what a new (or re-proven) pair asks for at once: an IDR from a publisher, a PLI from a
+    ///     player.
+    package func restarter(
+        client: WHIPClient, session: WHIPSession, mid: String, remoteCandidates: [ICECandidate],
+        link: NIOLoopBound<WebRTCLink>, signals: ICERestarter.Signals,
+        events: AsyncStream<WHIPPublisherEvent>.Continuation, logger: Logger,
+        afterPathChange: @escaping @Sendable () -> Void
+    ) -> ICERestarter {
+        ICERestarter(
+            context: ICERestarter.Context(
+                client: client, session: session, credentials: credentials, mid: mid, port: port, hostIPs: hostIPs,
+                remoteCandidates: remoteCandidates, link: link, afterPathChange: afterPathChange, logger: logger),
+            signals: signals, events: events)
     }
 
     // MARK: - Helpers

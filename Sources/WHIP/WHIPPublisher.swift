@@ -184,18 +184,17 @@ public final class WHIPPublisher: Sendable {
         func abandon(_ error: any Error) async -> any Error { await peer.abandon(session, client: client, error) }
         if negotiated.rtxPayloadType == nil { configuration.rtx = nil }
         if negotiated.fecPayloadType == nil { configuration.fec = nil }
-        func oneByteID(_ id: Int?) -> UInt8? { id.flatMap { (1...14).contains($0) ? UInt8($0) : nil } }
-        configuration.transportWideCCExtensionID = oneByteID(negotiated.transportCCExtensionID)
-        configuration.absoluteCaptureTimeExtensionID = oneByteID(negotiated.absoluteCaptureTimeExtensionID)
-        configuration.playoutDelayExtensionID = oneByteID(negotiated.playoutDelayExtensionID)
-        configuration.dependencyDescriptorExtensionID = oneByteID(negotiated.dependencyDescriptorExtensionID)
+        configuration.transportWideCCExtensionID = NegotiatedVideo.oneByteID(negotiated.transportCCExtensionID)
+        configuration.absoluteCaptureTimeExtensionID = NegotiatedVideo.oneByteID(negotiated.absoluteCaptureTimeExtensionID)
+        configuration.playoutDelayExtensionID = NegotiatedVideo.oneByteID(negotiated.playoutDelayExtensionID)
+        configuration.dependencyDescriptorExtensionID = NegotiatedVideo.oneByteID(negotiated.dependencyDescriptorExtensionID)
         // Simulcast with the encodings the answer keeps (two or more); otherwise one stream of the full size.
         if let rids = negotiated.simulcastRIDs, rids.count > 1 {
             configuration.simulcast = configuration.simulcast.filter { rids.contains($0.rid) }
             configuration.mid = negotiated.mid
-            configuration.midExtensionID = oneByteID(negotiated.midExtensionID)
-            configuration.ridExtensionID = oneByteID(negotiated.ridExtensionID)
-            configuration.repairedRIDExtensionID = oneByteID(negotiated.repairedRIDExtensionID)
+            configuration.midExtensionID = NegotiatedVideo.oneByteID(negotiated.midExtensionID)
+            configuration.ridExtensionID = NegotiatedVideo.oneByteID(negotiated.ridExtensionID)
+            configuration.repairedRIDExtensionID = NegotiatedVideo.oneByteID(negotiated.repairedRIDExtensionID)
             if configuration.repairedRIDExtensionID == nil { configuration.rtx = nil }
         } else {
             if simulcastOffered {
@@ -264,12 +263,10 @@ public final class WHIPPublisher: Sendable {
         let (events, continuation) = AsyncStream.makeStream(
             of: WHIPPublisherEvent.self, bufferingPolicy: .bufferingNewest(64))
         self.events = events
-        restarter = ICERestarter(
-            context: ICERestarter.Context(
-                client: client, session: session, credentials: peer.credentials, mid: negotiated.mid, port: peer.port,
-                hostIPs: peer.hostIPs,
-                remoteCandidates: usable, link: link, afterPathChange: { sender.requestKeyframe() }, logger: logger),
-            signals: restartSignals, events: continuation)
+        restarter = peer.restarter(
+            client: client, session: session, mid: negotiated.mid, remoteCandidates: usable, link: link,
+            signals: restartSignals, events: continuation, logger: logger
+        ) { sender.requestKeyframe() }
         restarter.start()
         self.sender = sender
         self.session = session

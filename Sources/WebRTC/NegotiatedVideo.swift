@@ -43,4 +43,8 @@ public struct NegotiatedVideo: Hashable, Sendable {
     public var ridExtensionID: Int? = nil
     /// The `repaired-rtp-stream-id` extension id, when negotiated with simulcast and RTX (1...14).
     public var repairedRIDExtensionID: Int? = nil
+
+    /// A negotiated header extension id as the RTP writers and readers take it: 1...14 (the one-byte form), else nil.
+    /// - Parameter id: the id.
+    package static func oneByteID(_ id: Int?) -> UInt8? { id.flatMap { (1...14).contains($0) ? UInt8($0) : nil } }
 }

@@ -61,13 +61,8 @@ struct WHEPPlayOptions: ParsableArguments {
         guard joinInterval >= 0, joinInterval <= 10 else { throw ValidationError("--join-interval must be 0-10 seconds") }
         if sessions > 1, command.output != nil { throw ValidationError("--output takes one session's stream: not with --sessions") }
         try ice.check(whip: true)
-        do {
-            var configuration = WHIPConfiguration(url: whep, token: token ?? (tokenFile == nil ? nil : "token-from-file"))
-            configuration.caFile = caFile
-            try configuration.validate()
-        } catch {
-            throw ValidationError("--whep: \((error as? WHIPError)?.description(endpoint: "WHEP") ?? "\(error)")")
-        }
+        try BearerTokenOption.checkEndpoint(
+            whep, token: token, tokenFile: tokenFile, caFile: caFile, option: "--whep", endpoint: "WHEP")
     }
 
     /// The endpoint's configuration, the token read.
@@ -178,7 +173,7 @@ extension ReceiveCommand {
 
 extension Duration {
     /// The duration in milliseconds, to 0.1 ms.
-    fileprivate var milliseconds: Double { ((Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15) * 10).rounded() / 10 }
+    fileprivate var milliseconds: Double { (self / .milliseconds(1) * 10).rounded() / 10 }
 }
 
 /// Set once by a signal.

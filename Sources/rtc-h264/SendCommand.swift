@@ -116,16 +116,8 @@ struct SendCommand: AsyncParsableCommand {
                 throw ValidationError(
                     "--whip cannot be used with \(conflicting.joined(separator: ", ")): ICE finds the peer and DTLS makes the keys")
             }
-            do {
-                // A stand-in for a --token-file token (read later): the URL checks (a token over http:// only to
-                // loopback) need to know that there is one, not what it is.
-                let tokenStandIn = tokenFile == nil ? nil : "token-from-file"
-                var configuration = WHIPConfiguration(url: whip, token: token ?? tokenStandIn)
-                configuration.caFile = caFile
-                try configuration.validate()
-            } catch {
-                throw ValidationError("--whip: \(error)")
-            }
+            try BearerTokenOption.checkEndpoint(
+                whip, token: token, tokenFile: tokenFile, caFile: caFile, option: "--whip", endpoint: "WHIP")
         } else {
             if token != nil || tokenFile != nil { throw ValidationError("--token needs --whip") }
             if caFile != nil { throw ValidationError("--ca-file needs --whip") }

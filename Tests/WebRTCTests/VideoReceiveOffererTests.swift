@@ -33,16 +33,22 @@ import Testing
         #expect(!text.contains("transport-cc") && !text.contains("flexfec"))
     }
 
+    /// Our WHEP server's answer (`VideoAnswerer`) to our offer, and what the player reads from it.
+    static func servedAnswer(_ video: VideoSendConfiguration) throws -> (answer: String, served: NegotiatedVideo, read: NegotiatedVideo) {
+        let (answer, served) = try VideoAnswerer.answer(
+            try JSEPSessionDescription(parsing: offer.sdp), video: video, transport: JSEPNegotiationTests.serverTransport)
+        let read = try VideoReceiveOfferer.accept(
+            try JSEPSessionDescription(parsing: answer.sdp), video: VideoReceiveConfiguration())
+        return (answer.sdp, served, read)
+    }
+
     /// Our own WHEP server's answer, Constrained Baseline: PT 96 with RTX 97, the feedback, transport-cc and the
     /// extensions; DTLS client because the answerer is passive.
     @Test func readsOurServersAnswer() throws {
         var video = JSEPNegotiationTests.video()
         video.absoluteCaptureTime = true
         video.dependencyDescriptor = true
-        let (answer, served) = try VideoAnswerer.answer(
-            try JSEPSessionDescription(parsing: Self.offer.sdp), video: video, transport: JSEPNegotiationTests.serverTransport)
-        let negotiated = try VideoReceiveOfferer.accept(
-            try JSEPSessionDescription(parsing: answer.sdp), video: VideoReceiveConfiguration())
+        let (_, served, negotiated) = try Self.servedAnswer(video)
         #expect(negotiated.format.payloadType == 96)
         #expect(negotiated.rtxPayloadType == 97)
         #expect(negotiated.fecPayloadType == nil)
@@ -61,17 +67,14 @@ import Testing
     @Test func readsHighProfileAndFlexFEC() throws {
         var video = JSEPNegotiationTests.video("64001f")
         video.fecSSRC = 0x5555_6666
-        let (answer, _) = try VideoAnswerer.answer(
-            try JSEPSessionDescription(parsing: Self.offer.sdp), video: video, transport: JSEPNegotiationTests.serverTransport)
-        let negotiated = try VideoReceiveOfferer.accept(
-            try JSEPSessionDescription(parsing: answer.sdp), video: VideoReceiveConfiguration())
+        let (answer, _, negotiated) = try Self.servedAnswer(video)
         #expect(negotiated.format.payloadType == 98)
         #expect(negotiated.rtxPayloadType == 99)
         #expect(negotiated.fecPayloadType == 49)
         // An offer without FlexFEC reads no FEC even when the answer lists it.
         var noFEC = VideoReceiveConfiguration()
         noFEC.fecPayloadType = nil
-        #expect(try VideoReceiveOfferer.accept(try JSEPSessionDescription(parsing: answer.sdp), video: noFEC).fecPayloadType == nil)
+        #expect(try VideoReceiveOfferer.accept(try JSEPSessionDescription(parsing: answer), video: noFEC).fecPayloadType == nil)
     }
 
     /// An answer as a third-party SFU writes it (payload types and attributes of its own choosing).

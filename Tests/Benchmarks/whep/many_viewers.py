@@ -29,17 +29,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from churn import free_port, wait_listening  # noqa: E402
-from scrape import TICKS, cpu_seconds  # noqa: E402
+from scrape import cpu_seconds, user_system_seconds  # noqa: E402
 
 WARMUP = 8.0
 FPS = 30
-
-
-def user_system_seconds(pid):
-    """utime and stime (fields 14 and 15 of /proc/PID/stat), seconds."""
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return int(fields[11]) / TICKS, int(fields[12]) / TICKS
 
 
 def percentile(values, fraction):

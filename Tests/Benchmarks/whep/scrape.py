@@ -28,10 +28,15 @@ ROUNDS = 3
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def cpu_seconds(pid):
+def user_system_seconds(pid):
+    """utime and stime (fields 14 and 15 of /proc/PID/stat), seconds."""
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime and stime, fields 14 and 15
+    return int(fields[11]) / TICKS, int(fields[12]) / TICKS
+
+
+def cpu_seconds(pid):
+    return sum(user_system_seconds(pid))
 
 
 def main():
