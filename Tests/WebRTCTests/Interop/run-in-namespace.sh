@@ -37,8 +37,8 @@ ip netns exec "$NS" env RTC_H264_CHROMIUM=1 RTC_H264_AIORTC_PYTHON="$AIORTC_PYTH
 RTC_H264="$(swift build --show-bin-path)/rtc-h264"
 INTEROP=Tests/WebRTCTests/Interop
 ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 300 --viewers 2 --screenshot
-ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 150 --loss 0.05
-ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 150 --loss 0.05 --temporal-layers 3
+ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 240 --loss 0.05
+ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 240 --loss 0.05 --temporal-layers 3
 ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 240 --simulcast 3 --size 640x360 --bitrate 1M
 ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 240 --blackout-ms 3000
 ip netns exec "$NS" python3 "$INTEROP/serve_chromium_viewer.py" --rtc-h264 "$RTC_H264" --frames 210 --restart-after 2
