@@ -20,7 +20,14 @@ import Darwin
 /// - at least the acknowledged rate (what gets through is no congestion), at most the delay-based estimate;
 /// - rising at most to 1.5x the acknowledged rate (1.2x while below 1.3x the rate held after the last decrease), and
 ///   not at all while the average loss exceeds the fitted inherent loss;
-/// - after a decrease, held for `initialHoldDuration` (doubling with each further decrease, to `maximumHoldDuration`).
+/// - after a decrease, held for `initialHoldDuration` (doubling with each further decrease, to `maximumHoldDuration`)
+///   at the lowest estimate of the decrease (libwebrtc holds the first decreased value, which sits far above a
+///   policer's rate);
+/// - once a loss episode measured the capacity (the median rate delivered by `capacityObservations` observations
+///   that lost at least `capacityLossThreshold` while the model decreased), rising above it, by a probe or through
+///   the acknowledged rate too, at most `increaseOverCapacityPerSecond` of it per second, until the model is no longer
+///   loss-limited. A policer's bucket passes a rise for a second or more before it drops, so without this the
+///   estimate ran through it into a loss burst every few seconds (not in libwebrtc).
 ///
 /// So 5 % of random loss at 1.5 Mbit/s is explained by an inherent loss of 5 % at any candidate, and the bias keeps the
 /// highest; a sender over a 1 Mbit/s bottleneck loses what it sends above 1 Mbit/s, which only a candidate near
@@ -77,6 +84,20 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
     public static let holdDurationFactor = 2.0
     /// Observations needed before the estimate is used.
     public static let minimumObservations = 3
+    /// An observation losing at least this much, and `capacityLossMargin` more than the fitted inherent loss, while
+    /// the model decreases measures the path's capacity: it delivered its sending rate less the loss.
+    public static let capacityLossThreshold = 0.25
+    /// See `capacityLossThreshold`.
+    public static let capacityLossMargin = 0.15
+    /// A loss episode measures the capacity once it has this many such observations (a blackout's edge, or a
+    /// burst of random loss, gives one or two).
+    public static let capacityObservations = 3
+    /// An observation losing this much is a blackout, no measure of capacity.
+    public static let blackoutLoss = 0.95
+    /// Lossy observations this far apart (ms) belong to different loss episodes.
+    public static let lossEpisodeGap = 2_000.0
+    /// Above the capacity the last loss episode measured, an increase adds at most this share of it per second.
+    public static let increaseOverCapacityPerSecond = 0.02
 
     /// What bounds the estimate now (libwebrtc `LossBasedState`).
     public enum State: String, Sendable {
@@ -128,6 +149,10 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
     private var holdUntil = -Double.infinity
     private var holdDuration = LossBasedBandwidthEstimatorV2.initialHoldDuration
     private var holdRate = Double.infinity
+    private var deliveredAtLoss = Double.infinity
+    private var episodeDelivered: [Double] = []
+    private var lastUpdate = -Double.infinity
+    private var lastLossyObservation = -Double.infinity
 
     /// Creates an estimator.
     /// - Parameters:
@@ -151,10 +176,39 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
         maximumBitrate = max(Double(bitsPerSecond), minimumBitrate)
     }
 
-    /// Sets the estimate (a probe measured this much getting through).
+    /// Sets the estimate (a probe measured this much getting through). After a loss episode measured the path's
+    /// capacity, a probe raises it no faster than the increase over that capacity allows: a probe is short enough to
+    /// pass a policer's bucket, so what it measures there is the bucket, not the rate.
     public mutating func setEstimate(_ bitsPerSecond: Int) {
-        current.bandwidth = min(max(Double(bitsPerSecond), minimumBitrate), maximumBitrate)
+        var value = min(max(Double(bitsPerSecond), minimumBitrate), maximumBitrate)
+        if let cap = capacityCap(at: lastUpdate) { value = min(value, max(estimate, cap)) }
+        current.bandwidth = value
         estimate = current.bandwidth
+    }
+
+    /// An observation that lost much while the model decreases (the loss is congestion, not random) measured the
+    /// path's capacity: it delivered its sending rate less the loss. The loss episode's median is kept (its first
+    /// observation may still ride a policer's bucket, its last a burst of retransmissions). A blackout delivers
+    /// nothing and measures nothing.
+    private mutating func measureCapacity(_ observation: Observation, at time: Double) {
+        let ratio = observation.lostBytes / observation.bytes
+        guard state == .decreasing, ratio >= max(Self.capacityLossThreshold, inherentLoss + Self.capacityLossMargin),
+            ratio < Self.blackoutLoss
+        else { return }
+        if time - lastLossyObservation > Self.lossEpisodeGap { episodeDelivered.removeAll(keepingCapacity: true) }
+        if episodeDelivered.count == Self.observationWindowSize { episodeDelivered.removeFirst() }
+        episodeDelivered.append(observation.sendingRate * (1 - ratio))
+        lastLossyObservation = time
+        guard episodeDelivered.count >= Self.capacityObservations else { return }
+        let sorted = episodeDelivered.sorted()
+        deliveredAtLoss = sorted[sorted.count / 2]
+    }
+
+    /// How high an increase may go now that a loss episode measured the path's capacity (nil: no measure).
+    private func capacityCap(at time: Double) -> Double? {
+        guard deliveredAtLoss.isFinite, state != .delayBasedEstimate else { return nil }
+        let since = max(0, time - max(lastLossyObservation, holdUntil)) / 1000
+        return deliveredAtLoss * (1 + Self.increaseOverCapacityPerSecond * since)
     }
 
     /// Feeds one transport-wide feedback message's packets, summed.
@@ -191,7 +245,9 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
         updateAverageLoss()
         instantUpperBound = averageLoss > Self.highLossUpperBoundOffset
             ? Self.highLossUpperBoundBalance / (averageLoss - Self.highLossUpperBoundOffset) : maximumBitrate
+        lastUpdate = lastSend
         updateEstimate(at: lastSend, applicationLimited: applicationLimited)
+        measureCapacity(observation, at: lastSend)
         return true
     }
 
@@ -306,10 +362,13 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
                 let factor = holdRate.isFinite && acknowledgedBitrate < Self.rampUpHoldThreshold * holdRate
                     ? Self.rampUpUpperBoundInHoldFactor : Self.rampUpUpperBoundFactor
                 chosen.bandwidth = max(current.bandwidth, min(chosen.bandwidth, factor * acknowledgedBitrate))
+                if let cap = capacityCap(at: time) { chosen.bandwidth = max(current.bandwidth, min(chosen.bandwidth, cap)) }
                 if state == .decreasing, chosen.bandwidth == current.bandwidth { chosen.bandwidth += 1 }
             }
         }
-        let lower = max(minimumBitrate, acknowledgedBitrate ?? 0)
+        // At least what gets through, but a burst's acknowledged rate (a probe, or a policer's bucket draining) is no
+        // capacity once a loss episode measured one.
+        let lower = max(minimumBitrate, min(acknowledgedBitrate ?? 0, capacityCap(at: time) ?? .infinity))
         let bounded = max(lower, min(chosen.bandwidth, instantUpperBound, delayBasedEstimate, maximumBitrate))
         // Bounded, the estimate keeps its fitted inherent loss (libwebrtc's `BoundBestCandidate` resets it to 0; the
         // next Newton step then starts far from a path's random loss, and at 5 % loss a lower candidate explained the
@@ -319,8 +378,9 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
         inherentLoss = current.inherentLoss
         // Hold after a decrease.
         if state == .decreasing, holdUntil > time, bounded < delayBasedEstimate {
-            holdRate = max(lower, holdRate)
-            estimate = min(holdRate, bounded)
+            holdRate = min(holdRate, bounded)
+            estimate = holdRate
+            current.bandwidth = min(current.bandwidth, holdRate)
             return
         }
         let previous = estimate
@@ -339,6 +399,7 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
             holdUntil = -.infinity
             holdDuration = Self.initialHoldDuration
             holdRate = .infinity
+            deliveredAtLoss = .infinity
             state = .delayBasedEstimate
         }
         estimate = bounded

@@ -2,8 +2,8 @@ import MediaTime
 import RTP
 
 /// One direction of a simulated network path, on a virtual clock: random and bursty loss, a fixed delay plus
-/// jitter (packets stay in order, as on one route), a bottleneck of a given capacity with a drop-tail queue, and
-/// blackouts. Deterministic for a given random source. The bottleneck counts each datagram's bytes, as the
+/// jitter (packets stay in order, as on one route), a bottleneck of a given capacity with a drop-tail queue, a policer
+/// (a token bucket that drops what exceeds it and queues nothing), and blackouts. Deterministic for a given random source. The bottleneck counts each datagram's bytes, as the
 /// impairment relay counts UDP payload.
 struct SimulatedPath {
     /// How the path treats datagrams.
@@ -23,6 +23,11 @@ struct SimulatedPath {
         var queueLimit = 30
         /// Times since the start when nothing gets through.
         var blackouts: [Range<Duration>] = []
+        /// A policer: a token bucket of `bucketBytes` refilled at `bitsPerSecond` (full at the start); a datagram
+        /// whose bytes exceed the tokens left is dropped, never delayed. As iptables `hashlimit --hashlimit-above
+        /// 50kb/s` polices the mixed-audience benchmark's viewer B (it passes about 400 kbit/s with a bucket of
+        /// about 45 KB, measured), and as ISPs and cellular networks police a subscriber.
+        var policer: (bitsPerSecond: Int, bucketBytes: Int)?
     }
 
     /// What happened on the path.
@@ -30,6 +35,7 @@ struct SimulatedPath {
         var sent = 0
         var lost = 0
         var droppedByQueue = 0
+        var droppedByPolicer = 0
         var delivered = 0
     }
 
@@ -42,12 +48,16 @@ struct SimulatedPath {
     private var queueDepartures: [MonotonicTime] = []
     private var lastArrival: MonotonicTime
     private var inBurst = false
+    private var policerTokens: Double
+    private var policerRefilled: MonotonicTime
 
     init(_ impairment: Impairment, start: MonotonicTime) {
         self.impairment = impairment
         self.start = start
         linkFree = start
         lastArrival = start
+        policerTokens = Double(impairment.policer?.bucketBytes ?? 0)
+        policerRefilled = start
     }
 
     /// Puts a datagram on the path at `now`.
@@ -74,6 +84,17 @@ struct SimulatedPath {
         if impairment.loss > 0, Double.random(in: 0..<1, using: &random) < impairment.loss {
             counters.lost += 1
             return
+        }
+        if let policer = impairment.policer {
+            let refill = Double((now - policerRefilled).saturatingNanoseconds) * Double(policer.bitsPerSecond) / 8e9
+            policerTokens = min(Double(policer.bucketBytes), policerTokens + refill)
+            policerRefilled = now
+            let cost = Double(bytes.count + trailer)
+            guard cost <= policerTokens else {
+                counters.droppedByPolicer += 1
+                return
+            }
+            policerTokens -= cost
         }
         var departure = now
         if let capacity = impairment.capacity {
