@@ -182,9 +182,11 @@ public final class H264Sender: Sendable {
         do {
             let coreConfiguration = configuration  // constants: the closure runs on the I/O loop
             let payloadLimit = limit
+            let coreIdentity = identity
+            let coreStreams = additionalStreams
             core = try await ioLoop.submit {
                 let core = try SenderSessionDriver(
-                    configuration: coreConfiguration, identity: identity, additionalStreams: additionalStreams,
+                    configuration: coreConfiguration, identity: coreIdentity, additionalStreams: coreStreams,
                     payloadLimit: payloadLimit, transport: transport.value, clock: clock, encoder: encoder,
                     ownEncoder: encoder, events: eventsContinuation, reports: reportsContinuation, logger: logger)
                 coreBox.value = core
