@@ -24,7 +24,7 @@ import Darwin
 ///   at the lowest estimate of the decrease (libwebrtc holds the first decreased value, which sits far above a
 ///   policer's rate);
 /// - once a loss episode measured the capacity (the median rate delivered by `capacityObservations` observations
-///   that lost at least `capacityLossThreshold` while the model decreased), rising above it, by a probe or through
+///   that lost at least `capacityLossThreshold`, significantly more than random loss, while the model decreased), rising above it, by a probe or through
 ///   the acknowledged rate too, at most `increaseOverCapacityPerSecond` of it per second, until the model is no longer
 ///   loss-limited. A policer's bucket passes a rise for a second or more before it drops, so without this the
 ///   estimate ran through it into a loss burst every few seconds (not in libwebrtc).
@@ -84,14 +84,22 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
     public static let holdDurationFactor = 2.0
     /// Observations needed before the estimate is used.
     public static let minimumObservations = 3
-    /// An observation losing at least this much, and `capacityLossMargin` more than the fitted inherent loss, while
-    /// the model decreases measures the path's capacity: it delivered its sending rate less the loss.
+    /// An observation losing at least this much, `capacityLossMargin` more than the fitted inherent loss, and
+    /// `capacityLossDeviations` standard deviations over random loss while the model decreases measures the path's
+    /// capacity: it delivered its sending rate less the loss.
     public static let capacityLossThreshold = 0.25
     /// See `capacityLossThreshold`.
     public static let capacityLossMargin = 0.15
     /// A loss episode measures the capacity once it has this many such observations (a blackout's edge, or a
     /// burst of random loss, gives one or two).
     public static let capacityObservations = 3
+    /// See `capacityLossThreshold`: the random loss an observation's loss is tested against is at least this.
+    public static let capacityRandomLossFloor = 0.05
+    /// See `capacityLossThreshold`: standard deviations of random loss over `capacityRandomLossFloor` (or the fitted
+    /// inherent loss) an observation must lose to measure the capacity.
+    public static let capacityLossDeviations = 3.0
+    /// The packet size the test of significance counts an observation's bytes in.
+    public static let typicalPacketBytes = 1_200.0
     /// An observation losing this much is a blackout, no measure of capacity.
     public static let blackoutLoss = 0.95
     /// Lossy observations this far apart (ms) belong to different loss episodes.
@@ -192,7 +200,13 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
     /// nothing and measures nothing.
     private mutating func measureCapacity(_ observation: Observation, at time: Double) {
         let ratio = observation.lostBytes / observation.bytes
-        guard state == .decreasing, ratio >= max(Self.capacityLossThreshold, inherentLoss + Self.capacityLossMargin),
+        // Random loss reaches 25 % of a few packets often (2 of 8 at 10 %: one observation in five at 300 kbit/s):
+        // the loss must also stand `capacityLossDeviations` standard deviations over random loss of at least 5 %.
+        let random = max(inherentLoss, Self.capacityRandomLossFloor)
+        let packets = max(observation.bytes / Self.typicalPacketBytes, 1)
+        let significant = random + Self.capacityLossDeviations * (random * (1 - random) / packets).squareRoot()
+        guard state == .decreasing,
+            ratio >= max(Self.capacityLossThreshold, inherentLoss + Self.capacityLossMargin, significant),
             ratio < Self.blackoutLoss
         else { return }
         if time - lastLossyObservation > Self.lossEpisodeGap { episodeDelivered.removeAll(keepingCapacity: true) }

@@ -53,6 +53,7 @@ extension SessionSimulationTests {
             shares.append(outcome.shownShare)
             #expect(outcome.shownShare >= 0.96)
             #expect(outcome.targets.allSatisfy { $0.bitrate >= 100_000 })
+            #expect((outcome.targets.last?.bitrate ?? 0) >= 900_000, "issue 24: at least 0.9 Mbit/s after 60 s")
             #expect(outcome.stalledSteps < 100)
         }
         #expect(shares.reduce(0, +) / Double(shares.count) >= 0.97)
