@@ -14,20 +14,33 @@ import TestSupport
     /// `extra`, and waits until its page answers 200.
     /// - Returns: the server, its port and its token (written to a file in `directory`).
     static func startServe(in directory: URL, extra: [String] = []) async throws -> (ChildProcess, Int, String, String) {
-        let port = Int.random(in: 45_000..<50_000)
         let token = "whep-t0ken-\(UInt32.random(in: 1...UInt32.max))"
         let tokenFile = directory.appendingPathComponent("whep.token").path
         try token.write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        let server = try start([
-            "serve", "--whep", "127.0.0.1:\(port)", "--token-file", tokenFile, "--size", "320x240", "--quiet",
-        ] + extra)
-        var page: Curl.Result?
-        for _ in 0..<50 where page?.status != 200 {
-            try await Task.sleep(for: .milliseconds(100))
-            page = try await Curl.request("http://127.0.0.1:\(port)/", caFile: nil, maximumSeconds: 2)
+        // A random port may be held by another suite's server (they run in parallel), which would answer the page
+        // while this serve exits on its failed bind: a port counts once the page answers and this serve still runs
+        // a moment later; else another port.
+        var lastError = "no attempt"
+        for _ in 0..<5 {
+            let port = Int.random(in: 45_000..<50_000)
+            let server = try start([
+                "serve", "--whep", "127.0.0.1:\(port)", "--token-file", tokenFile, "--size", "320x240", "--quiet",
+            ] + extra)
+            var page: Curl.Result?
+            for _ in 0..<50 where page?.status != 200 && server.isRunning {
+                try await Task.sleep(for: .milliseconds(100))
+                page = try await Curl.request("http://127.0.0.1:\(port)/", caFile: nil, maximumSeconds: 2)
+            }
+            if page?.status == 200 {
+                try await Task.sleep(for: .milliseconds(500))
+                if server.isRunning { return (server, port, token, tokenFile) }
+            }
+            server.kill()
+            let output = await server.finished()
+            lastError = "port \(port): page \(page.map { "\($0.status)" } ?? "no reply"), serve \(output.status): \(output.stderr)"
         }
-        #expect(page?.status == 200, "serve's page did not answer: \(page.map { "\($0.status)" } ?? "no reply")")
-        return (server, port, token, tokenFile)
+        Issue.record("serve did not start on any of 5 ports; the last: \(lastError)")
+        throw CancellationError()
     }
 
     static func temporaryDirectory() throws -> URL {
