@@ -24,10 +24,11 @@ import Darwin
 ///   at the lowest estimate of the decrease (libwebrtc holds the first decreased value, which sits far above a
 ///   policer's rate);
 /// - once a loss episode measured the capacity (the median rate delivered by `capacityObservations` observations
-///   that lost at least `capacityLossThreshold`, significantly more than random loss, while the model decreased), rising above it, by a probe or through
-///   the acknowledged rate too, at most `increaseOverCapacityPerSecond` of it per second, until the model is no longer
-///   loss-limited. A policer's bucket passes a rise for a second or more before it drops, so without this the
-///   estimate ran through it into a loss burst every few seconds (not in libwebrtc).
+///   that lost at least `capacityLossThreshold`, significantly more than random loss, while the model decreased),
+///   rising above it, by a probe or through the acknowledged rate too, at most `increaseOverCapacityPerSecond` of it
+///   per second, until the model is no longer loss-limited. A policer's bucket passes a rise for a second or more
+///   before it drops, so without this the estimate ran through it into a loss burst every few seconds (not in
+///   libwebrtc).
 ///
 /// So 5 % of random loss at 1.5 Mbit/s is explained by an inherent loss of 5 % at any candidate, and the bias keeps the
 /// highest; a sender over a 1 Mbit/s bottleneck loses what it sends above 1 Mbit/s, which only a candidate near
@@ -159,7 +160,6 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
     private var holdRate = Double.infinity
     private var deliveredAtLoss = Double.infinity
     private var episodeDelivered: [Double] = []
-    private var lastUpdate = -Double.infinity
     private var lastLossyObservation = -Double.infinity
 
     /// Creates an estimator.
@@ -189,7 +189,7 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
     /// pass a policer's bucket, so what it measures there is the bucket, not the rate.
     public mutating func setEstimate(_ bitsPerSecond: Int) {
         var value = min(max(Double(bitsPerSecond), minimumBitrate), maximumBitrate)
-        if let cap = capacityCap(at: lastUpdate) { value = min(value, max(estimate, cap)) }
+        if let cap = capacityCap(at: lastObservationSendTime ?? -.infinity) { value = min(value, max(estimate, cap)) }
         current.bandwidth = value
         estimate = current.bandwidth
     }
@@ -259,7 +259,6 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
         updateAverageLoss()
         instantUpperBound = averageLoss > Self.highLossUpperBoundOffset
             ? Self.highLossUpperBoundBalance / (averageLoss - Self.highLossUpperBoundOffset) : maximumBitrate
-        lastUpdate = lastSend
         updateEstimate(at: lastSend, applicationLimited: applicationLimited)
         measureCapacity(observation, at: lastSend)
         return true
@@ -342,6 +341,7 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
 
     private mutating func updateEstimate(at time: Double, applicationLimited: Bool) {
         let lossLimited = state != .delayBasedEstimate
+        let capacity = capacityCap(at: time)
         // The candidates.
         var upper = maximumBitrate
         if lossLimited, limitInWindow.isFinite { upper = limitInWindow }
@@ -376,13 +376,13 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
                 let factor = holdRate.isFinite && acknowledgedBitrate < Self.rampUpHoldThreshold * holdRate
                     ? Self.rampUpUpperBoundInHoldFactor : Self.rampUpUpperBoundFactor
                 chosen.bandwidth = max(current.bandwidth, min(chosen.bandwidth, factor * acknowledgedBitrate))
-                if let cap = capacityCap(at: time) { chosen.bandwidth = max(current.bandwidth, min(chosen.bandwidth, cap)) }
+                if let capacity { chosen.bandwidth = max(current.bandwidth, min(chosen.bandwidth, capacity)) }
                 if state == .decreasing, chosen.bandwidth == current.bandwidth { chosen.bandwidth += 1 }
             }
         }
         // At least what gets through, but a burst's acknowledged rate (a probe, or a policer's bucket draining) is no
         // capacity once a loss episode measured one.
-        let lower = max(minimumBitrate, min(acknowledgedBitrate ?? 0, capacityCap(at: time) ?? .infinity))
+        let lower = max(minimumBitrate, min(acknowledgedBitrate ?? 0, capacity ?? .infinity))
         let bounded = max(lower, min(chosen.bandwidth, instantUpperBound, delayBasedEstimate, maximumBitrate))
         // Bounded, the estimate keeps its fitted inherent loss (libwebrtc's `BoundBestCandidate` resets it to 0; the
         // next Newton step then starts far from a path's random loss, and at 5 % loss a lower candidate explained the

@@ -234,22 +234,10 @@ import Sender
 
     /// Issue 11: a refused connection is an error, not a leaked promise (a trap in debug builds).
     @Test func connectionRefusedIsAnError() async throws {
-        let probe = try await RawSocketTCPPort.free()
+        let refusing = try RefusingTCPPort()
+        defer { withExtendedLifetime(refusing) {} }  // held, refusing, until the end
         await #expect(throws: (any Error).self) {
-            _ = try await ControlClient.send(.stats, host: "127.0.0.1", port: probe)
+            _ = try await ControlClient.send(.stats, host: "127.0.0.1", port: refusing.port)
         }
     }
-}
-
-/// A TCP port nothing listens on.
-enum RawSocketTCPPort {
-    static func free() async throws -> Int {
-        let sender = try await ControlServerTests.sender()
-        let server = try await ControlServer(host: "127.0.0.1", port: 0, token: nil, sender: sender)
-        let port = server.localPort
-        await server.close()
-        _ = try await sender.finish()
-        return port
-    }
-
 }

@@ -37,7 +37,8 @@ import TestSupport
             }
             server.kill()
             let output = await server.finished()
-            lastError = "port \(port): page \(page.map { "\($0.status)" } ?? "no reply"), serve \(output.status): \(output.stderr)"
+            let answer = page.map { "\($0.status)" } ?? "no reply"
+            lastError = "port \(port): page \(answer), serve \(output.status): \(output.stderr)"
         }
         Issue.record("serve did not start on any of 5 ports; the last: \(lastError)")
         throw CancellationError()

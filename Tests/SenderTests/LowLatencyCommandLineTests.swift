@@ -32,7 +32,8 @@ import TestSupport
         #expect(send.status == 0, "\(send.stderr)")
         let output = await receiver.finished()  // ends on the sender's BYE
         // Its status and standard error when it printed no JSON (it failed once in a loaded full run).
-        try #require(!output.standardOutput.isEmpty, "receive printed nothing: status \(output.status), \(output.stderr)")
+        try #require(
+            !output.standardOutput.isEmpty, "receive printed nothing: status \(output.status), \(output.stderr)")
         let stats = try #require(try JSONSerialization.jsonObject(with: output.standardOutput) as? [String: Any])
         #expect(stats["framesDecoded"] as? Int == 60)
         let latency = try #require(stats["captureToDecoded"] as? [String: Any], "\(stats)")

@@ -207,7 +207,9 @@ extension SessionSimulationTests {
     /// bucket of 10 KB and of 100 KB, and 720p at 1.5 Mbit/s behind 1 Mbit/s. At most 2 freezes over 200 ms a minute
     /// and at least 98 % shown; before the loss-based estimate measured the capacity in its loss episodes it rose
     /// through the bucket every 6-8 s and lost a burst each time (8 freezes, 95 % shown in the first case).
-    @Test(arguments: [(400_000, 45_000, 640), (400_000, 10_000, 640), (400_000, 100_000, 640), (1_000_000, 125_000, 1280)])
+    @Test(arguments: [
+        (400_000, 45_000, 640), (400_000, 10_000, 640), (400_000, 100_000, 640), (1_000_000, 125_000, 1280),
+    ])
     func aPolicerIsNotOverrun(rate: Int, bucket: Int, width: Int) throws {
         var scenario = SessionSimulation.Scenario()
         scenario.startBitrate = SenderConfiguration.defaultStartBitrate
@@ -218,7 +220,8 @@ extension SessionSimulationTests {
         scenario.backward.delay = .milliseconds(5)
         scenario.forward.policer = (rate, bucket)
         let outcome = try SessionSimulation(scenario).run()
-        print(Self.describe("\(rate / 1000) kbit/s policer, \(bucket / 1000) KB bucket, \(width)", outcome, seconds: 60)
+        let name = "\(rate / 1000) kbit/s policer, \(bucket / 1000) KB bucket, \(width)"
+        print(Self.describe(name, outcome, seconds: 60)
             + ", dropped \(outcome.forward.droppedByPolicer) of \(outcome.forward.sent)")
         let freezes = outcome.freezes(longerThan: .milliseconds(200), end: .seconds(60))
         #expect(freezes.count <= 2, "freezes \(freezes)")

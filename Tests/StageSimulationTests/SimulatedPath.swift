@@ -3,8 +3,8 @@ import RTP
 
 /// One direction of a simulated network path, on a virtual clock: random and bursty loss, a fixed delay plus
 /// jitter (packets stay in order, as on one route), a bottleneck of a given capacity with a drop-tail queue, a policer
-/// (a token bucket that drops what exceeds it and queues nothing), and blackouts. Deterministic for a given random source. The bottleneck counts each datagram's bytes, as the
-/// impairment relay counts UDP payload.
+/// (a token bucket that drops what exceeds it and queues nothing), and blackouts. Deterministic for a given random
+/// source. The bottleneck and the policer count each datagram's bytes, as the impairment relay counts UDP payload.
 struct SimulatedPath {
     /// How the path treats datagrams.
     struct Impairment {

@@ -6,7 +6,7 @@ import Glibc
 /// A bare IPv4 UDP socket for sending what no peer would (malformed packets, packets from a stranger's address), for
 /// seeing what arrives unprocessed, and for holding a port. Plain system calls, not the transport under test; nothing
 /// here waits (`send` and `receive` return at once), so it is safe on Swift concurrency's pool: wait with `Poll`.
-/// Shared by SenderTests and TransportTests.
+/// Shared by SenderTests and TransportTests; `RefusingTCPPort` below is its TCP counterpart for a refused connection.
 public final class RawUDPSocket: @unchecked Sendable {
     /// Why a socket could not be made.
     public struct Failure: Error, CustomStringConvertible {
@@ -38,26 +38,8 @@ public final class RawUDPSocket: @unchecked Sendable {
     ///   - port: the port, 0 for any.
     /// - Throws: `Failure` when the address cannot be bound (a port in use).
     public init(host: String = "127.0.0.1", port: Int = 0) throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(call: "socket", code: errno) }
-        var address = Self.address(host, port)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0 else {
-            let code = errno
-            Glibc.close(descriptor)
-            throw Failure(call: "bind \(host):\(port)", code: code)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        fd = descriptor
+        (fd, self.port) = try boundSocket(type: Int32(SOCK_DGRAM.rawValue), host: host, port: port)
         self.host = host
-        self.port = Int(UInt16(bigEndian: address.sin_port))
     }
 
     deinit { Glibc.close(fd) }
@@ -97,11 +79,49 @@ public final class RawUDPSocket: @unchecked Sendable {
         return (Array(buffer[0..<count]), Int(UInt16(bigEndian: source.sin_port)))
     }
 
-    private static func address(_ host: String, _ port: Int) -> sockaddr_in {
+    fileprivate static func address(_ host: String, _ port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
         address.sin_addr.s_addr = inet_addr(host)
         return address
     }
+}
+
+/// A TCP port on 127.0.0.1 that refuses connections: a socket bound to it that never listens, held until this goes
+/// away. (A closed server's port is no such port: a suite running in parallel may take it.)
+public final class RefusingTCPPort: @unchecked Sendable {
+    private let fd: Int32
+    /// The port.
+    public let port: Int
+
+    /// Binds the socket to a port the system picks.
+    /// - Throws: `RawUDPSocket.Failure` when no socket can be bound.
+    public init() throws {
+        (fd, port) = try boundSocket(type: Int32(SOCK_STREAM.rawValue), host: "127.0.0.1", port: 0)
+    }
+
+    deinit { Glibc.close(fd) }
+}
+
+/// A socket of `type` bound to `host:port` (0: any), and the port it got.
+private func boundSocket(type: Int32, host: String, port: Int) throws -> (Int32, Int) {
+    let descriptor = socket(AF_INET, type, 0)
+    guard descriptor >= 0 else { throw RawUDPSocket.Failure(call: "socket", code: errno) }
+    var address = RawUDPSocket.address(host, port)
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    guard bound == 0 else {
+        let code = errno
+        Glibc.close(descriptor)
+        throw RawUDPSocket.Failure(call: "bind \(host):\(port)", code: code)
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+    }
+    return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
 }

@@ -1,9 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import NIOCore
 import NIOPosix
 import Testing
+import TestSupport
 import WebRTC
 @testable import WHIP
 
@@ -168,29 +166,10 @@ import WebRTC
         await server.close()
     }
 
-    /// A TCP socket bound to 127.0.0.1 and not listening, and its port: connecting to it is refused.
-    static func refusingPort() -> (Int32, Int)? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else {
-            close(fd)
-            return nil
-        }
-        return (fd, Int(UInt16(bigEndian: address.sin_port)))
-    }
-
     @Test func aRefusedConnectionAndASilentServerAreTyped() async throws {
-        // A port that refuses: bound (no parallel test's server can take it, as one could a closed server's port)
-        // but not listening.
-        let (fd, port) = try #require(Self.refusingPort())
-        defer { close(fd) }
+        let refusing = try RefusingTCPPort()
+        defer { withExtendedLifetime(refusing) {} }  // held, refusing, until the end
+        let port = refusing.port
         let refused = try WHIPClient(configuration: WHIPConfiguration(url: "http://127.0.0.1:\(port)/whip"))
         do {
             _ = try await refused.publish(offer: Self.offer)
