@@ -30,6 +30,16 @@ let package = Package(
         .library(name: "RTCH264", targets: ["RTCH264"]),
         .executable(name: "rtc-h264", targets: ["rtc-h264"]),
     ],
+    // TLS is on by default. `--disable-default-traits` builds without swift-nio-ssl and the BoringSSL it compiles
+    // (most of a fresh build): no https:// URLs, no --tls-cert, no TURN over TLS, each a clear error at its use. README
+    // command 1 builds so, since the main job needs no TLS.
+    traits: [
+        .trait(
+            name: "TLS",
+            description: "HTTPS for serve --whep and the control endpoint, https:// WHIP/WHEP/control URLs and turns: "
+                + "TURN servers (swift-nio-ssl)"),
+        .default(enabledTraits: ["TLS"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
@@ -127,7 +137,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
         ]),
         // One HTTP/1.1 request and its reply over a fresh connection, http:// or https:// (certificates verified by
         // swift-nio-ssl): the client the WHIP client and `rtc-h264 control` share, with its URLs (`HTTPURL`).
@@ -136,14 +146,14 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
         ]),
         .target(name: "Control", dependencies: [
             "Codec", "Sender", "HTTPEndpoint", "HTTPRequester",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -151,7 +161,7 @@ let package = Package(
         // The WHIP client (RFC 9725): its HTTP/1.1 exchanges (HTTPRequester) and the publisher over the sender.
         .target(name: "WHIP", dependencies: [
             "WebRTC", "WebRTCTransport", "Transport", "DTLS", "STUN", "TURN", "RTP", "H264", "Codec", "Sender", "HTTPRequester",
-            "MediaTime",
+            "HTTPEndpoint", "MediaTime",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -175,7 +185,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
         ]),
 
         // MARK: The umbrella: every public module re-exported, and the DocC catalog.

@@ -94,7 +94,8 @@ public final class ControlServer: Sendable {
         if let refused = LoopbackRule.hostNeedingToken(hasToken: token != nil, host: host) {
             throw ControlServerError.tokenRequired(refused)
         }
-        let context = try tls.map { configuration throws(TLSServerError) in try configuration.makeContext() }
+        let context: HTTPEndpointTLSContext? =
+            try tls.map { configuration throws(TLSServerError) in try configuration.makeContext() }
         let metrics = PrometheusExposition()
         isHTTPS = context != nil
         channel = try await HTTPEndpointListener.bind(

@@ -3,7 +3,10 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import HTTPEndpoint
+#if TLS
 import NIOSSL
+#endif
 
 /// HTTPS for an endpoint (the control endpoint, a WHEP server): a PEM certificate chain and its private key.
 ///
@@ -15,9 +18,6 @@ public struct TLSServerConfiguration: Sendable, Hashable, CustomStringConvertibl
     public var certificateChainPath: String
     /// The PEM file of the certificate's private key (unencrypted).
     public var privateKeyPath: String
-
-    /// The oldest TLS version spoken: 1.2.
-    static let minimumVersion = TLSVersion.tlsv12
 
     /// Creates a configuration (nothing is read yet).
     /// - Parameters:
@@ -35,8 +35,9 @@ public struct TLSServerConfiguration: Sendable, Hashable, CustomStringConvertibl
 
     /// Reads the files and makes the server context.
     /// - Returns: swift-nio-ssl's context for `HTTPEndpointListener`.
-    /// - Throws: `TLSServerError` naming the file and the cause.
-    package func makeContext() throws(TLSServerError) -> NIOSSLContext {
+    /// - Throws: `TLSServerError` naming the file and the cause; `.notInThisBuild` in a build without the TLS trait.
+    package func makeContext() throws(TLSServerError) -> HTTPEndpointTLSContext {
+        #if TLS
         let chain: [NIOSSLCertificate]
         do {
             try Self.checkReadable(certificateChainPath) { .certificateUnreadable(path: certificateChainPath, reason: $0) }
@@ -58,7 +59,8 @@ public struct TLSServerConfiguration: Sendable, Hashable, CustomStringConvertibl
         }
         var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
-        configuration.minimumTLSVersion = Self.minimumVersion
+        // TLS 1.2 or later (RFC 8996; RFC 9325 section 3.1.1).
+        configuration.minimumTLSVersion = .tlsv12
         do {
             return try NIOSSLContext(configuration: configuration)
         } catch NIOSSLError.failedToLoadPrivateKey {
@@ -67,6 +69,9 @@ public struct TLSServerConfiguration: Sendable, Hashable, CustomStringConvertibl
         } catch {
             throw .setupFailed("\(error)")
         }
+        #else
+        throw .notInThisBuild
+        #endif
     }
 
     /// Throws `failure(reason)` with the system's reason when `path` cannot be opened for reading.

@@ -1,3 +1,5 @@
+import HTTPEndpoint
+
 /// Why an HTTPS endpoint (`TLSServerConfiguration`) cannot start. The key's contents never appear.
 public enum TLSServerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The certificate chain file cannot be read or holds no PEM certificate.
@@ -8,6 +10,8 @@ public enum TLSServerError: Error, Hashable, Sendable, CustomStringConvertible {
     case keyMismatch(certificatePath: String, privateKeyPath: String)
     /// The TLS library refused the configuration for another reason.
     case setupFailed(String)
+    /// This build has no TLS: it was built without the `TLS` trait (`--disable-default-traits`).
+    case notInThisBuild
 
     /// The error in words.
     public var description: String {
@@ -17,6 +21,7 @@ public enum TLSServerError: Error, Hashable, Sendable, CustomStringConvertible {
         case .keyMismatch(let certificatePath, let privateKeyPath):
             "--tls-key \(privateKeyPath) is not the private key of the certificate in --tls-cert \(certificatePath) (key mismatch)"
         case .setupFailed(let reason): "cannot set up TLS: \(reason.prefix(300))"
+        case .notInThisBuild: TLSAvailability.missingMessage
         }
     }
 }

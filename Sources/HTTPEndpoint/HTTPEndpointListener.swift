@@ -7,7 +7,15 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+#if TLS
 import NIOSSL
+
+/// A server's TLS context: swift-nio-ssl's.
+package typealias HTTPEndpointTLSContext = NIOSSLContext
+#else
+/// A server's TLS context, of which a build without the TLS trait has none (no value of this type exists).
+package enum HTTPEndpointTLSContext: Sendable {}
+#endif
 
 /// Starts a small HTTP/1.1 endpoint (WHEP, the control endpoint) with the connection handling both share, written
 /// once: the limits of `HTTPEndpointLimits` (connections in all and per address, the request timeout, the head size),
@@ -34,7 +42,7 @@ package enum HTTPEndpointListener {
     /// - Returns: the listening channel (close it to stop).
     /// - Throws: bind errors.
     package static func bind<Routed: Sendable>(
-        host: String, port: Int, limits: HTTPEndpointLimits, tls: NIOSSLContext? = nil,
+        host: String, port: Int, limits: HTTPEndpointLimits, tls: HTTPEndpointTLSContext? = nil,
         extraHeaders: [(name: String, value: String)] = [],
         errorReply: @escaping @Sendable (Int, String) -> HTTPEndpointReply,
         route: @escaping @Sendable (HTTPEndpointRequest) -> Result<Routed, HTTPEndpointError>,
@@ -58,7 +66,9 @@ package enum HTTPEndpointListener {
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
                     let address = channel.remoteAddress?.ipAddress ?? "unknown"
+                    #if TLS
                     if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
+                    #endif
                     if let refusal = limiter.admit(address) {
                         logger.notice("connection refused", metadata: ["remote": "\(address)", "reason": "\(refusal.message)"])
                         var reply = errorReply(503, refusal.message)

@@ -3,7 +3,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if TLS
 import NIOSSL
+#endif
 
 /// What the TLS verification found wrong with the endpoint's certificate chain, for one connection: filled by the
 /// verification callback (on the connection's event loop) and read when the handshake fails, on the same loop.
@@ -25,6 +27,7 @@ final class CertificateCheck: @unchecked Sendable {
 
     init(now: @escaping () -> Int = { Int(time(nil)) }) { self.now = now }
 
+    #if TLS
     /// Records the first certificate BoringSSL rejected.
     func record(_ certificate: NIOSSLCertificate) {
         guard problem == nil else { return }
@@ -37,6 +40,7 @@ final class CertificateCheck: @unchecked Sendable {
             problem = .unknownIssuer
         }
     }
+    #endif
 
     /// `YYYY-MM-DD HH:MM:SS UTC`.
     static func utc(_ seconds: Int) -> String {

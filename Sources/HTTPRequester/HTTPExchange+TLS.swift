@@ -1,4 +1,6 @@
+#if TLS
 import NIOSSL
+#endif
 
 extension HTTPExchange {
     /// BoringSSL's reason when the chain did not verify (`SSL_R_CERTIFICATE_VERIFY_FAILED`); BoringSSL's error stack
@@ -17,6 +19,7 @@ extension HTTPExchange {
     /// The `HTTPExchangeError` for a TLS error on a connection to `url` (any URI: `turns:` too) whose certificate must
     /// name `host`, or nil when it is not a TLS error.
     static func tlsError(_ error: any Error, url: String, host: String, check: CertificateCheck) -> HTTPExchangeError? {
+        #if TLS
         if let extra = error as? NIOSSLExtraError {
             if extra == .failedToValidateHostname || extra == .serverHostnameImpossibleToMatch {
                 return .certificateHostMismatch(url: url, host: host)
@@ -48,6 +51,7 @@ extension HTTPExchange {
         if let boring = error as? BoringSSLError {
             return .tlsHandshakeFailed(url: url, reason: String(describing: boring))
         }
+        #endif
         return nil
     }
 

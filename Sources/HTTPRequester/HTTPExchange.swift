@@ -1,8 +1,8 @@
+import HTTPEndpoint
 import MediaTime
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import NIOSSL
 
 /// One HTTP/1.1 request and its reply over a fresh connection (`Connection: close`): what the WHIP client (a POST, a
 /// DELETE) and the control client (a GET or a POST) need, and no more. SwiftNIO underneath, never in a public API.
@@ -71,6 +71,7 @@ package enum HTTPExchange {
         guard !url.isHTTPS || tls != nil else {
             throw .tlsHandshakeFailed(url: url.description, reason: "no TLS context for an https:// URL")
         }
+        guard !url.isHTTPS || TLSAvailability.isBuilt else { throw .tlsNotInThisBuild(url: url.description) }
         let loop = group.next()
         let promise = loop.makePromise(of: Response.self)
         let timeAmount = TimeAmount.nanoseconds(max(0, timeout.saturatingNanoseconds))

@@ -1,3 +1,5 @@
+import HTTPEndpoint
+
 /// Why one HTTP exchange (`HTTPExchange.perform`) or its TLS set-up (`TLSClientContext`) failed. Descriptions name the
 /// URL; the callers (the WHIP client, the control client) map these to errors of their own wording.
 package enum HTTPExchangeError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -12,6 +14,8 @@ package enum HTTPExchangeError: Error, Hashable, Sendable, CustomStringConvertib
     /// The TLS handshake failed for another reason (no common protocol version or cipher, a TLS alert, not TLS), or
     /// TLS could not be set up at all (the URL is then `-`).
     case tlsHandshakeFailed(url: String, reason: String)
+    /// The URL or server needs TLS, which this build left out (built without the `TLS` trait).
+    case tlsNotInThisBuild(url: String)
     /// The endpoint could not be reached (resolution, connection refused, reset) or its reply is not HTTP.
     case connectionFailed(url: String, reason: String)
     /// The connection closed before a complete reply.
@@ -33,6 +37,7 @@ package enum HTTPExchangeError: Error, Hashable, Sendable, CustomStringConvertib
         case .certificateUntrusted(let url, let reason):
             "the TLS certificate of \(url) is not trusted: \(HTTPURL.printable(reason))"
         case .tlsHandshakeFailed(let url, let reason): "the TLS handshake with \(url) failed: \(HTTPURL.printable(reason))"
+        case .tlsNotInThisBuild(let url): "\(url): \(TLSAvailability.missingMessage)"
         case .connectionFailed(let url, let reason): "cannot reach \(url): \(HTTPURL.printable(reason))"
         case .noReply(let url): "\(url) closed the connection without a complete reply"
         case .timedOut(let url): "\(url) did not answer in time"

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import NIOCore
+#if TLS
 import NIOSSL
 
 /// The TLS side of the HTTP clients' `https://` exchanges: one swift-nio-ssl context per client (trust roots loaded
@@ -113,3 +114,25 @@ private enum RecordingVerification: CertificateRecordingHandler {
         }
     }
 }
+#else
+
+/// The TLS side of the HTTP clients in a build without the `TLS` trait: it can be made (an `http://` exchange needs
+/// none), and every use of it is `HTTPExchangeError.tlsNotInThisBuild`.
+package struct TLSClientContext: Sendable {
+    /// Makes the context; a CA file is not read, since nothing here could use it.
+    /// - Parameter caFile: A PEM file of extra trust anchors, or nil.
+    package init(caFile: String?) throws(HTTPExchangeError) {}
+
+    /// Throws `tlsNotInThisBuild` for `url`.
+    func makeHandler(for url: HTTPURL, check: CertificateCheck) throws(HTTPExchangeError) -> any ChannelHandler {
+        throw .tlsNotInThisBuild(url: url.description)
+    }
+
+    /// Throws `tlsNotInThisBuild` for the server `name`.
+    package func makeStreamHandler(
+        host: String, name: String
+    ) throws -> (handler: any ChannelHandler, explain: (any Error) -> String?) {
+        throw HTTPExchangeError.tlsNotInThisBuild(url: name)
+    }
+}
+#endif

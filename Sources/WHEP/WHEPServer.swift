@@ -208,7 +208,7 @@ public final class WHEPServer: Sendable {
             throw WHEPServerError.invalidAddress("bound to \(options.host): give the address browsers reach the viewers' sockets at (--advertise)")
         }
         // Read before anything starts: a bad certificate or key leaves nothing running.
-        let tlsContext = try options.tls.map { tls throws(TLSServerError) in try tls.makeContext() }
+        let tlsContext: HTTPEndpointTLSContext? = try options.tls.map { tls throws(TLSServerError) in try tls.makeContext() }
         gathering = try await ViewerGathering.resolve(
             options.iceServers, caFile: options.iceServerCAFile, timeout: options.iceGatheringTimeout,
             bound: bindIP, advertised: advertised)

@@ -10,6 +10,7 @@ extension WHIPError {
         case .certificateHostMismatch(let url, let host): self = .certificateHostMismatch(url: url, host: host)
         case .certificateUntrusted(let url, let reason): self = .certificateUntrusted(url: url, reason: reason)
         case .tlsHandshakeFailed(let url, let reason): self = .tlsHandshakeFailed(url: url, reason: reason)
+        case .tlsNotInThisBuild(let url): self = .tlsNotInThisBuild(url: url)
         case .connectionFailed(let url, let reason): self = .connectionFailed(url: url, reason: reason)
         case .noReply(let url): self = .connectionFailed(url: url, reason: "the connection closed before a complete reply")
         case .timedOut(let url): self = .timedOut(url: url)

@@ -1,3 +1,4 @@
+import HTTPEndpoint
 import WebRTC
 
 /// Why publishing to a WHIP endpoint (RFC 9725) failed. Descriptions name the status and quote a short excerpt of
@@ -21,6 +22,9 @@ public enum WHIPError: Error, Hashable, Sendable, CustomStringConvertible {
     case certificateUntrusted(url: String, reason: String)
     /// The TLS handshake failed for another reason (no common protocol version or cipher, a TLS alert, not TLS).
     case tlsHandshakeFailed(url: String, reason: String)
+    /// The URL (or a `turns:` server) needs TLS, which this build left out: it was built without the package's
+    /// `TLS` trait (`--disable-default-traits`).
+    case tlsNotInThisBuild(url: String)
     /// The endpoint could not be reached (resolution, connection refused, reset).
     case connectionFailed(url: String, reason: String)
     /// The endpoint did not answer within the request timeout.
@@ -70,6 +74,7 @@ public enum WHIPError: Error, Hashable, Sendable, CustomStringConvertible {
         case .tlsHandshakeFailed(let url, let reason):
             "the TLS handshake with the \(name) endpoint \(PeerText.excerpt(url)) failed: "
                 + "\(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
+        case .tlsNotInThisBuild(let url): "\(PeerText.excerpt(url)): \(TLSAvailability.missingMessage)"
         case .connectionFailed(let url, let reason):
             "cannot reach the \(name) endpoint \(PeerText.excerpt(url)): \(PeerText.excerpt(reason, limit: 2 * PeerText.maximumExcerptLength))"
         case .timedOut(let url): "the \(name) endpoint \(PeerText.excerpt(url)) did not answer in time"
