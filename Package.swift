@@ -236,7 +236,7 @@ let package = Package(
         // The HTTP client's URLs: parsing and RFC 3986 reference resolution (its exchanges are tested through WHIP's).
         .testTarget(name: "HTTPRequesterTests", dependencies: ["HTTPRequester"]),
         .testTarget(name: "WHIPTests", dependencies: [
-            "WHIP", "HTTPRequester", "WebRTC", "WebRTCTransport", "Sender", "Codec", "TestSupport",
+            "WHIP", "HTTPRequester", "HTTPEndpoint", "WebRTC", "WebRTCTransport", "Sender", "Codec", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -34,6 +34,8 @@ RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Intero
 # WHIP ICE restart: the publisher's address replaced mid-stream (two namespaces), a restart through simple-whip-server
 # (If-Match: "*") to Janus, the picture back in headless Chromium watching the room.
 RTC_H264="$(swift build --show-bin-path)/rtc-h264" bash Tests/WebRTCTests/Interop/whip-restart.sh
+# README command 1's build: without the TLS trait it builds no BoringSSL, runs the demo and refuses every use of TLS.
+bash Tests/Setup/run.sh
 # The user-space UDP relay the network benchmarks use (Tests/Tools/ImpairmentRelay).
 python3 Tests/Tools/ImpairmentRelay/test_impairment_relay.py
 # The DocC documentation builds with no warning, and every public symbol has a documentation comment (Tests/Docs).

@@ -1,3 +1,4 @@
+import HTTPEndpoint
 import HTTPRequester
 import Logging
 import NIOCore
@@ -96,6 +97,9 @@ final class ViewerGathering: Sendable {
         }
         var tls: TLSClientContext?
         if resolved.contains(where: { $0.gathering.transport == .tls }) {
+            if !TLSAvailability.isBuilt, let turns = resolved.first(where: { $0.gathering.transport == .tls }) {
+                throw .iceServer("\(turns.server.uri): \(TLSAvailability.missingMessage)")
+            }
             do {
                 tls = try TLSClientContext(caFile: caFile)
             } catch {

@@ -1,4 +1,5 @@
 import DTLS
+import HTTPEndpoint
 import HTTPRequester
 import Logging
 import MediaTime
@@ -121,6 +122,9 @@ package final class OfferingPeer: Sendable {
             for server in usableServers {
                 let resolved: ICEGatherer.Server
                 do { resolved = try await server.gathererServer() } catch { throw WHIPError.iceServer(uri: error.uri, reason: error.reason) }
+                if resolved.transport == .tls, !TLSAvailability.isBuilt {
+                    throw WHIPError.iceServer(uri: server.uri, reason: TLSAvailability.missingMessage)
+                }
                 servers.append(resolved)
                 try await addStream(server, resolved: resolved, to: streams)
             }

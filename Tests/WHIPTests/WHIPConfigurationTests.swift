@@ -1,3 +1,4 @@
+import HTTPEndpoint
 import HTTPRequester
 import Testing
 @testable import WHIP
@@ -59,5 +60,15 @@ import Testing
             == .connectionFailed(url: "http://h/w", reason: "the connection closed before a complete reply"))
         #expect(WHIPError(HTTPExchangeError.timedOut(url: "http://h/w")) == .timedOut(url: "http://h/w"))
         #expect(WHIPError(HTTPExchangeError.invalidCAFile(path: "p", reason: "r")).description == "--ca-file p: r")
+        let noTLS = WHIPError(HTTPExchangeError.tlsNotInThisBuild(url: "https://h/w"))
+        #expect(noTLS == .tlsNotInThisBuild(url: "https://h/w"))
+        #expect(noTLS.description.hasPrefix("https://h/w: this build has no TLS"))
+        #expect(noTLS.description.contains("--disable-default-traits"))
+    }
+
+    /// The tests build with the default traits, TLS among them (Tests/Setup/run.sh checks the build without it).
+    @Test func theDefaultBuildHasTLS() throws {
+        #expect(TLSAvailability.isBuilt)
+        _ = try TLSClientContext(caFile: nil)
     }
 }
