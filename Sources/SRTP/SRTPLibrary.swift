@@ -1,4 +1,5 @@
 internal import CSRTP
+internal import CSRTPCrypto
 
 /// Process-wide libsrtp state: `srtp_init` must run exactly once before any session is created.
 enum SRTPLibrary {
@@ -8,10 +9,22 @@ enum SRTPLibrary {
     /// First, when libsrtp2 uses NSS, one NSS context is opened and held for the life of the process: libsrtp2
     /// opens and closes one per crypto context, and NSS would otherwise unload and reload its softoken whenever the
     /// count drops to zero (14 times per process, 24 ms of CPU; see `CSRTP_holdNSSContext`).
-    private static let initialization: (status: UInt32, nssContext: Int32) = {
+    ///
+    /// Then, once `srtp_init` succeeded, libsrtp2's AES-ICM, AES-GCM and HMAC-SHA1 are replaced by ones on OpenSSL's
+    /// libcrypto (`CSRTPCrypto_installOpenSSL`, through libsrtp2's own `srtp_replace_cipher_type` and
+    /// `srtp_replace_auth_type`): NSS set up a context per packet (14 allocations and about 5 us per AES-CM packet).
+    private static let initialization: (status: UInt32, nssContext: Int32, openSSLCrypto: Int32) = {
         let nssContext = CSRTP_holdNSSContext()
-        return (srtp_init().rawValue, nssContext)
+        let status = srtp_init().rawValue
+        let crypto = status == srtp_err_status_ok.rawValue ? CSRTPCrypto_installOpenSSL() : -1
+        return (status, nssContext, crypto)
     }()
+
+    /// Whether AES-ICM, AES-GCM and HMAC-SHA1 run on OpenSSL (each passed libsrtp2's self-test and replaced libsrtp2's own).
+    static var usesOpenSSLCrypto: Bool {
+        _ = initialization
+        return CSRTPCrypto_isInstalled() == 1
+    }
 
     /// What `CSRTP_holdNSSContext` answered at initialization: 1 held, 0 libsrtp2 does not use NSS, -1 NSS refused.
     static var nssContextHeld: Int32 { initialization.nssContext }

@@ -29,6 +29,13 @@ import Testing
         if let softoken { dlclose(softoken) }
     }
 
+    /// AES-ICM and HMAC-SHA1 run on OpenSSL: each passed libsrtp2's self-test and replaced libsrtp2's own (the
+    /// known-answer vectors of `SRTPReferenceVectorTests` then go through them end to end).
+    @Test func aesICMAndHMACSHA1RunOnOpenSSL() throws {
+        try SRTPLibrary.initializeOnce()
+        #expect(SRTPLibrary.usesOpenSSLCrypto)
+    }
+
     @Test func theVersionIsLibsrtp2() {
         #expect(SRTPLibrary.versionString.hasPrefix("libsrtp2 2."))
     }
