@@ -15,7 +15,7 @@ shift || true
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 FUZZ="$ROOT/Tests/Fuzz"
 OUT="$ROOT/.build/fuzz"
-ALL_TARGETS=(rtp rtcp depacketizer annexb parametersets sdp y4m json stun jsep jsep-formats link-header turn rtp-extensions sdpfrag flexfec dependency-descriptor simulcast)
+ALL_TARGETS=(rtp rtcp depacketizer annexb parametersets sdp y4m json stun jsep jsep-formats link-header turn rtp-extensions sdpfrag flexfec dependency-descriptor simulcast srtp)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=("${ALL_TARGETS[@]}")
 
@@ -35,12 +35,13 @@ build_module() {
 }
 
 stamp="$OUT/build.stamp"
+CRYPTO="$ROOT/Sources/CSRTPCrypto/include"
 # The WHIP client's Link header parser and the ICE servers it reads (ICEServer itself is in WebRTC; pure; the rest
 # of WHIP needs NIO and the sender).
 WHIP_PURE=("$ROOT"/Sources/WHIP/{LinkValue,LinkHeaderParse,LinkHeader,ICEServerLinks}.swift)
 sources=("$ROOT"/Sources/MediaTime/*.swift "$ROOT"/Sources/H264/*.swift "$ROOT"/Sources/RTP/*.swift "$ROOT"/Sources/SDP/*.swift
          "$ROOT"/Sources/Video/{Y4MHeader,Y4MError,Y4MReader,FileDescriptorIO,I420Frame,VideoError}.swift
-         "$ROOT"/Sources/{STUN,TURN,SRTP,DTLS,WebRTC}/*.swift "$ROOT"/Sources/Codec/{RateParser,DegradationPreference,UnknownDegradationPreferenceError}.swift
+         "$ROOT"/Sources/{STUN,TURN,SRTP,DTLS,WebRTC}/*.swift "$ROOT"/Sources/CSRTPCrypto/srtp_openssl_crypto.c "$ROOT"/Sources/Codec/{RateParser,DegradationPreference,UnknownDegradationPreferenceError}.swift
          "$ROOT"/Sources/Control/{ControlCommand,ControlRequestParser}.swift "${WHIP_PURE[@]}" "$FUZZ"/Harness/*.swift "$0")
 if [ ! -x "$OUT/rtc-fuzz" ] || [ -n "$(find "${sources[@]}" -newer "$stamp" 2>/dev/null | head -1)" ]; then
     echo "building the fuzz harness in $OUT"
@@ -53,16 +54,18 @@ if [ ! -x "$OUT/rtc-fuzz" ] || [ -n "$(find "${sources[@]}" -newer "$stamp" 2>/d
     build_module STUN -I "$ROOT/Sources/COpenSSL" "$ROOT"/Sources/STUN/*.swift
     build_module TURN -I "$ROOT/Sources/COpenSSL" "$ROOT"/Sources/TURN/*.swift
     # The WebRTC offer/answer code and what it imports (SRTP and DTLS own libsrtp2 and OpenSSL handles).
-    build_module SRTP -I "$ROOT/Sources/CSRTP" "$ROOT"/Sources/SRTP/*.swift
-    build_module DTLS -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" "$ROOT"/Sources/DTLS/*.swift
-    build_module WebRTC -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" "$ROOT"/Sources/WebRTC/*.swift
+    # libsrtp2's crypto on OpenSSL (CSRTPCrypto, C): compiled as it ships, linked into the harness.
+    clang -O2 -I "$CRYPTO" -c -o "$OUT/CSRTPCrypto.o" "$ROOT/Sources/CSRTPCrypto/srtp_openssl_crypto.c"
+    build_module SRTP -I "$ROOT/Sources/CSRTP" -I "$CRYPTO" "$ROOT"/Sources/SRTP/*.swift
+    build_module DTLS -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" -I "$CRYPTO" "$ROOT"/Sources/DTLS/*.swift
+    build_module WebRTC -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" -I "$CRYPTO" "$ROOT"/Sources/WebRTC/*.swift
     # The control endpoint's request parser as it ships (its NIO server is not an input parser), and the Codec files
     # it uses (the rate parser and the degradation preference names; the rest of Codec needs OpenH264).
     build_module Codec "$ROOT"/Sources/Codec/{RateParser,DegradationPreference,UnknownDegradationPreferenceError}.swift
     build_module Control "$ROOT"/Sources/Control/{ControlCommand,ControlRequestParser}.swift
-    build_module WHIP -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" "${WHIP_PURE[@]}"
-    swiftc "${FLAGS[@]}" -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" -module-name RTCFuzz \
-        "$FUZZ"/Harness/*.swift -lWHIP -lControl -lCodec -lWebRTC -lDTLS -lSRTP -lTURN -lSTUN -lSDP -lVideo -lRTP -lH264 -lMediaTime -lssl -lcrypto -lsrtp2 \
+    build_module WHIP -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" -I "$CRYPTO" "${WHIP_PURE[@]}"
+    swiftc "${FLAGS[@]}" -I "$ROOT/Sources/COpenSSL" -I "$ROOT/Sources/CSRTP" -I "$CRYPTO" -module-name RTCFuzz \
+        "$FUZZ"/Harness/*.swift "$OUT/CSRTPCrypto.o" -lWHIP -lControl -lCodec -lWebRTC -lDTLS -lSRTP -lTURN -lSTUN -lSDP -lVideo -lRTP -lH264 -lMediaTime -lssl -lcrypto -lsrtp2 \
         -o "$OUT/rtc-fuzz" 2> >(grep -v "ld.gold: warning" >&2)
     touch "$stamp"
 fi

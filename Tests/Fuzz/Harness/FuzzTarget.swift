@@ -15,6 +15,7 @@ import STUN
 import Video
 import WebRTC
 import DTLS
+import SRTP
 import WHIP
 import TURN
 import MediaTime
@@ -92,6 +93,11 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     /// reads are distinct valid RTP stream ids, at most `maximumStreams`, each with an `a=rid` of its direction, and
     /// their attributes read back to the same description.
     case simulcast
+    /// SRTP and SRTCP from the network through libsrtp2 with `CSRTPCrypto`'s OpenSSL AES-CM, AES-GCM and HMAC-SHA1:
+    /// the first byte picks the suite (and RTCP with its high bit), the rest is a packet. A new inbound session
+    /// unprotects it: any status, never a trap, a length within the packet. When the packet is a plausible RTP or
+    /// RTCP one, an outbound session protects it, and a new inbound session must give the same bytes back.
+    case srtp
 
     /// The largest frame the Y4M target reads (larger headers are parsed but not read, to bound memory).
     static let maxY4MFrameBytes = 1 << 20
@@ -117,6 +123,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .flexfec: Self.flexfec(bytes)
         case .dependencyDescriptor: Self.dependencyDescriptor(bytes)
         case .simulcast: Self.simulcast(bytes)
+        case .srtp: Self.srtp(bytes)
         }
     }
 
@@ -140,6 +147,35 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         guard let written = try? descriptor.serialized(current: current) else { return }
         let again = try? DependencyDescriptor(parsing: written, structure: current)
         check(again == descriptor, "dependency descriptor did not read back the same")
+    }
+
+    private static func srtp(_ bytes: [UInt8]) {
+        guard let choice = bytes.first else { return }
+        let suite = SRTPSuite.allCases[Int(choice & 0x7f) % SRTPSuite.allCases.count]
+        let rtcp = choice & 0x80 != 0
+        let packet = Array(bytes.dropFirst().prefix(2048))
+        let keyBytes = (0..<suite.keyAndSaltLength).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }
+        guard let key = try? SRTPMasterKey(keyAndSalt: keyBytes, for: suite),
+              let inbound = try? SRTPSession(direction: .inbound, suite: suite, key: key),
+              let outbound = try? SRTPSession(direction: .outbound, suite: suite, key: key),
+              let again = try? SRTPSession(direction: .inbound, suite: suite, key: key)
+        else { return check(false, "cannot make SRTP sessions for \(suite)") }
+        let room = [UInt8](repeating: 0, count: SRTPSuite.maxRTCPTrailer)
+        var received = packet + room
+        let opened = rtcp ? try? inbound.unprotectRTCP(&received, length: packet.count)
+            : try? inbound.unprotectRTP(&received, length: packet.count)
+        if let opened { check(opened >= 0 && opened <= packet.count, "unprotected length \(opened) of \(packet.count)") }
+
+        guard packet.count >= (rtcp ? 8 : 12), packet[0] >> 6 == 2 else { return }
+        var sealed = packet + room
+        guard let sealedLength = rtcp ? try? outbound.protectRTCP(&sealed, length: packet.count)
+            : try? outbound.protectRTP(&sealed, length: packet.count) else { return }
+        let trailer = rtcp ? suite.rtcpTrailerLength : suite.rtpTrailerLength
+        check(sealedLength == packet.count + trailer, "protected \(sealedLength) bytes of \(packet.count) (\(suite))")
+        let reopened = rtcp ? try? again.unprotectRTCP(&sealed, length: sealedLength)
+            : try? again.unprotectRTP(&sealed, length: sealedLength)
+        check(reopened == packet.count, "protect -> unprotect gave \(String(describing: reopened)) bytes (\(suite))")
+        check(Array(sealed.prefix(packet.count)) == packet, "protect -> unprotect changed the packet (\(suite))")
     }
 
     private static func simulcast(_ bytes: [UInt8]) {
