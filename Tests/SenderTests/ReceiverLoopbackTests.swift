@@ -111,29 +111,16 @@ import Transport
             }, onError: { _ in })
         async let stats = receiver.run()
 
-        let encoder = try H264Encoder(configuration: EncoderConfiguration(width: 320, height: 240, frameRate: 30, targetBitrate: 500_000))
-        var packetizer = try H264Packetizer(ssrc: SSRC(77), payloadType: PayloadType(96), firstSequenceNumber: SequenceNumber(100), srtpTrailerSize: 0)
-        let pattern = try TestPattern(width: 320, height: 240)
-        let target = try SocketAddress(ipAddress: "127.0.0.1", port: receiver.localPort)
-        func send(frame index: Int, force: Bool = false, dropFirstPacket: Bool = false) throws {
-            guard case .frame(let encoded, _) = try encoder.encode(.i420(pattern.frame(index)), timestamp: Int64(index * 3000), forceKeyframe: force)
-            else { return }
-            var first = true
-            for packet in try packetizer.packetize(encoded, timestamp: RTPTimestamp(UInt32(index * 3000))) {
-                defer { first = false }
-                if first && dropFirstPacket { continue }
-                endpoint.write(ByteBuffer(bytes: packet), to: target)
-            }
-            endpoint.flush()
-        }
-        for i in 0..<5 { try await loop.submit { try send(frame: i) }.get() }
-        try await loop.submit { try send(frame: 5, dropFirstPacket: true) }.get()
-        for i in 6..<12 { try await loop.submit { try send(frame: i) }.get() }
+        let sender = try LoopbackFrameSender(
+            endpoint: endpoint, target: try SocketAddress(ipAddress: "127.0.0.1", port: receiver.localPort))
+        for i in 0..<5 { try await loop.submit { try sender.send(frame: i) }.get() }
+        try await loop.submit { try sender.send(frame: 5, dropFirstPacket: true) }.get()
+        for i in 6..<12 { try await loop.submit { try sender.send(frame: i) }.get() }
         // No keyframe follows: the PLI must be repeated (report interval 200 ms here).
         try await Task.sleep(for: .milliseconds(700))
         let repeated = plis.withLockedValue { $0 }
         #expect(repeated >= 2, "PLIs sent while waiting for a keyframe: \(repeated)")
-        try await loop.submit { try send(frame: 12, force: true) }.get()
+        try await loop.submit { try sender.send(frame: 12, force: true) }.get()
         try await Task.sleep(for: .milliseconds(500))
         let afterKeyframe = plis.withLockedValue { $0 }
         #expect(afterKeyframe <= repeated + 1, "PLIs continued after the keyframe: \(afterKeyframe)")
@@ -143,5 +130,37 @@ import Transport
         #expect(final.keyFramesDecoded == 2)
         #expect(final.pliCount >= 2)
         await endpoint.close()
+    }
+}
+
+/// Encodes the test pattern and sends it as plain RTP from a `DatagramEndpoint`, with the first packet of a frame
+/// left out on request. @unchecked Sendable: used only on the endpoint's event loop (each call is a `loop.submit`,
+/// one after the other), which serializes every access to the encoder and the packetizer.
+private final class LoopbackFrameSender: @unchecked Sendable {
+    private let encoder: H264Encoder
+    private var packetizer: H264Packetizer
+    private let pattern: TestPattern
+    private let endpoint: DatagramEndpoint
+    private let target: SocketAddress
+
+    init(endpoint: DatagramEndpoint, target: SocketAddress) throws {
+        encoder = try H264Encoder(configuration: EncoderConfiguration(width: 320, height: 240, frameRate: 30, targetBitrate: 500_000))
+        packetizer = try H264Packetizer(
+            ssrc: SSRC(77), payloadType: PayloadType(96), firstSequenceNumber: SequenceNumber(100), srtpTrailerSize: 0)
+        pattern = try TestPattern(width: 320, height: 240)
+        self.endpoint = endpoint
+        self.target = target
+    }
+
+    func send(frame index: Int, force: Bool = false, dropFirstPacket: Bool = false) throws {
+        guard case .frame(let encoded, _) = try encoder.encode(.i420(pattern.frame(index)), timestamp: Int64(index * 3000), forceKeyframe: force)
+        else { return }
+        var first = true
+        for packet in try packetizer.packetize(encoded, timestamp: RTPTimestamp(UInt32(index * 3000))) {
+            defer { first = false }
+            if first && dropFirstPacket { continue }
+            endpoint.write(ByteBuffer(bytes: packet), to: target)
+        }
+        endpoint.flush()
     }
 }

@@ -63,9 +63,9 @@ import TURN
 
         func stop() async -> String {
             process.kill()
-            let output = try? await process.finished()
+            let output = await process.finished()
             try? FileManager.default.removeItem(at: directory)
-            return output.map { $0.stdout + $0.stderr } ?? ""
+            return output.stdout + output.stderr
         }
     }
 

@@ -103,7 +103,8 @@ final class TestViewer: Sendable {
             localCandidates: [.init(address: local, priority: 2_122_260_223)], now: now, using: &generator)
         agent.addRemoteCandidate(try #require(remote.candidates.first))
         let role: DTLSRole = remote.setup == .passive ? .client : .server
-        let peer = PeerTransport(
+        // nonisolated(unsafe): handed to the loop once, never touched here again.
+        nonisolated(unsafe) let peer = PeerTransport(
             agent: .full(agent),
             dtls: try DTLSEndpoint(context: try DTLSContext(certificate: certificate), role: role,
                                    remoteFingerprint: remote.fingerprint))
