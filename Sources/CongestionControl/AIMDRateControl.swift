@@ -42,6 +42,9 @@ struct AIMDRateControl: Sendable {
     private var lastChange: Double?
     private(set) var lastDecrease: Double?
     private(set) var linkCapacity = LinkCapacityEstimator()
+    /// Times the link capacity estimate was dropped because the acknowledged throughput rose above its upper bound:
+    /// the path carries more than when overuse was last seen.
+    private(set) var capacityOutgrown = 0
 
     init(initialBitrate: Double, minimumBitrate: Double, maximumBitrate: Double) {
         self.minimumBitrate = minimumBitrate
@@ -89,7 +92,10 @@ struct AIMDRateControl: Sendable {
         case .hold:
             break
         case .increase:
-            if measured / 1000 > linkCapacity.upperBound { linkCapacity.reset() }
+            if measured / 1000 > linkCapacity.upperBound, linkCapacity.estimate != nil {
+                linkCapacity.reset()
+                capacityOutgrown += 1
+            }
             let limit = 1.5 * measured + 10_000
             if bitrate < limit {
                 let since = lastChange.map { max(0, now - $0) } ?? 0

@@ -207,6 +207,7 @@ public struct DelayBasedBandwidthEstimator: Sendable {
             }
         }
         probeResult = nil
+        statistics.capacityOutgrown = rate.capacityOutgrown
         return targetBitrate
     }
 

@@ -17,6 +17,9 @@ public struct DelayBasedBandwidthEstimatorStatistics: Hashable, Sendable {
     /// Overuse cuts taken while the sender was application-limited (it sent well under the estimate and the path
     /// delivered all of it).
     public var applicationLimitedCuts = 0
+    /// Times the acknowledged throughput rose above the link capacity estimate's upper bound (the estimate made when
+    /// overuse was last seen, plus three deviations), so that the estimate was dropped: the path grew.
+    public var capacityOutgrown = 0
 
     /// Creates zeroed statistics.
     public init() {}

@@ -147,6 +147,8 @@ final class SenderSession {
     /// margin does not switch the pacer back and forth.
     static let roomHold: Duration = .seconds(1)
     private var lastOveruseEvents = 0
+    /// `capacityOutgrown` of the delay-based estimator at the last estimate (a rise means the path grew: probe).
+    private var lastCapacityOutgrown = 0
     /// When the congestion estimate last moved the encoder.
     private var lastEstimateApplied: MonotonicTime?
     /// The retransmissions' and FEC's share of the last second, which the encoder's target gives up.
@@ -713,6 +715,9 @@ final class SenderSession {
         probes.update(estimate: estimate, now: now)
         if stats.overuseEvents > lastOveruseEvents { probes.overuseDetected(now: now) }
         lastOveruseEvents = stats.overuseEvents
+        let outgrown = bandwidth.delayBased?.statistics.capacityOutgrown ?? 0
+        if outgrown > lastCapacityOutgrown { probes.pathGrew(now: now) }
+        lastCapacityOutgrown = outgrown
         bitrate.receivedEstimate(estimate)
         applyTargetIfChanged(force: force)
         // A frame leaves at once while the path has had room for `roomHold`; without room it is paced finely at once,

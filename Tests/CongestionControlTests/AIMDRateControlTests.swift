@@ -52,8 +52,10 @@ import Testing
     @Test func growsMultiplicativelyAgainFarAboveTheEstimate() {
         var control = Self.control(at: 1_200_000)
         control.update(usage: .overusing, throughput: 1_000_000, now: 0)
+        #expect(control.capacityOutgrown == 0)
         let growth = Self.growForOneSecond(&control, from: 500, throughput: 1_250_000)
         #expect(control.linkCapacity.estimate == nil)
+        #expect(control.capacityOutgrown == 1, "the path grew once (the probe controller probes then)")
         #expect(growth > 0.075 * 900_000 && growth < 0.085 * 900_000, "grew \(growth)")
     }
 

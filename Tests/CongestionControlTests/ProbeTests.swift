@@ -63,6 +63,29 @@ import Testing
     /// Eight 1,200-byte probe packets leave 1 ms apart (9.6 Mbit/s) and arrive 6 ms apart (a 1.6 Mbit/s link): the
     /// estimate jumps from 500 kbit/s to what got through, never above the probe's own rate. Received well under the
     /// send rate, the probe saturated the link: 95 % of the receive rate (libwebrtc `kTargetUtilizationFraction`).
+    /// Probes that failed at the old capacity hold the next one up to 60 s away; a path that grew (the acknowledged
+    /// rate above the link capacity estimate) makes one due at once, and the interval starts again at 5 s.
+    @Test func aPathThatGrewIsProbedAtOnce() {
+        var controller = ProbeController()
+        controller.update(estimate: 500_000, now: Self.at(0))
+        for step in 0..<4 {
+            let at = Int64(10_000 + 70_000 * step)
+            #expect(controller.probe(now: Self.at(at), estimate: 500_000, ceiling: 1_500_000) != nil)
+            controller.overuseDetected(now: Self.at(at + 200))
+        }
+        #expect(controller.currentInterval == .seconds(60))
+        #expect(controller.probe(now: Self.at(260_000), estimate: 520_000, ceiling: 1_500_000) == nil)
+        controller.pathGrew(now: Self.at(261_000))
+        #expect(controller.currentInterval == .seconds(5))
+        let probe = controller.probe(now: Self.at(261_000), estimate: 540_000, ceiling: 1_500_000)
+        #expect(probe?.bitrate == 1_080_000)
+        // The stable time still applies: no probe right after a decrease, even once the path grew.
+        controller.update(estimate: 450_000, now: Self.at(262_000))
+        controller.pathGrew(now: Self.at(262_500))
+        #expect(controller.probe(now: Self.at(263_000), estimate: 450_000, ceiling: 1_500_000) == nil)
+        #expect(controller.probe(now: Self.at(265_000), estimate: 450_000, ceiling: 1_500_000) != nil)
+    }
+
     @Test(arguments: [(2_000_000, 1_520_000), (1_000_000, 1_000_000)])
     func aProbeLiftsTheEstimateToWhatGotThrough(probeRate: Int, expected: Int) throws {
         var estimator = try SendSideBandwidthEstimator(
