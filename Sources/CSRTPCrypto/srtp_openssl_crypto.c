@@ -19,30 +19,24 @@ enum { SALT_LENGTH = 14, BLOCK = 16, SHA1_LENGTH = 20, SHA1_BLOCK = 64 };
 
 /* MARK: AES-ICM */
 
+/* The state of an AES cipher of either mode: the EVP context, the key size, and the mode's own field. */
 typedef struct {
     EVP_CIPHER_CTX *context;
-    int keySize;                /* 16 or 32 */
-    unsigned char offset[BLOCK]; /* the salt, its last two octets zero */
-} ICMState;
+    int keySize;                 /* 16 or 32 */
+    int tagLength;               /* GCM: 16 or 8 */
+    unsigned char offset[BLOCK]; /* ICM: the salt, its last two octets zero */
+} AESState;
 
 static const srtp_cipher_type_t icm128Type;
 static const srtp_cipher_type_t icm256Type;
+static const srtp_cipher_type_t gcm128Type;
+static const srtp_cipher_type_t gcm256Type;
 
-static srtp_err_status_t icmAlloc(srtp_cipher_t **cipher, int keyLength, int tagLength) {
-    (void)tagLength;
-    const srtp_cipher_type_t *type;
-    int keySize;
-    srtp_cipher_type_id_t algorithm;
-    switch (keyLength) {
-    case SRTP_AES_ICM_128_KEY_LEN_WSALT:
-        type = &icm128Type; keySize = SRTP_AES_128_KEY_LEN; algorithm = SRTP_AES_ICM_128; break;
-    case SRTP_AES_ICM_256_KEY_LEN_WSALT:
-        type = &icm256Type; keySize = SRTP_AES_256_KEY_LEN; algorithm = SRTP_AES_ICM_256; break;
-    default:
-        return srtp_err_status_bad_param;
-    }
+/* Allocates a cipher of `type` with its state and EVP context. */
+static srtp_err_status_t aesAlloc(srtp_cipher_t **cipher, const srtp_cipher_type_t *type, int keyLength, int keySize,
+                                  int tagLength) {
     srtp_cipher_t *made = calloc(1, sizeof(srtp_cipher_t));
-    ICMState *state = calloc(1, sizeof(ICMState));
+    AESState *state = calloc(1, sizeof(AESState));
     EVP_CIPHER_CTX *context = EVP_CIPHER_CTX_new();
     if (made == NULL || state == NULL || context == NULL) {
         free(made);
@@ -52,29 +46,39 @@ static srtp_err_status_t icmAlloc(srtp_cipher_t **cipher, int keyLength, int tag
     }
     state->context = context;
     state->keySize = keySize;
+    state->tagLength = tagLength;
     made->type = type;
     made->state = state;
     made->key_len = keyLength;
-    made->algorithm = (int)algorithm;
+    made->algorithm = (int)type->id;
     *cipher = made;
     return srtp_err_status_ok;
 }
 
-static srtp_err_status_t icmDealloc(srtp_cipher_t *cipher) {
+static srtp_err_status_t aesDealloc(srtp_cipher_t *cipher) {
     if (cipher == NULL) return srtp_err_status_bad_param;
-    ICMState *state = cipher->state;
+    AESState *state = cipher->state;
     if (state != NULL) {
         EVP_CIPHER_CTX_free(state->context);
-        OPENSSL_cleanse(state, sizeof(ICMState));
+        OPENSSL_cleanse(state, sizeof(AESState));
         free(state);
     }
     free(cipher);
     return srtp_err_status_ok;
 }
 
+static srtp_err_status_t icmAlloc(srtp_cipher_t **cipher, int keyLength, int tagLength) {
+    (void)tagLength;
+    switch (keyLength) {
+    case SRTP_AES_ICM_128_KEY_LEN_WSALT: return aesAlloc(cipher, &icm128Type, keyLength, SRTP_AES_128_KEY_LEN, 0);
+    case SRTP_AES_ICM_256_KEY_LEN_WSALT: return aesAlloc(cipher, &icm256Type, keyLength, SRTP_AES_256_KEY_LEN, 0);
+    default: return srtp_err_status_bad_param;
+    }
+}
+
 /* key: the AES key, then the 14-octet salt. */
 static srtp_err_status_t icmInit(void *opaque, const uint8_t *key) {
-    ICMState *state = opaque;
+    AESState *state = opaque;
     memset(state->offset, 0, BLOCK);
     memcpy(state->offset, key + state->keySize, SALT_LENGTH);
     const EVP_CIPHER *aes = state->keySize == SRTP_AES_256_KEY_LEN ? EVP_aes_256_ctr() : EVP_aes_128_ctr();
@@ -86,7 +90,7 @@ static srtp_err_status_t icmInit(void *opaque, const uint8_t *key) {
 /* The counter is the offset XOR the 16-octet IV libsrtp2 forms from the SSRC and packet index. */
 static srtp_err_status_t icmSetIV(void *opaque, uint8_t *iv, srtp_cipher_direction_t direction) {
     (void)direction;
-    ICMState *state = opaque;
+    AESState *state = opaque;
     unsigned char counter[BLOCK];
     for (int i = 0; i < BLOCK; i++) counter[i] = state->offset[i] ^ iv[i];
     if (EVP_EncryptInit_ex(state->context, NULL, NULL, NULL, counter) != 1) return srtp_err_status_cipher_fail;
@@ -95,7 +99,7 @@ static srtp_err_status_t icmSetIV(void *opaque, uint8_t *iv, srtp_cipher_directi
 
 /* Encryption and decryption are the same XOR with the key stream. */
 static srtp_err_status_t icmEncrypt(void *opaque, uint8_t *buffer, unsigned int *length) {
-    ICMState *state = opaque;
+    AESState *state = opaque;
     if (*length > (unsigned int)0x7fffffff) return srtp_err_status_bad_param;
     int written = 0;
     if (EVP_EncryptUpdate(state->context, buffer, &written, buffer, (int)*length) != 1) {
@@ -136,73 +140,31 @@ static const srtp_cipher_test_case_t icm256Test = {
 };
 
 static const srtp_cipher_type_t icm128Type = {
-    icmAlloc, icmDealloc, icmInit, NULL, icmEncrypt, icmEncrypt, icmSetIV, NULL,
+    icmAlloc, aesDealloc, icmInit, NULL, icmEncrypt, icmEncrypt, icmSetIV, NULL,
     "AES-128 integer counter mode (OpenSSL)", &icm128Test, SRTP_AES_ICM_128,
 };
 static const srtp_cipher_type_t icm256Type = {
-    icmAlloc, icmDealloc, icmInit, NULL, icmEncrypt, icmEncrypt, icmSetIV, NULL,
+    icmAlloc, aesDealloc, icmInit, NULL, icmEncrypt, icmEncrypt, icmSetIV, NULL,
     "AES-256 integer counter mode (OpenSSL)", &icm256Test, SRTP_AES_ICM_256,
 };
 
 /* MARK: AES-GCM (RFC 7714) */
 
-typedef struct {
-    EVP_CIPHER_CTX *context;
-    int keySize; /* 16 or 32 */
-    int tagLength; /* 16 or 8 */
-} GCMState;
-
-static const srtp_cipher_type_t gcm128Type;
-static const srtp_cipher_type_t gcm256Type;
-
 static srtp_err_status_t gcmAlloc(srtp_cipher_t **cipher, int keyLength, int tagLength) {
-    const srtp_cipher_type_t *type;
-    int keySize;
-    srtp_cipher_type_id_t algorithm;
+    if (tagLength != 16 && tagLength != 8) return srtp_err_status_bad_param;
     switch (keyLength) {
     case SRTP_AES_GCM_128_KEY_LEN_WSALT:
-        type = &gcm128Type; keySize = SRTP_AES_128_KEY_LEN; algorithm = SRTP_AES_GCM_128; break;
+        return aesAlloc(cipher, &gcm128Type, keyLength, SRTP_AES_128_KEY_LEN, tagLength);
     case SRTP_AES_GCM_256_KEY_LEN_WSALT:
-        type = &gcm256Type; keySize = SRTP_AES_256_KEY_LEN; algorithm = SRTP_AES_GCM_256; break;
+        return aesAlloc(cipher, &gcm256Type, keyLength, SRTP_AES_256_KEY_LEN, tagLength);
     default:
         return srtp_err_status_bad_param;
     }
-    if (tagLength != 16 && tagLength != 8) return srtp_err_status_bad_param;
-    srtp_cipher_t *made = calloc(1, sizeof(srtp_cipher_t));
-    GCMState *state = calloc(1, sizeof(GCMState));
-    EVP_CIPHER_CTX *context = EVP_CIPHER_CTX_new();
-    if (made == NULL || state == NULL || context == NULL) {
-        free(made);
-        free(state);
-        EVP_CIPHER_CTX_free(context);
-        return srtp_err_status_alloc_fail;
-    }
-    state->context = context;
-    state->keySize = keySize;
-    state->tagLength = tagLength;
-    made->type = type;
-    made->state = state;
-    made->key_len = keyLength;
-    made->algorithm = (int)algorithm;
-    *cipher = made;
-    return srtp_err_status_ok;
-}
-
-static srtp_err_status_t gcmDealloc(srtp_cipher_t *cipher) {
-    if (cipher == NULL) return srtp_err_status_bad_param;
-    GCMState *state = cipher->state;
-    if (state != NULL) {
-        EVP_CIPHER_CTX_free(state->context);
-        OPENSSL_cleanse(state, sizeof(GCMState));
-        free(state);
-    }
-    free(cipher);
-    return srtp_err_status_ok;
 }
 
 /* key: the AES key (the salt after it is libsrtp2's: it forms each packet's IV itself). */
 static srtp_err_status_t gcmInit(void *opaque, const uint8_t *key) {
-    GCMState *state = opaque;
+    AESState *state = opaque;
     const EVP_CIPHER *aes = state->keySize == SRTP_AES_256_KEY_LEN ? EVP_aes_256_gcm() : EVP_aes_128_gcm();
     if (EVP_CIPHER_CTX_reset(state->context) != 1
         || EVP_CipherInit_ex(state->context, aes, NULL, NULL, NULL, 1) != 1
@@ -215,7 +177,7 @@ static srtp_err_status_t gcmInit(void *opaque, const uint8_t *key) {
 
 /* The 12-octet IV; the direction chooses sealing or opening. */
 static srtp_err_status_t gcmSetIV(void *opaque, uint8_t *iv, srtp_cipher_direction_t direction) {
-    GCMState *state = opaque;
+    AESState *state = opaque;
     if (direction != srtp_direction_encrypt && direction != srtp_direction_decrypt) return srtp_err_status_bad_param;
     int encrypt = direction == srtp_direction_encrypt ? 1 : 0;
     if (EVP_CipherInit_ex(state->context, NULL, NULL, NULL, iv, encrypt) != 1) return srtp_err_status_init_fail;
@@ -223,7 +185,7 @@ static srtp_err_status_t gcmSetIV(void *opaque, uint8_t *iv, srtp_cipher_directi
 }
 
 static srtp_err_status_t gcmSetAAD(void *opaque, const uint8_t *aad, uint32_t length) {
-    GCMState *state = opaque;
+    AESState *state = opaque;
     if (length > 0x7fffffffu) return srtp_err_status_bad_param;
     int written = 0;
     if (EVP_CipherUpdate(state->context, NULL, &written, aad, (int)length) != 1) return srtp_err_status_algo_fail;
@@ -232,7 +194,7 @@ static srtp_err_status_t gcmSetAAD(void *opaque, const uint8_t *aad, uint32_t le
 
 /* Seals in place; the tag comes from gcmGetTag. */
 static srtp_err_status_t gcmEncrypt(void *opaque, uint8_t *buffer, unsigned int *length) {
-    GCMState *state = opaque;
+    AESState *state = opaque;
     if (*length > 0x7fffffffu) return srtp_err_status_bad_param;
     int written = 0;
     if (EVP_CipherUpdate(state->context, buffer, &written, buffer, (int)*length) != 1) {
@@ -243,7 +205,7 @@ static srtp_err_status_t gcmEncrypt(void *opaque, uint8_t *buffer, unsigned int 
 }
 
 static srtp_err_status_t gcmGetTag(void *opaque, uint8_t *tag, uint32_t *length) {
-    GCMState *state = opaque;
+    AESState *state = opaque;
     unsigned char none[16];
     int written = 0;
     if (EVP_CipherFinal_ex(state->context, none, &written) != 1
@@ -256,7 +218,7 @@ static srtp_err_status_t gcmGetTag(void *opaque, uint8_t *tag, uint32_t *length)
 
 /* Opens in place: the buffer ends with the tag, which must match (else srtp_err_status_auth_fail). */
 static srtp_err_status_t gcmDecrypt(void *opaque, uint8_t *buffer, unsigned int *length) {
-    GCMState *state = opaque;
+    AESState *state = opaque;
     if (*length < (unsigned int)state->tagLength || *length > 0x7fffffffu) return srtp_err_status_bad_param;
     int sealed = (int)*length - state->tagLength;
     int written = 0;
@@ -319,11 +281,11 @@ static const srtp_cipher_test_case_t gcm256Test = {
 };
 
 static const srtp_cipher_type_t gcm128Type = {
-    gcmAlloc, gcmDealloc, gcmInit, gcmSetAAD, gcmEncrypt, gcmDecrypt, gcmSetIV, gcmGetTag,
+    gcmAlloc, aesDealloc, gcmInit, gcmSetAAD, gcmEncrypt, gcmDecrypt, gcmSetIV, gcmGetTag,
     "AES-128 GCM (OpenSSL)", &gcm128Test, SRTP_AES_GCM_128,
 };
 static const srtp_cipher_type_t gcm256Type = {
-    gcmAlloc, gcmDealloc, gcmInit, gcmSetAAD, gcmEncrypt, gcmDecrypt, gcmSetIV, gcmGetTag,
+    gcmAlloc, aesDealloc, gcmInit, gcmSetAAD, gcmEncrypt, gcmDecrypt, gcmSetIV, gcmGetTag,
     "AES-256 GCM (OpenSSL)", &gcm256Test, SRTP_AES_GCM_256,
 };
 
@@ -426,16 +388,11 @@ static const srtp_auth_type_t hmacType = {
 
 /* MARK: Installation */
 
-static int installed;
-
 int CSRTPCrypto_installOpenSSL(void) {
     srtp_err_status_t status = srtp_replace_cipher_type(&icm128Type, SRTP_AES_ICM_128);
     if (status == srtp_err_status_ok) status = srtp_replace_cipher_type(&icm256Type, SRTP_AES_ICM_256);
     if (status == srtp_err_status_ok) status = srtp_replace_cipher_type(&gcm128Type, SRTP_AES_GCM_128);
     if (status == srtp_err_status_ok) status = srtp_replace_cipher_type(&gcm256Type, SRTP_AES_GCM_256);
     if (status == srtp_err_status_ok) status = srtp_replace_auth_type(&hmacType, SRTP_HMAC_SHA1);
-    installed = status == srtp_err_status_ok;
     return (int)status;
 }
-
-int CSRTPCrypto_isInstalled(void) { return installed; }

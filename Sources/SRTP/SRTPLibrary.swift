@@ -21,10 +21,7 @@ enum SRTPLibrary {
     }()
 
     /// Whether AES-ICM, AES-GCM and HMAC-SHA1 run on OpenSSL (each passed libsrtp2's self-test and replaced libsrtp2's own).
-    static var usesOpenSSLCrypto: Bool {
-        _ = initialization
-        return CSRTPCrypto_isInstalled() == 1
-    }
+    static var usesOpenSSLCrypto: Bool { initialization.openSSLCrypto == 0 }
 
     /// What `CSRTP_holdNSSContext` answered at initialization: 1 held, 0 libsrtp2 does not use NSS, -1 NSS refused.
     static var nssContextHeld: Int32 { initialization.nssContext }

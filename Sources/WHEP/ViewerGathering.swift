@@ -96,10 +96,8 @@ final class ViewerGathering: Sendable {
             }
         }
         var tls: TLSClientContext?
-        if resolved.contains(where: { $0.gathering.transport == .tls }) {
-            if !TLSAvailability.isBuilt, let turns = resolved.first(where: { $0.gathering.transport == .tls }) {
-                throw .iceServer("\(turns.server.uri): \(TLSAvailability.missingMessage)")
-            }
+        if let turns = resolved.first(where: { $0.gathering.transport == .tls }) {
+            guard TLSAvailability.isBuilt else { throw .iceServer("\(turns.server.uri): \(TLSAvailability.missingMessage)") }
             do {
                 tls = try TLSClientContext(caFile: caFile)
             } catch {

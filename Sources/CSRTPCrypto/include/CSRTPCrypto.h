@@ -15,7 +15,4 @@
  */
 int CSRTPCrypto_installOpenSSL(void);
 
-/* Returns 1 once CSRTPCrypto_installOpenSSL has replaced all five types, 0 otherwise. */
-int CSRTPCrypto_isInstalled(void);
-
 #endif
