@@ -188,15 +188,16 @@ public struct SendSideBandwidthEstimator: Sendable {
     public mutating func update(
         with feedback: TransportFeedback, now: MonotonicTime, applicationLimited: Bool = false
     ) -> Int {
-        guard var delay = delayBased else { return targetBitrate }
-        delay.update(with: feedback, now: now)
-        let summary = delay.lastFeedbackSummary
-        let probe = delay.takeProbeRaise()
-        delayBased = delay
+        // Updated in place (`delayBased!`): a copy taken out and stored back would share its sent-packet tables and
+        // windows, and the first write to each would copy it whole (about 150 KB on every feedback message).
+        guard delayBased != nil else { return targetBitrate }
+        delayBased!.update(with: feedback, now: now)
+        let summary = delayBased!.lastFeedbackSummary
+        let probe = delayBased!.takeProbeRaise()
         lossModel?.update(
             bytes: summary.bytes, lostBytes: summary.lostBytes, firstSend: summary.firstSend,
-            lastSend: summary.lastSend, delayBasedEstimate: delay.targetBitrate,
-            acknowledgedBitrate: delay.acknowledgedBitrate, applicationLimited: applicationLimited)
+            lastSend: summary.lastSend, delayBasedEstimate: delayBased!.targetBitrate,
+            acknowledgedBitrate: delayBased!.acknowledgedBitrate, applicationLimited: applicationLimited)
         lossBased.increaseBetweenReports(now: now)
         if let probe {
             // A probe got through at this rate: the loss-based estimate follows at once (within the ceilings).
