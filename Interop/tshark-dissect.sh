@@ -10,6 +10,25 @@
 # start/end bits pair up, no FU-A/STAP-A in mode 0, every IP datagram <= MTU, one marker per frame sent.
 # --keyframe-interval 30 gives several IDRs per run. RTCP goes to P+1 (--no-rtcp-mux), outside the filter.
 # Ports: 43000-43021.
+#
+# The capture runs in a network namespace of its own whose lo cuts UDP GSO writes into datagrams as it sends them,
+# as a NIC does (`ethtool -K lo tx-udp-segmentation off`): our sender hands the kernel runs of equal-sized packets as
+# one write (UDP_SEGMENT), and a capture on a device that takes such writes whole (the machine's lo) shows the write,
+# not the datagrams on the wire.
+if [ -z "${IOP_TSHARK_NETNS:-}" ]; then
+    [ "$(id -u)" = 0 ] || { echo "[tshark-dissect] FAIL: needs root (a network namespace for the capture)" >&2; exit 1; }
+    for tool in ip:iproute2 ethtool:ethtool; do
+        command -v "${tool%%:*}" >/dev/null \
+            || { echo "[tshark-dissect] FAIL: ${tool%%:*} is missing: apt-get install ${tool#*:} (Tests/install-deps.sh)" >&2; exit 1; }
+    done
+    ns="rtch264-tshark-$$"
+    ip netns add "$ns" || exit 1
+    status=0
+    { ip -n "$ns" link set lo up && ip netns exec "$ns" ethtool -K lo tx-udp-segmentation off >/dev/null \
+        && IOP_TSHARK_NETNS="$ns" ip netns exec "$ns" "$0" "$@"; } || status=$?
+    ip netns delete "$ns" 2>/dev/null
+    exit "$status"
+fi
 source "$(dirname "$0")/lib.sh"
 iop_init tshark-dissect
 iop_require tshark:tshark gst-launch-1.0:gstreamer1.0-tools ss:iproute2

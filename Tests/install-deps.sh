@@ -29,6 +29,7 @@ TEST_PACKAGES=(
     chromium          # Interop janus-chromium: headless browser viewers
     iproute2 curl python3   # Interop janus-chromium: network namespaces, HTTP probes, the relay/driver scripts
     iptables          # WebRTC interop (serve --whep): loss and a blackout inside the test's network namespace (no netem here)
+    ethtool           # the test namespaces' devices segment UDP GSO writes as a NIC does (netns.sh segment_like_a_nic)
     prometheus        # promtool: GET /metrics is checked by Prometheus's own parser (Tests/ControlTests)
     coturn            # TURN: the TURN client's tests run Debian's turnserver on loopback (Tests/TURNTests), and
                       # `send --whip` relays through it in Tests/WebRTCTests/Interop/whip-turn.sh

@@ -214,6 +214,8 @@ final class SenderSessionDriver {
         snapshot.packetsFromStrangers = counters.packetsFromStrangers
         snapshot.sendErrors = counters.socketErrors + statistics.sendErrors
         snapshot.plainRTCPAccepted = counters.plainRTCPAccepted
+        snapshot.segmentedWrites = counters.segmentedWrites
+        snapshot.segmentationOffloadFailures = counters.segmentationOffloadFailures
         return snapshot
     }
 

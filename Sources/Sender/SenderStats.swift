@@ -143,6 +143,11 @@ public struct SenderStats: Codable, Sendable, Equatable {
     public var sendErrors: Int = 0
     /// RTCP accepted in the clear although the media is SRTP (`acceptPlainRTCP`).
     public var plainRTCPAccepted: Int = 0
+    /// Writes that carried several RTP packets to the socket at once (UDP GSO on Linux: each packet is still its own
+    /// datagram on the wire; `TransportCounters.segmentedWrites`).
+    public var segmentedWrites: Int = 0
+    /// Segmented writes the path refused (after the first the stream sends packet by packet).
+    public var segmentationOffloadFailures: Int = 0
 
     /// Creates empty statistics.
     public init() {}

@@ -129,6 +129,19 @@ package final class DatagramEndpoint: Sendable {
         channel.write(AddressedEnvelope(remoteAddress: peer, data: bytes), promise: nil)
     }
 
+    /// Queues one write that the kernel cuts into datagrams of `segmentSize` bytes, the last possibly shorter (UDP
+    /// GSO, Linux only: the caller checks `System.supportsUDPSegmentationOffload`); nothing leaves until `flush()`.
+    /// - Parameters:
+    ///   - bytes: the datagrams back to back.
+    ///   - peer: the destination of all of them.
+    ///   - segmentSize: the length of each datagram but the last (at most 65,535).
+    ///   - promise: completed when the write went through or failed, or nil.
+    package func write(_ bytes: ByteBuffer, to peer: SocketAddress, segmentSize: Int, promise: EventLoopPromise<Void>?) {
+        let metadata = AddressedEnvelope<ByteBuffer>.Metadata(
+            ecnState: .transportNotCapable, packetInfo: nil, segmentSize: segmentSize)
+        channel.write(AddressedEnvelope(remoteAddress: peer, data: bytes, metadata: metadata), promise: promise)
+    }
+
     /// Sends the queued datagrams (one `sendmmsg` for a batch).
     package func flush() {
         channel.flush()

@@ -25,6 +25,9 @@ package struct TransportConfiguration: Sendable {
     /// Whether to learn each datagram's local destination address (IP_PKTINFO; `UDPTransport.datagramDestination`):
     /// a full ICE agent on a wildcard socket with one host candidate per interface needs it.
     package var receivePacketInfo = false
+    /// Whether runs of equal-sized RTP packets of one flush leave as one UDP GSO write (`SegmentationOffload`) where
+    /// the platform has it (Linux). On by default; off sends every packet as its own datagram write.
+    package var segmentationOffload = true
 
     /// Creates a configuration.
     /// - Parameters:

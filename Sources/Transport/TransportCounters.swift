@@ -29,6 +29,12 @@ public struct TransportCounters: Sendable, Equatable, Codable {
     public var relayStreamDrops = 0
     /// Times a socket was bound again after NIO closed it on a send error (`EPERM` from a firewall, `ENETUNREACH`).
     public var socketRestarts = 0
+    /// Writes that carried several RTP packets of one flush to the socket at once (UDP GSO; each packet is still its
+    /// own datagram on the wire).
+    public var segmentedWrites = 0
+    /// Segmented writes that failed (a path whose MTU is under the packets, IPsec): the offload is off for the
+    /// transport after the first, and the packets of that write are lost as on a lossy link.
+    public var segmentationOffloadFailures = 0
 
     /// Creates zeroed counters.
     public init() {}

@@ -17,7 +17,9 @@ import TURN
 /// Outgoing RTP is batched per frame (or per pacer burst): `queueRTP(maximumSize:write:)` has each packet written
 /// straight into one wire buffer and protects it there in place, `flush` hands the batch to the socket as slices sharing that storage (one
 /// `sendmmsg`). Nothing is allocated per packet; the wire buffer's storage is reused once the socket has released
-/// the previous batch. Incoming SRTP is unprotected in place in NIO's receive buffer.
+/// the previous batch. On Linux, consecutive packets of a batch that are equally long leave as one segmented write
+/// (UDP GSO, `SegmentationOffload`): the same datagrams, the kernel's IP path run once for them. Incoming SRTP is
+/// unprotected in place in NIO's receive buffer.
 package final class UDPTransport {
     /// The loop everything runs on.
     package let eventLoop: EventLoop
@@ -60,6 +62,7 @@ package final class UDPTransport {
     private var rtcpTrailer: Int
     private var wire: ByteBuffer
     private var packetEnds: [Int] = []
+    private var offload: SegmentationOffload
     /// A copy of an SRTCP datagram, kept so that it can still be read as plain RTCP when authentication fails.
     private var scratch: [UInt8]
     private var closed = false
@@ -138,6 +141,8 @@ package final class UDPTransport {
             rtpTrailer = 0
             rtcpTrailer = 0
         }
+        offload = SegmentationOffload(
+            enabled: configuration.segmentationOffload && System.supportsUDPSegmentationOffload)
         wire = ByteBufferAllocator().buffer(capacity: 256 * 1024)
         packetEnds.reserveCapacity(512)
         scratch = [UInt8](repeating: 0, count: DatagramEndpoint.maximumDatagramSize)
@@ -199,6 +204,7 @@ package final class UDPTransport {
     ///     multiple of 4, goes there instead of the socket. Ignored without a channel.
     package func setPeer(_ address: SocketAddress, channel: UInt16? = nil, stream: (any MediaStreamSink)? = nil) {
         eventLoop.preconditionInEventLoop()
+        if address != peer || channel != self.channel { offload.pathChanged() }
         peer = address
         self.channel = channel
         self.stream = channel == nil ? nil : stream
@@ -287,24 +293,54 @@ package final class UDPTransport {
         }
         var start = 0
         var sent = 0
-        for end in packetEnds {
-            defer { start = end }
-            let slice = wire.getSlice(at: start, length: end - start)!
-            if let stream {
-                guard stream.write(slice) else {
+        if let stream {
+            for end in packetEnds {
+                defer { start = end }
+                guard stream.write(wire.getSlice(at: start, length: end - start)!) else {
                     counters.relayStreamDrops += 1
                     continue
                 }
-            } else {
-                rtpSocket.write(slice, to: peer)
+                sent += 1
+                counters.rtpBytesSent += end - start
             }
-            sent += 1
-            counters.rtpBytesSent += end - start
+            stream.flush()
+        } else {
+            var run = SegmentRun(start: 0, end: packetEnds[0])
+            for end in packetEnds.dropFirst() where !run.append(end: end, offload: offload.isEnabled) {
+                write(run, to: peer)
+                run = SegmentRun(start: run.end, end: end)
+            }
+            write(run, to: peer)
+            rtpSocket.flush()
+            sent = packetEnds.count
+            counters.rtpBytesSent += packetEnds[packetEnds.count - 1]
         }
-        if let stream { stream.flush() } else { rtpSocket.flush() }
         counters.rtpPacketsSent += sent
         packetEnds.removeAll(keepingCapacity: true)
         return sent
+    }
+
+    /// Writes one run of packets: alone as it is, several as one segmented write (with a promise while its segment
+    /// size is not yet proven on this path; a failure turns the offload off).
+    private func write(_ run: SegmentRun, to peer: SocketAddress) {
+        let bytes = wire.getSlice(at: run.start, length: run.end - run.start)!
+        guard run.count > 1 else { return rtpSocket.write(bytes, to: peer) }
+        counters.segmentedWrites += 1
+        let segment = run.segment
+        guard offload.needsProof(segmentSize: segment) else {
+            return rtpSocket.write(bytes, to: peer, segmentSize: segment, promise: nil)
+        }
+        let promise = eventLoop.makePromise(of: Void.self)
+        promise.futureResult.assumeIsolated().whenComplete { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success: offload.succeeded(segmentSize: segment)
+            case .failure:
+                if offload.isEnabled, !closed { counters.segmentationOffloadFailures += 1 }
+                offload.failed()
+            }
+        }
+        rtpSocket.write(bytes, to: peer, segmentSize: segment, promise: promise)
     }
 
     /// Serializes, protects (SRTCP) and sends one compound RTCP packet to the peer's RTCP address.

@@ -65,6 +65,7 @@ for pair in "$SRV mxa0" "$SRV mxb0" "$VA mxa1" "$VB mxb1"; do
     set -- $pair
     ip -n "$1" link set "$2" up
 done
+segment_like_a_nic "$SRV" lo mxa0 mxb0  # B's policer sees each datagram, as a router would
 ip -n "$VA" route add default via 10.80.1.1 dev mxa1
 ip -n "$VB" route add default via 10.80.2.1 dev mxb1
 # B's link: whatever the server sends it beyond 400 kbit/s is lost (a policer, no queue).

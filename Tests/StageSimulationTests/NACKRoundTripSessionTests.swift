@@ -65,10 +65,11 @@ import Testing
         func advance(to time: MonotonicTime) throws {
             // Each answer is scheduled when its NACK is seen; stop just before and just after each, to read the stats.
             while let next = answerTimes.first, next <= time {
+                let key = Int((next - start) / .milliseconds(1))
                 try receiver.advance(to: next - .nanoseconds(1))
-                run.beforeAnswer[Int((next - start) / .milliseconds(1))] = receiver.statistics
+                run.beforeAnswer[key] = receiver.statistics
                 try receiver.advance(to: next)
-                run.afterAnswer[Int((next - start) / .milliseconds(1))] = receiver.statistics
+                run.afterAnswer[key] = receiver.statistics
                 answerTimes.removeFirst()
                 try answerNACKs()
             }

@@ -30,6 +30,21 @@ netns_up() {
     ip -n "$ns" addr add "$addr1/24" dev "$dev1"
     ip -n "$ns" link set "$dev0" up
     ip -n "$ns" link set "$dev1" up
+    segment_like_a_nic "$ns" lo "$dev0" "$dev1"
+}
+
+# segment_like_a_nic NS DEV...: each device cuts UDP GSO writes into datagrams as it sends them, as a NIC does
+# (`tx-udp-segmentation off`). Our senders hand the kernel runs of equal-sized packets as one write (UDP_SEGMENT); a
+# virtual device that passes such a write on whole would show iptables rules further on (random loss, a policer) one
+# packet where a router sees several.
+segment_like_a_nic() {
+    local ns=$1 dev
+    shift
+    require_tool ethtool ethtool
+    for dev in "$@"; do
+        ip netns exec "$ns" ethtool -K "$dev" tx-udp-segmentation off >/dev/null \
+            || { echo "ethtool could not turn $dev's UDP segmentation offload off in $ns" >&2; exit 1; }
+    done
 }
 
 # netns_down NS: kills whatever still runs in NS and removes it (the veth pair goes with it); never fails.
@@ -92,6 +107,8 @@ turn_lab_up() {
         set -- $pair
         ip -n "$1" link set "$2" up
     done
+    segment_like_a_nic "$PUB" lo tpub0
+    segment_like_a_nic "$END" lo tend0
     ip -n "$PUB" route add default via 10.83.1.1
     ip -n "$END" route add default via 10.83.2.1
     ip netns exec "$RTR" sysctl -qw net.ipv4.ip_forward=1
