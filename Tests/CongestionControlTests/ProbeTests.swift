@@ -86,6 +86,49 @@ import Testing
         #expect(controller.probe(now: Self.at(265_000), estimate: 450_000, ceiling: 1_500_000) != nil)
     }
 
+    /// The probe of a path that grew, when it got through (at least 70 % of its rate), is followed at once by a
+    /// further one at twice its result, capped at the ceiling, and that one by no other once the ceiling is reached;
+    /// one that fell short is not followed; nor is a result for another cluster, nor a periodic probe without growth
+    /// (behind a policer it fits in the bucket).
+    @Test func theProbeOfAPathThatGrewIsFollowedAtOnceWhenItGotThrough() throws {
+        var controller = ProbeController()
+        controller.update(estimate: 500_000, now: Self.at(0))
+        controller.pathGrew(now: Self.at(3_500))
+        let firstProbe = controller.probe(now: Self.at(4_000), estimate: 500_000, ceiling: 1_500_000)
+        let first = try #require(firstProbe)
+        #expect(first.bitrate == 1_000_000)
+        controller.probeResult(cluster: first.cluster + 7, bitrate: 990_000)  // another cluster's result: ignored
+        #expect(controller.probe(now: Self.at(4_100), estimate: 500_000, ceiling: 1_500_000) == nil)
+        controller.probeResult(cluster: first.cluster, bitrate: 960_000)
+        #expect(controller.isProbingExponentially)
+        let furtherProbe = controller.probe(now: Self.at(4_200), estimate: 960_000, ceiling: 1_500_000)
+        let further = try #require(furtherProbe)
+        #expect(further.bitrate == 1_500_000)  // 2 x 960k, at most the ceiling: the last of the round
+        #expect(!controller.isProbingExponentially)
+        controller.probeResult(cluster: further.cluster, bitrate: 1_480_000)
+        #expect(controller.probe(now: Self.at(4_300), estimate: 1_480_000, ceiling: 1_500_000) == nil)
+
+        // On a path that did not grow the result falls short: no further probe, the interval holds.
+        var short = ProbeController()
+        short.update(estimate: 500_000, now: Self.at(0))
+        short.pathGrew(now: Self.at(3_500))
+        let shortProbe = short.probe(now: Self.at(4_000), estimate: 500_000, ceiling: 1_500_000)
+        let probe = try #require(shortProbe)
+        short.probeResult(cluster: probe.cluster, bitrate: 520_000)
+        #expect(!short.isProbingExponentially)
+        #expect(short.probe(now: Self.at(4_200), estimate: 500_000, ceiling: 1_500_000) == nil)
+        #expect(short.probe(now: Self.at(9_000), estimate: 500_000, ceiling: 1_500_000) != nil)
+
+        // A periodic probe with no growth seen: its result, however good, starts nothing.
+        var plain = ProbeController()
+        plain.update(estimate: 500_000, now: Self.at(0))
+        let plainProbe = plain.probe(now: Self.at(4_000), estimate: 500_000, ceiling: 1_500_000)
+        let periodic = try #require(plainProbe)
+        plain.probeResult(cluster: periodic.cluster, bitrate: 1_000_000)
+        #expect(!plain.isProbingExponentially)
+        #expect(plain.probe(now: Self.at(4_200), estimate: 1_000_000, ceiling: 1_500_000) == nil)
+    }
+
     @Test(arguments: [(2_000_000, 1_520_000), (1_000_000, 1_000_000)])
     func aProbeLiftsTheEstimateToWhatGotThrough(probeRate: Int, expected: Int) throws {
         var estimator = try SendSideBandwidthEstimator(
