@@ -63,7 +63,7 @@ public struct ProbeController: Sendable {
     private var lastProbe: MonotonicTime?
     private var nextCluster = 1
     private var beforeDecline: Int?
-    /// Start-up probing (or further probing after a periodic or ALR probe that got through), nil once over.
+    /// Start-up probing (or further probing after the probe of a path that grew got through), nil once over.
     private var exponential: ExponentialProbing?
     /// The periodic probe sent after `pathGrew`, until its result comes.
     private var growthProbe: (cluster: Int, bitrate: Int)?

@@ -136,6 +136,8 @@ package final class DatagramEndpoint: Sendable {
     ///   - peer: the destination of all of them.
     ///   - segmentSize: the length of each datagram but the last (at most 65,535).
     ///   - promise: completed when the write went through or failed, or nil.
+    /// - Note: NIO sends metadata's ECN state with it (an `IP_TOS` of 0 here): a DSCP set on the socket would not
+    ///   apply to these writes.
     package func write(_ bytes: ByteBuffer, to peer: SocketAddress, segmentSize: Int, promise: EventLoopPromise<Void>?) {
         let metadata = AddressedEnvelope<ByteBuffer>.Metadata(
             ecnState: .transportNotCapable, packetInfo: nil, segmentSize: segmentSize)

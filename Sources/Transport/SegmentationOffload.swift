@@ -50,7 +50,7 @@ struct SegmentationOffload {
 
 /// A run of consecutive packets in a flush's wire buffer that can leave as one segmented write: each `segment` bytes
 /// long but the last, which may be shorter (then nothing more joins).
-struct SegmentRun: Equatable {
+struct SegmentRun {
     /// Where the run starts and ends in the wire buffer.
     private(set) var start: Int
     private(set) var end: Int
@@ -59,6 +59,22 @@ struct SegmentRun: Equatable {
     /// The packets in it.
     private(set) var count: Int
     private var closed = false
+
+    /// Cuts the packets of a flush, given where each ends in the wire buffer (the first starts at 0), into runs, in
+    /// order: with `offload` each run as long as `append` lets it grow, without it one packet each.
+    /// - Parameters:
+    ///   - ends: each packet's end offset, ascending; not empty.
+    ///   - offload: whether packets may join a run.
+    ///   - body: called with each run.
+    static func split(ends: [Int], offload: Bool, _ body: (SegmentRun) -> Void) {
+        guard let first = ends.first else { return }
+        var run = SegmentRun(start: 0, end: first)
+        for end in ends.dropFirst() where !run.append(end: end, offload: offload) {
+            body(run)
+            run = SegmentRun(start: run.end, end: end)
+        }
+        body(run)
+    }
 
     /// A run of one packet.
     init(start: Int, end: Int) {

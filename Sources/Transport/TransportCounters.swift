@@ -33,7 +33,7 @@ public struct TransportCounters: Sendable, Equatable, Codable {
     /// own datagram on the wire).
     public var segmentedWrites = 0
     /// Segmented writes that failed (a path whose MTU is under the packets, IPsec): the offload is off for the
-    /// transport after the first, and the packets of that write are lost as on a lossy link.
+    /// transport after the first, and the packets of each such write are lost as on a lossy link.
     public var segmentationOffloadFailures = 0
 
     /// Creates zeroed counters.

@@ -291,9 +291,9 @@ package final class UDPTransport {
             packetEnds.removeAll(keepingCapacity: true)
             return 0
         }
-        var start = 0
         var sent = 0
         if let stream {
+            var start = 0
             for end in packetEnds {
                 defer { start = end }
                 guard stream.write(wire.getSlice(at: start, length: end - start)!) else {
@@ -305,15 +305,10 @@ package final class UDPTransport {
             }
             stream.flush()
         } else {
-            var run = SegmentRun(start: 0, end: packetEnds[0])
-            for end in packetEnds.dropFirst() where !run.append(end: end, offload: offload.isEnabled) {
-                write(run, to: peer)
-                run = SegmentRun(start: run.end, end: end)
-            }
-            write(run, to: peer)
+            SegmentRun.split(ends: packetEnds, offload: offload.isEnabled) { write($0, to: peer) }
             rtpSocket.flush()
             sent = packetEnds.count
-            counters.rtpBytesSent += packetEnds[packetEnds.count - 1]
+            counters.rtpBytesSent += packetEnds.last!  // the batch starts at 0 in the wire buffer
         }
         counters.rtpPacketsSent += sent
         packetEnds.removeAll(keepingCapacity: true)
@@ -336,7 +331,7 @@ package final class UDPTransport {
             switch result {
             case .success: offload.succeeded(segmentSize: segment)
             case .failure:
-                if offload.isEnabled, !closed { counters.segmentationOffloadFailures += 1 }
+                if !closed { counters.segmentationOffloadFailures += 1 }
                 offload.failed()
             }
         }

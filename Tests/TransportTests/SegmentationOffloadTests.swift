@@ -6,7 +6,8 @@ import TestSupport
 /// UDP segmentation offload on the send path: which packets of a flush leave together (`SegmentRun`), how a path is
 /// proven and given up (`SegmentationOffload`), and that a real socket's receiver gets the very datagrams queued.
 @Suite struct SegmentationOffloadTests {
-    /// Runs over the packets with these lengths, as `UDPTransport.flush` forms them: each run's packet count.
+    /// Runs over the packets with these lengths, as `UDPTransport.flush` forms them (`SegmentRun.split`): each run's
+    /// packet count; the runs tile the packets in order.
     static func runs(_ lengths: [Int], offload: Bool = true) -> [Int] {
         var ends: [Int] = []
         var end = 0
@@ -15,12 +16,13 @@ import TestSupport
             ends.append(end)
         }
         var result: [Int] = []
-        var run = SegmentRun(start: 0, end: ends[0])
-        for end in ends.dropFirst() where !run.append(end: end, offload: offload) {
+        var next = 0
+        SegmentRun.split(ends: ends, offload: offload) { run in
+            #expect(run.start == next)
+            next = run.end
             result.append(run.count)
-            run = SegmentRun(start: run.end, end: end)
         }
-        result.append(run.count)
+        #expect(next == end)
         return result
     }
 
