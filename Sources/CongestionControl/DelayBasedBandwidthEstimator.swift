@@ -19,6 +19,9 @@ public struct DelayBasedBandwidthEstimator: Sendable {
     public static let sentPacketCapacity = 4096
     /// The least time between two halvings before the throughput is known.
     static let initialReductionInterval = 200.0
+    /// The acknowledged throughput an overuse just after a probe's lift is measured over, ms (libwebrtc's
+    /// `BitrateEstimator` window once started: 150 ms; here a little longer, 6 frames at 30 fps).
+    static let postProbeThroughputWindow = 200.0
 
     /// What happened so far.
     public private(set) var statistics = DelayBasedBandwidthEstimatorStatistics()
@@ -43,6 +46,8 @@ public struct DelayBasedBandwidthEstimator: Sendable {
     private var scratch: [(send: Double, arrival: Double, size: Int)] = []
     private var lastInitialReduction: Double?
     private var lastProbeRaise: Int?
+    /// When a probe last lifted the estimate, ms.
+    private var lastProbeRaiseTime: Double?
     private var lastProbeMeasurement: (cluster: Int, bitrate: Int)?
     /// The latest probe measurement, kept (the back-off before the throughput is known starts from it).
     private var lastProbedBitrate: Int?
@@ -177,7 +182,14 @@ public struct DelayBasedBandwidthEstimator: Sendable {
         guard !scratch.isEmpty else { return targetBitrate }
         let usage = trendline.state
         if usage == .overusing, previousUsage != .overusing { statistics.overuseEvents += 1 }
-        let throughput = acked.bitrate
+        var throughput = acked.bitrate
+        if usage == .overusing, let raised = lastProbeRaiseTime, nowMs - raised < WindowedBitrateEstimator.window,
+            let recent = acked.bitrate(over: Self.postProbeThroughputWindow), recent > throughput ?? 0
+        {
+            // A probe lifted the estimate less than a window ago: the 500 ms window still holds the rate from before
+            // the lift, and beta x it undoes most of a probe that was right. The throughput since the lift counts.
+            throughput = recent
+        }
         if usage == .overusing {
             if let throughput {
                 if rate.timeToReduceFurther(now: nowMs, throughput: throughput) {
@@ -204,6 +216,7 @@ public struct DelayBasedBandwidthEstimator: Sendable {
                 rate.set(Double(probe), now: nowMs)
                 statistics.probesRaisedEstimate += 1
                 lastProbeRaise = probe
+                lastProbeRaiseTime = nowMs
             }
         }
         probeResult = nil

@@ -21,18 +21,23 @@ struct WindowedBitrateEstimator: Sendable {
     }
 
     /// The rate over the window ending at the latest entry, nil until a whole window has been seen.
-    var bitrate: Double? {
-        guard count > 0, let first = firstTime else { return nil }
+    var bitrate: Double? { bitrate(over: Self.window) }
+
+    /// The rate over the last `window` ms ending at the latest entry (at most `Self.window`, positive), nil until a
+    /// whole window has been seen.
+    func bitrate(over window: Double) -> Double? {
+        guard count > 0, let first = firstTime, window > 0 else { return nil }
+        let window = min(window, Self.window)
         let latest = times[(head + count - 1) % Self.capacity]
-        guard latest - first >= Self.window else { return nil }
+        guard latest - first >= window else { return nil }
         var bytes = 0
         var i = count - 1
         while i >= 0 {
             let index = (head + i) % Self.capacity
-            if times[index] <= latest - Self.window { break }
+            if times[index] <= latest - window { break }
             bytes += sizes[index]
             i -= 1
         }
-        return Double(bytes) * 8 / (Self.window / 1000)
+        return Double(bytes) * 8 / (window / 1000)
     }
 }

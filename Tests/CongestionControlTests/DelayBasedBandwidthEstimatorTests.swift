@@ -118,6 +118,58 @@ struct BottleneckSimulation {
             + ">= 1.6M at \(high ?? -1) ms")
     }
 
+    /// A probe lifts a 500 kbit/s estimate to 1.5 Mbit/s, and the media that follows queues (as a real encoder's paced
+    /// bursts did at a 2 Mbit/s bottleneck in the network benchmark's steps case): the overuse cut is beta x the
+    /// throughput since the lift (about 1.5 Mbit/s), not x a 500 ms window that still holds the 500 kbit/s from before
+    /// it (which undid most of the probe: 1.03 Mbit/s in the simulation, 1.19-1.21 in the benchmark).
+    @Test func anOveruseJustAfterAProbesLiftIsCutFromTheThroughputSinceTheLift() throws {
+        var estimator = try DelayBasedBandwidthEstimator(initialBitrate: 500_000, maximumBitrate: 1_500_000)
+        estimator.roundTripTime = .milliseconds(50)
+        var sequence: UInt16 = 0
+        var pending: [(sequence: UInt16, arrival: Double)] = []
+        func send(at ms: Double, size: Int, arrival: Double, cluster: Int = 0) {
+            estimator.packetSent(
+                transportSequenceNumber: SequenceNumber(sequence), size: size,
+                now: MonotonicTime(nanoseconds: Int64(ms * 1e6)), probeCluster: cluster)
+            pending.append((sequence, arrival))
+            sequence &+= 1
+        }
+        func feedback(at ms: Double) throws {
+            guard let first = pending.first else { return }
+            let message = try TransportFeedback(
+                senderSSRC: SSRC(1), mediaSSRC: SSRC(2), baseSequenceNumber: SequenceNumber(first.sequence),
+                feedbackPacketCount: 0,
+                arrivals: pending.map { MonotonicTime(nanoseconds: Int64($0.arrival * 1e6)) })
+            estimator.update(with: message, now: MonotonicTime(nanoseconds: Int64(ms * 1e6)))
+            pending.removeAll()
+        }
+        // 2 s at 500 kbit/s (625 bytes every 10 ms), 20 ms one way, no queue.
+        for i in 0..<200 {
+            let t = Double(i) * 10
+            send(at: t, size: 625, arrival: t + 20)
+            if i % 5 == 4 { try feedback(at: t + 45) }
+        }
+        #expect(estimator.targetBitrate < 700_000)
+        // A probe at 1.5 Mbit/s: 6 packets, 1 ms apart, arriving 5 ms apart (1.9 Mbit/s got through).
+        estimator.startProbe(cluster: 1, bitrate: 1_500_000)
+        for i in 0..<6 { send(at: 2_000 + Double(i), size: 1_200, arrival: 2_020 + Double(i) * 5, cluster: 1) }
+        try feedback(at: 2_060)
+        #expect(estimator.targetBitrate == 1_500_000)
+        // Then 1.5 Mbit/s (937 bytes every 5 ms) whose delay grows by 0.5 ms a packet: a queue building.
+        var overusedAt: Int?
+        for i in 0..<100 where overusedAt == nil {
+            let t = 2_010 + Double(i) * 5
+            send(at: t, size: 937, arrival: t + 20 + Double(i) * 0.5)
+            if i % 10 == 9 {
+                try feedback(at: t + 20 + Double(i) * 0.5 + 5)
+                if estimator.statistics.overuseEvents > 0 { overusedAt = i }
+            }
+        }
+        #expect(overusedAt != nil, "the queue was seen")
+        // The throughput since the lift is about 1.5 Mbit/s: the cut lands near 0.85 x that, not under 1.1 Mbit/s.
+        #expect((1_150_000...1_400_000).contains(estimator.targetBitrate), "\(estimator.targetBitrate)")
+    }
+
     @Test func unknownAndLostPacketsAreCounted() throws {
         var estimator = try DelayBasedBandwidthEstimator(initialBitrate: 500_000)
         estimator.packetSent(transportSequenceNumber: SequenceNumber(10), size: 1000, now: ms(0))
