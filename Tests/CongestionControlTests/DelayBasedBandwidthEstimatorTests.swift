@@ -166,7 +166,7 @@ struct BottleneckSimulation {
             }
         }
         #expect(overusedAt != nil, "the queue was seen")
-        // The throughput since the lift is about 1.5 Mbit/s: the cut lands near 0.85 x that, not under 1.1 Mbit/s.
+        // The throughput since the lift is about 1.5 Mbit/s: the cut lands near 0.9 x that, not under 1.1 Mbit/s.
         #expect((1_150_000...1_400_000).contains(estimator.targetBitrate), "\(estimator.targetBitrate)")
     }
 
