@@ -16,7 +16,8 @@ Checks, each failing with a message (exit status 1):
   - with --viewers N, N pages watch at once and the server counted N viewers;
   - with --loss: NACKs arrived and were answered with retransmissions (and the 99 % above still holds);
   - with --temporal-layers N (N > 1): the page negotiated the dependency descriptor (and not without), every
-    viewer's scalabilityMode is L1TN, and the 99 % above holds with Chromium assembling frames by the descriptor;
+    viewer's scalabilityMode is L1TN, and Chromium assembling frames by the descriptor decodes at least 99 % (95 %
+    with --loss: it skips an upper-layer frame whose repair comes after a later frame it can decode);
   - with --simulcast N: every viewer reports its layer and ends on the highest (f) on this unconstrained path;
   - with --blackout-ms: a PLI arrived, a second keyframe was encoded and decoded, and decoding resumed;
   - trickle ICE: every page POSTed its offer before gathering (the offer's candidates are counted) and PATCHed its
@@ -235,14 +236,20 @@ def main() -> int:
         # Under loss the last frame may be undecodable for a reason no receiver can see: when its last packet is lost
         # no later packet shows the gap, so nothing asks for it again (one frame of slack, only with --loss).
         tail = 1 if args.loss else 0
+        # With temporal layers under loss Chromium does not wait for an upper-layer frame's repair: once a later frame
+        # that does not depend on it is complete it decodes that one, and the repaired frame arrives stale and is
+        # dropped (a frame whose last packet was lost shows its gap only when the next frame's first packet comes: a
+        # race with that frame's completion). 0-2 such frames of 215 in 6 runs on an idle machine, 7 in one loaded CI
+        # run. A wrong descriptor stalls decoding until a keyframe (hundreds of frames), which 95 % still catches.
+        least = 0.95 if args.loss and args.temporal_layers > 1 else 0.99
         for frames_decoded, frames_sent in zip(decoded, sent):
-            if not args.blackout_ms and frames_decoded + tail < 0.99 * frames_sent:
-                failures.append(f"a page decoded {frames_decoded} of {frames_sent} frames sent (< 99 %)")
+            if not args.blackout_ms and frames_decoded + tail < least * frames_sent:
+                failures.append(f"a page decoded {frames_decoded} of {frames_sent} frames sent (< {least:.0%})")
         for i, report in enumerate(pages):
             if report.get("offerToFirstFrameMs") is None:
                 failures.append(f"page {i} decoded no frame")
         # With temporal layers Chromium receives every frame's dependency descriptor (the page asks for it) and
-        # assembles frames by it: a wrong descriptor stalls its decoding, which the 99 % check above catches.
+        # assembles frames by it: a wrong descriptor stalls its decoding, which the check above catches.
         for i, report in enumerate(pages):
             negotiated = DEPENDENCY_DESCRIPTOR_URI in report.get("headerExtensions", [])
             if negotiated != (args.temporal_layers > 1):
