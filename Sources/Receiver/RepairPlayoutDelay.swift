@@ -8,15 +8,23 @@ import RTP
 /// - Each frame's **expected time** is its RTP time on the fastest arrivals of the last `window` frames: the least
 ///   (completion - RTP time) among frames that needed no repair.
 /// - A frame that needed one (a retransmitted or FEC-recovered packet) completes later than expected by its **repair
-///   time**. The **delay** is the longest repair time of the last `window` frames (and `margin`), at most `maximum`;
-///   with no repair in that window it is 0, so a clean path plays as soon as frames complete.
+///   time**. The **delay** is the longest repair time of the last `memory` frames (and `margin`), at most `maximum`,
+///   as long as repairs go on; a whole `window` without one forgets them all, and the delay is 0 until the next, so a
+///   clean path (or one whose losses stopped 10 s ago) plays as soon as frames complete, and a repair after such a
+///   pause does not bring back a long delay from before it (a playout jump of its length: a freeze of its own). The
+///   longer memory is for the rare repair that takes two rounds (its retransmission was lost too): at 150 ms each way
+///   and 5 % loss with FEC one comes every 20-60 s, and a delay that forgot it after 10 s froze the picture for a
+///   round trip at the next.
 /// - A frame is handed on at its expected time plus the delay, or when it completes if that is later; frames stay in
 ///   order.
 ///
 /// Pure: times come in.
 public struct RepairPlayoutDelay: Sendable {
-    /// Frames the expected times and the repair times are taken over (10 s at 30 fps, libwebrtc's max filter span).
+    /// Frames the expected times are taken over, and without a repair in which the delay is forgotten (10 s at
+    /// 30 fps, libwebrtc's max filter span).
     public static let window = 300
+    /// Frames whose repair times the delay covers while repairs go on (60 s at 30 fps).
+    public static let memory = 1800
     /// Added to the longest repair time (frames repaired a little later than the longest seen still play on time).
     public static let margin = Duration.milliseconds(20)
 
@@ -37,7 +45,13 @@ public struct RepairPlayoutDelay: Sendable {
 
     /// The delay added now.
     public var delay: Duration {
-        guard let longest = repairs.max(by: { $0.late < $1.late })?.late, maximum > .zero else { return .zero }
+        guard maximum > .zero, !repairs.isEmpty else { return .zero }
+        var longest = Duration.zero
+        var index = 0
+        while index < repairs.count {  // not `for in`: an unoptimized build allocates its iterator
+            longest = max(longest, repairs[index].late)
+            index += 1
+        }
         return min(longest + Self.margin, maximum)
     }
 
@@ -54,7 +68,13 @@ public struct RepairPlayoutDelay: Sendable {
         frames += 1
         let oldest = frames - Self.window
         offsets.removeAll { $0.index <= oldest }
-        repairs.removeAll { $0.index <= oldest }
+        if let newest = repairs.last, newest.index <= oldest {
+            // A window without a repair: the losses stopped. Forget every repair, so that the next one sets the
+            // delay from itself rather than bringing back a long one from before (a jump in playout of its length).
+            repairs.removeAll(keepingCapacity: true)
+        } else {
+            repairs.removeAll { $0.index <= frames - Self.memory }
+        }
         if !repaired {
             // A monotone deque of offsets: the least in the window is first.
             while let last = offsets.last, last.offset >= offset { offsets.removeLast() }
@@ -63,14 +83,18 @@ public struct RepairPlayoutDelay: Sendable {
         // Empty only while every frame of the window was repaired.
         guard let fastest = offsets.first?.offset else { return completed }
         let expected = MonotonicTime.zero + media + fastest
-        // Expected after it completed, or later than the latency budget allows: the timestamps jumped (a sender
-        // that restarted its clock). The old expectations no longer hold; start over from this frame.
-        if expected > completed || completed - expected > maximum * 4 {
+        // Expected far from when it completed (beyond four latency budgets either way): the timestamps jumped (a
+        // sender that restarted its clock). The old expectations no longer hold; start over from this frame. A
+        // repaired frame that completed a little before its expected time is not a jump (an FEC recovery or a small
+        // frame can beat the window's fastest completion): it was simply not late. Starting over there threw the
+        // delay away, and the next repair froze the picture for a round trip (0.30-0.35 s at 150 ms each way).
+        let jump = maximum * 4
+        if expected > completed + jump || completed > expected + jump {
             reset()
             if !repaired { offsets.append((frames, offset)) }
             return completed
         }
-        // At most one a frame: the window bounds them.
+        // At most one a frame: the memory bounds them.
         if repaired, completed > expected { repairs.append((frames, completed - expected)) }
         let release = expected + delay
         return release > completed ? release : completed

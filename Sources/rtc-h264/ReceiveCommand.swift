@@ -59,7 +59,7 @@ struct ReceiveCommand: AsyncParsableCommand {
     @Option(name: .customLong("rtx-pt"), help: "The sender's RTX payload type (when no --sdp; an SDP says it itself).")
     var rtxPayloadType: UInt8?
 
-    @Flag(name: .customLong("no-repair-delay"), help: "Hand each frame to the decoder as it completes. By default, while losses need repair the receiver plays a round trip behind (frames at their expected time plus the longest repair of the last 10 s, at most --jitter-buffer-max), so that a frame repaired late does not freeze the picture; a clean path adds nothing.")
+    @Flag(name: .customLong("no-repair-delay"), help: "Hand each frame to the decoder as it completes. By default, while losses need repair the receiver plays a round trip behind (frames at their expected time plus the longest repair of the last 60 s while a frame of the last 10 s needed one, at most --jitter-buffer-max), so that a frame repaired late does not freeze the picture; a clean path adds nothing.")
     var noRepairDelay = false
 
     @Option(name: .customLong("fec-pt"), help: "The sender's FlexFEC payload type (flexfec-03; when no --sdp; an SDP says it itself): lost packets are recovered from it.")

@@ -48,6 +48,56 @@ import Testing
         #expect(schedule.delay == .zero)
     }
 
+    /// A repair that took two rounds (its retransmission was lost too) is covered for `memory` frames while repairs go
+    /// on, not only for `window`: at 5 % loss with FEC such repairs come every 20-60 s, and each found the delay back at
+    /// one round. A window without a repair forgets them all: no delay, and the next repair starts afresh.
+    @Test func aTwoRoundRepairIsCoveredWhileRepairsGoOn() {
+        var schedule = RepairPlayoutDelay(maximum: .seconds(2))
+        for i in 0..<30 { _ = Self.complete(&schedule, i) }
+        _ = Self.complete(&schedule, 30, late: .milliseconds(300), repaired: true)
+        #expect(schedule.delay == .milliseconds(320))
+        _ = Self.complete(&schedule, 60, late: .milliseconds(650), repaired: true)
+        #expect(schedule.delay == .milliseconds(670))
+        // One-round repairs every 100 frames: 1,000 frames (33 s) on, the two-round repair still sets the delay (it
+        // left the 300-frame window long ago), and a second one is on time.
+        for i in 61..<1_060 {
+            _ = Self.complete(&schedule, i, late: i % 100 == 0 ? .milliseconds(300) : .zero, repaired: i % 100 == 0)
+        }
+        #expect(schedule.delay == .milliseconds(670))
+        let again = Self.complete(&schedule, 1_060, late: .milliseconds(640), repaired: true)
+        #expect(again.release == again.completed + .milliseconds(30))
+        // Past the memory (1,800 frames after the last two-round repair) only the one-round repairs count.
+        for i in 1_061..<2_900 {
+            _ = Self.complete(&schedule, i, late: i % 100 == 0 ? .milliseconds(300) : .zero, repaired: i % 100 == 0)
+        }
+        #expect(schedule.delay == .milliseconds(320))
+        // A window of clean frames: no delay.
+        for i in 2_900..<3_201 { _ = Self.complete(&schedule, i) }
+        #expect(schedule.delay == .zero)
+        // The next repair sets the delay from itself, not from the 300 ms ones before the pause: bringing those back
+        // would hold every frame after it 300 ms longer at once, a freeze of its own.
+        let after = Self.complete(&schedule, 3_201, late: .milliseconds(40), repaired: true)
+        #expect(after.release == after.completed + .milliseconds(20))
+        #expect(schedule.delay == .milliseconds(60))
+    }
+
+    /// A repaired frame that completes before its expected time (an FEC recovery of a small frame can beat the
+    /// window's fastest completion) was not late: the delay and the expectations stay. Starting over there (as for a
+    /// clock jump) lost the delay, and the next repair froze the picture for a round trip.
+    @Test func aRepairedFrameThatCompletesEarlyKeepsTheDelay() {
+        var schedule = RepairPlayoutDelay(maximum: .seconds(2))
+        for i in 0..<30 { _ = Self.complete(&schedule, i) }
+        _ = Self.complete(&schedule, 30, late: .milliseconds(300), repaired: true)
+        #expect(schedule.delay == .milliseconds(320))
+        // Frame 31 completes 10 ms before the fastest completion of the window, and was repaired (FEC).
+        let early = Self.complete(&schedule, 31, late: .milliseconds(-10), repaired: true)
+        #expect(early.release == early.completed + .milliseconds(330))
+        #expect(schedule.delay == .milliseconds(320))
+        // The next repair of 300 ms is on time: no freeze.
+        let next = Self.complete(&schedule, 32, late: .milliseconds(300), repaired: true)
+        #expect(next.release == next.completed + .milliseconds(20))
+    }
+
     @Test func theDelayStaysWithinTheMaximum() {
         var schedule = RepairPlayoutDelay(maximum: .milliseconds(500))
         for i in 0..<10 { _ = Self.complete(&schedule, i) }
