@@ -45,13 +45,7 @@ public struct RepairPlayoutDelay: Sendable {
 
     /// The delay added now.
     public var delay: Duration {
-        guard maximum > .zero, !repairs.isEmpty else { return .zero }
-        var longest = Duration.zero
-        var index = 0
-        while index < repairs.count {  // not `for in`: an unoptimized build allocates its iterator
-            longest = max(longest, repairs[index].late)
-            index += 1
-        }
+        guard let longest = repairs.first?.late, maximum > .zero else { return .zero }
         return min(longest + Self.margin, maximum)
     }
 
@@ -94,8 +88,13 @@ public struct RepairPlayoutDelay: Sendable {
             if !repaired { offsets.append((frames, offset)) }
             return completed
         }
-        // At most one a frame: the memory bounds them.
-        if repaired, completed > expected { repairs.append((frames, completed - expected)) }
+        if repaired, completed > expected {
+            // A monotone deque of repair times, as for the offsets: the longest in the memory is first, and the last is
+            // the newest repair (the window's test above reads it). At most one a frame: the memory bounds them.
+            let late = completed - expected
+            while let last = repairs.last, last.late <= late { repairs.removeLast() }
+            repairs.append((frames, late))
+        }
         let release = expected + delay
         return release > completed ? release : completed
     }
