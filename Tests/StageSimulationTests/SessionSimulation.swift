@@ -48,6 +48,16 @@ struct SessionSimulation {
         var absoluteCaptureTimeID: UInt8?
         /// The playout delay sent and its extension's ID, or none.
         var playoutDelay: (delay: PlayoutDelay, id: UInt8)?
+        /// Take a `Sample` this often (none by default): a timeline finer than the sender's reports.
+        var sampleInterval: Duration?
+    }
+
+    /// The sender's statistics, the forward path's counters and the pictures shown so far, at one time.
+    struct Sample {
+        var at: Duration
+        var sender: SenderStats
+        var forward: SimulatedPath.Counters
+        var shown: Int
     }
 
     /// What came out.
@@ -66,6 +76,8 @@ struct SessionSimulation {
         var backward = SimulatedPath.Counters()
         /// Deadlines that did not move the clock (each one costs the loop a step; a busy loop would show here).
         var stalledSteps = 0
+        /// One per `Scenario.sampleInterval`, when set.
+        var samples: [Sample] = []
 
         var shownShare: Double { Double(framesShown) / Double(max(framesEncoded, 1)) }
 
@@ -129,6 +141,7 @@ struct SessionSimulation {
         var nextFrame = start
         var sentForward = 0
         var sentBackward = 0
+        var nextSample = scenario.sampleInterval.map { start + $0 }
 
         /// What the sender sent since the last call, onto the forward path.
         func transmitForward() throws {
@@ -151,6 +164,12 @@ struct SessionSimulation {
         }
 
         while now < end {
+            if let due = nextSample, due <= now, let interval = scenario.sampleInterval {
+                outcome.samples.append(Sample(
+                    at: now - start, sender: sender.session.snapshot(now: now), forward: forward.counters,
+                    shown: receiver.shownAt.count))
+                nextSample = due + interval
+            }
             while let datagram = forward.receive(now: now) {
                 try receiver.receive(datagram, now: now)
                 try transmitBackward()
@@ -177,7 +196,7 @@ struct SessionSimulation {
             var next = end
             for candidate in [
                 nextFrame < encodeEnd ? nextFrame : nil, sender.session.pollTimeout(), receiver.session.pollTimeout(),
-                forward.nextArrival, backward.nextArrival,
+                forward.nextArrival, backward.nextArrival, nextSample,
             ] {
                 if let candidate, candidate < next { next = candidate }
             }

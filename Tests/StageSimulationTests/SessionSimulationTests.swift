@@ -208,9 +208,14 @@ extension SessionSimulationTests {
     /// Behind a policer (a token bucket that drops and never queues: no delay signal, and its bucket passes a rise
     /// for a second or more before the first loss), 5 ms each way: the mixed-audience benchmark's viewer B
     /// (640x360, up to 1 Mbit/s, 400 kbit/s with a 45 KB bucket, as its iptables hashlimit measured), the same with a
-    /// bucket of 10 KB and of 100 KB, and 720p at 1.5 Mbit/s behind 1 Mbit/s. At most 2 freezes over 200 ms a minute
-    /// and at least 98 % shown; before the loss-based estimate measured the capacity in its loss episodes it rose
-    /// through the bucket every 6-8 s and lost a burst each time (8 freezes, 95 % shown in the first case).
+    /// bucket of 10 KB and of 100 KB, and 720p at 1.5 Mbit/s behind 1 Mbit/s. At most 2 freezes over 200 ms a minute,
+    /// at least 98 % shown, and at most 15 % of the datagrams dropped from 10 s on (5.6-11.1 % now); before the
+    /// loss-based estimate measured the capacity in its loss episodes it rose through the bucket every 6-8 s and lost a
+    /// burst each time (8 freezes, 95 % shown in the first case).
+    ///
+    /// Both freezes of the first case come at the join: the bucket passes the start-up probes, the target reaches
+    /// 1 Mbit/s within 0.2 s, the bucket runs dry at 0.5 s and the cut comes at 0.95 s, after 56 datagrams were lost;
+    /// their repairs then take the link (`SessionSimulation.Scenario.sampleInterval` shows it at 100 ms).
     @Test(arguments: [
         (400_000, 45_000, 640), (400_000, 10_000, 640), (400_000, 100_000, 640), (1_000_000, 125_000, 1280),
     ])
@@ -223,12 +228,21 @@ extension SessionSimulationTests {
         scenario.forward.delay = .milliseconds(5)
         scenario.backward.delay = .milliseconds(5)
         scenario.forward.policer = (rate, bucket)
+        scenario.sampleInterval = .seconds(1)
         let outcome = try SessionSimulation(scenario).run()
         let name = "\(rate / 1000) kbit/s policer, \(bucket / 1000) KB bucket, \(width)"
+        // Once past the join (10 s to the end of the stream), the share of the datagrams the policer dropped.
+        let settled = try #require(outcome.samples.count > 59 ? (outcome.samples[9], outcome.samples[59]) : nil)
+        let settledDropped = Double(settled.1.forward.droppedByPolicer - settled.0.forward.droppedByPolicer)
+            / Double(max(settled.1.forward.sent - settled.0.forward.sent, 1))
         print(Self.describe(name, outcome, seconds: 60)
-            + ", dropped \(outcome.forward.droppedByPolicer) of \(outcome.forward.sent)")
+            + ", dropped \(outcome.forward.droppedByPolicer) of \(outcome.forward.sent)"
+            + String(format: ", %.1f %% from 10 s on", settledDropped * 100))
         let freezes = outcome.freezes(longerThan: .milliseconds(200), end: .seconds(60))
         #expect(freezes.count <= 2, "freezes \(freezes)")
         #expect(outcome.shownShare >= 0.98)
+        // Held under the policer's rate, not rising through its bucket again and again (before the loss episodes
+        // measured the capacity, the benchmark's policer dropped 24-27 % of the bytes; 6-11 % here now).
+        #expect(settledDropped <= 0.15, "the policer dropped \(settledDropped) of the datagrams from 10 s on")
     }
 }
