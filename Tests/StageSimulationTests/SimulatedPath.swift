@@ -33,8 +33,6 @@ struct SimulatedPath {
     /// What happened on the path.
     struct Counters {
         var sent = 0
-        /// Bytes put on the path (with the trailer).
-        var sentBytes = 0
         var lost = 0
         var droppedByQueue = 0
         var droppedByPolicer = 0
@@ -50,7 +48,7 @@ struct SimulatedPath {
     private var queueDepartures: [MonotonicTime] = []
     private var lastArrival: MonotonicTime
     private var inBurst = false
-    private(set) var policerTokens: Double
+    private var policerTokens: Double
     private var policerRefilled: MonotonicTime
 
     init(_ impairment: Impairment, start: MonotonicTime) {
@@ -71,7 +69,6 @@ struct SimulatedPath {
     ///   - random: the simulation's random source.
     mutating func send(_ bytes: [UInt8], trailer: Int = 0, now: MonotonicTime, random: inout SplitMix64) {
         counters.sent += 1
-        counters.sentBytes += bytes.count + trailer
         let elapsed = now - start
         if impairment.blackouts.contains(where: { $0.contains(elapsed) }) {
             counters.lost += 1
