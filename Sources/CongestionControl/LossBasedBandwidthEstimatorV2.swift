@@ -240,9 +240,10 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
         return random + deviations * (random * (1 - random) / packets).squareRoot()
     }
 
-    /// The fast cut: an observation of `fastCutPackets` or more that lost `fastCutLoss` or more, significantly over
-    /// random loss (not a blackout), once the model is in use, sets the estimate to what the observation delivered when that is lower, and holds
-    /// it as after a decrease (the hold starts unless one is running).
+    /// The fast cut: an observation of `fastCutPackets` or more that lost `fastCutLoss` or more, `fastCutDeviations`
+    /// standard deviations over random loss (not a blackout), once the model is in use, sets the estimate to what the
+    /// observation delivered when that is lower, and holds it as after a decrease (the hold starts unless one is
+    /// running).
     private mutating func fastCut(_ observation: Observation, at time: Double) {
         let ratio = observation.lostBytes / observation.bytes
         let delivered = observation.sendingRate * (1 - ratio)

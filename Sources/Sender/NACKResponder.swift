@@ -180,9 +180,15 @@ public struct NACKResponder: Sendable {
             statistics.ignoredNotInHistory += 1
             return
         }
-        if let keyframeStart, sequenceNumber.isBefore(keyframeStart) {
-            statistics.ignoredBeforeKeyframe += 1
-            return
+        if let keyframeStart {
+            if !history.contains(keyframeStart, now: now) {
+                // Older than anything held (so older than this packet): no longer a bound, and no stale comparison
+                // 32,768 packets on, when the serial-number order turns round.
+                self.keyframeStart = nil
+            } else if sequenceNumber.isBefore(keyframeStart) {
+                statistics.ignoredBeforeKeyframe += 1
+                return
+            }
         }
         if count > 0, let last, now - last < interval {
             statistics.ignoredTooSoon += 1

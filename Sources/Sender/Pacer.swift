@@ -240,7 +240,7 @@ public struct Pacer: Sendable {
         let removed = retransmissions.removeAll { packet in
             packet.kind == .retransmission && packet.stream == stream && packet.sequenceNumber.isBefore(sequenceNumber)
         }
-        statistics.retransmissionsDropped += removed
+        statistics.retransmissionsSuperseded += removed
         return removed
     }
 

@@ -31,7 +31,8 @@ import Testing
     }
 
     /// Once a keyframe starting at 110 is queued, packets before it are not resent (the receiver decodes from the
-    /// keyframe on), across the 16-bit wrap too; the keyframe's own packets and later ones still are.
+    /// keyframe on), across the 16-bit wrap too; the keyframe's own packets and later ones still are, and so is every
+    /// packet once the keyframe has left the history.
     @Test func packetsBeforeTheNewestKeyframeAreNotResent() throws {
         var history = try history(100...120)
         var responder = NACKResponder(mediaSSRC: Self.media, targetBitrate: 1_000_000)
@@ -51,6 +52,15 @@ import Testing
         out.removeAll()
         responder.respond(to: nack([65_534, 65_535, 0, 1]), now: ms(30), history: &wrapped, retransmit: &out)
         #expect(out == [0, 1].map { SequenceNumber($0) })
+        #expect(responder.statistics.ignoredBeforeKeyframe == 4)
+
+        // A keyframe no longer held is no bound, even 40,000 packets back, where the serial-number order says "after".
+        var later = try self.history(100...120)
+        responder.keyframeQueued(startingAt: SequenceNumber(100) - 40_000)
+        out.removeAll()
+        responder.respond(to: nack([105]), now: ms(40), history: &later, retransmit: &out)
+        #expect(out == [SequenceNumber(105)])
+        #expect(responder.keyframeStart == nil)
         #expect(responder.statistics.ignoredBeforeKeyframe == 4)
     }
 

@@ -93,7 +93,8 @@ import Testing
         ]
         for p in queued { pacer.enqueue(p, now: ms(0)) }
         #expect(pacer.removeRetransmissions(of: 1, before: SequenceNumber(100)) == 3)
-        #expect(pacer.statistics.retransmissionsDropped == 3)
+        #expect(pacer.statistics.retransmissionsSuperseded == 3)
+        #expect(pacer.statistics.retransmissionsDropped == 0)
         let kept = [queued[2], queued[3], queued[4], queued[6], queued[7]]
         #expect(pacer.queuedPackets == kept.count)
         #expect(pacer.queuedBytes == kept.reduce(0) { $0 + $1.size })
