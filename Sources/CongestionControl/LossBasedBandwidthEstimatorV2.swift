@@ -28,14 +28,7 @@ import Darwin
 ///   rising above it, by a probe or through the acknowledged rate too, at most `increaseOverCapacityPerSecond` of it
 ///   per second, until the model is no longer loss-limited. A policer's bucket passes a rise for a second or more
 ///   before it drops, so without this the estimate ran through it into a loss burst every few seconds (not in
-///   libwebrtc);
-/// - **a fast cut**: an observation losing at least `fastCutLoss` of at least `fastCutPackets` packets closes after
-///   `fastCutDuration` of send time (not 250 ms), and when its loss is `fastCutDeviations` standard deviations over
-///   random loss the estimate falls at once to what it delivered (its sending rate less the loss) and
-///   holds as after any decrease. A path that drops a third of what it gets is over its capacity by half, and what
-///   it delivered is that capacity; libwebrtc gets there through three 250 ms observations and 0.95x steps, and
-///   behind a policer that was 0.45 s and 56 datagrams lost at a join, a burst of repairs lost again with them, and
-///   a sawtooth with one loss burst per rise (not in libwebrtc).
+///   libwebrtc).
 ///
 /// So 5 % of random loss at 1.5 Mbit/s is explained by an inherent loss of 5 % at any candidate, and the bias keeps the
 /// highest; a sender over a 1 Mbit/s bottleneck loses what it sends above 1 Mbit/s, which only a candidate near
@@ -114,16 +107,6 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
     public static let lossEpisodeGap = 2_000.0
     /// Above the capacity the last loss episode measured, an increase adds at most this share of it per second.
     public static let increaseOverCapacityPerSecond = 0.02
-    /// An observation losing at least this share of its bytes closes early and may cut the estimate at once.
-    public static let fastCutLoss = 0.3
-    /// The shortest span of send time such an observation covers, ms.
-    public static let fastCutDuration = 80.0
-    /// The fewest packets (of `typicalPacketBytes`) such an observation holds.
-    public static let fastCutPackets = 8.0
-    /// Standard deviations over random loss such an observation must lose to cut (5, not the capacity measure's 3:
-    /// an observation closing early is tested at every feedback message, and at 10 % random loss 3 cut the estimate
-    /// to 0.58 Mbit/s in one of five seeds of `LossModelRandomLossTests`).
-    public static let fastCutDeviations = 5.0
 
     /// What bounds the estimate now (libwebrtc `LossBasedState`).
     public enum State: String, Sendable {
@@ -217,9 +200,13 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
     /// nothing and measures nothing.
     private mutating func measureCapacity(_ observation: Observation, at time: Double) {
         let ratio = observation.lostBytes / observation.bytes
+        // Random loss reaches 25 % of a few packets often (2 of 8 at 10 %: one observation in five at 300 kbit/s):
+        // the loss must also stand `capacityLossDeviations` standard deviations over random loss of at least 5 %.
+        let random = max(inherentLoss, Self.capacityRandomLossFloor)
+        let packets = max(observation.bytes / Self.typicalPacketBytes, 1)
+        let significant = random + Self.capacityLossDeviations * (random * (1 - random) / packets).squareRoot()
         guard state == .decreasing,
-            ratio >= max(
-                Self.capacityLossThreshold, inherentLoss + Self.capacityLossMargin, significantLoss(of: observation)),
+            ratio >= max(Self.capacityLossThreshold, inherentLoss + Self.capacityLossMargin, significant),
             ratio < Self.blackoutLoss
         else { return }
         if time - lastLossyObservation > Self.lossEpisodeGap { episodeDelivered.removeAll(keepingCapacity: true) }
@@ -229,39 +216,6 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
         guard episodeDelivered.count >= Self.capacityObservations else { return }
         let sorted = episodeDelivered.sorted()
         deliveredAtLoss = sorted[sorted.count / 2]
-    }
-
-    /// The loss an observation must reach to be congestion rather than random loss: random loss reaches 25 % of a
-    /// few packets often (2 of 8 at 10 %: one observation in five at 300 kbit/s), so `capacityLossDeviations` standard
-    /// deviations over random loss of at least `capacityRandomLossFloor` (or the fitted inherent loss).
-    private func significantLoss(of observation: Observation, deviations: Double = capacityLossDeviations) -> Double {
-        let random = max(inherentLoss, Self.capacityRandomLossFloor)
-        let packets = max(observation.bytes / Self.typicalPacketBytes, 1)
-        return random + deviations * (random * (1 - random) / packets).squareRoot()
-    }
-
-    /// The fast cut: an observation of `fastCutPackets` or more that lost `fastCutLoss` or more, `fastCutDeviations`
-    /// standard deviations over random loss (not a blackout), once the model is in use, sets the estimate to what the
-    /// observation delivered when that is lower, and holds it as after a decrease (the hold starts unless one is
-    /// running).
-    private mutating func fastCut(_ observation: Observation, at time: Double) {
-        let ratio = observation.lostBytes / observation.bytes
-        let delivered = observation.sendingRate * (1 - ratio)
-        guard isReady, observation.bytes >= Self.fastCutPackets * Self.typicalPacketBytes,
-            ratio >= max(Self.fastCutLoss, significantLoss(of: observation, deviations: Self.fastCutDeviations)),
-            ratio < Self.blackoutLoss,
-            delivered < estimate
-        else { return }
-        estimate = max(minimumBitrate, delivered)
-        current.bandwidth = estimate
-        if state != .decreasing {
-            holdUntil = time + holdDuration
-            holdDuration = min(Self.maximumHoldDuration, holdDuration * Self.holdDurationFactor)
-            holdRate = estimate
-        } else {
-            holdRate = min(holdRate, estimate)
-        }
-        state = .decreasing
     }
 
     /// How high an increase may go now that a loss episode measured the path's capacity (nil: no measure).
@@ -293,10 +247,7 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
         partialLostBytes += Double(min(max(lostBytes, 0), bytes))
         if lastObservationSendTime == nil { lastObservationSendTime = firstSend }
         let duration = lastSend - (lastObservationSendTime ?? firstSend)
-        // Heavy loss closes an observation early (`fastCutDuration`), so that the fast cut comes sooner.
-        let heavy = partialBytes >= Self.fastCutPackets * Self.typicalPacketBytes
-            && partialLostBytes >= Self.fastCutLoss * partialBytes && duration >= Self.fastCutDuration
-        guard duration > 0, duration >= Self.observationDurationLowerBound || heavy else { return false }
+        guard duration > 0, duration >= Self.observationDurationLowerBound else { return false }
         lastObservationSendTime = lastSend
         let observation = Observation(
             bytes: partialBytes, lostBytes: partialLostBytes, sendingRate: partialBytes * 8 / (duration / 1000),
@@ -309,7 +260,6 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
         instantUpperBound = averageLoss > Self.highLossUpperBoundOffset
             ? Self.highLossUpperBoundBalance / (averageLoss - Self.highLossUpperBoundOffset) : maximumBitrate
         updateEstimate(at: lastSend, applicationLimited: applicationLimited)
-        fastCut(observation, at: lastSend)
         measureCapacity(observation, at: lastSend)
         return true
     }

@@ -54,8 +54,6 @@ public struct NACKResponder: Sendable {
     private var roundTripCount = 0
     private var roundTripNext = 0
     private var budgetBytes: Double
-    /// The first packet of the newest keyframe sent or queued (`keyframeQueued(startingAt:)`), if any.
-    public private(set) var keyframeStart: SequenceNumber?
     private var budgetUpdated: MonotonicTime?
 
     /// Creates a responder with a full budget.
@@ -82,13 +80,6 @@ public struct NACKResponder: Sendable {
 
     /// The most the budget holds, in bytes.
     private var budgetCapacity: Double { Double(targetBitrate) / 8 * budgetWindow.inSeconds }
-
-    /// Records that a keyframe starting at `sequenceNumber` has been queued: packets before it are no longer
-    /// resent, since a receiver decodes from the keyframe on (a receiver that asked for it has given up on them).
-    /// - Parameter sequenceNumber: the keyframe's first packet.
-    public mutating func keyframeQueued(startingAt sequenceNumber: SequenceNumber) {
-        keyframeStart = sequenceNumber
-    }
 
     /// Changes the target rate the budget refills at (e.g. when congestion control moves it).
     /// - Parameter bitsPerSecond: the media target (clamped to 0...10 Gbit/s).
@@ -179,16 +170,6 @@ public struct NACKResponder: Sendable {
         else {
             statistics.ignoredNotInHistory += 1
             return
-        }
-        if let keyframeStart {
-            if !history.contains(keyframeStart, now: now) {
-                // Older than anything held (so older than this packet): no longer a bound, and no stale comparison
-                // 32,768 packets on, when the serial-number order turns round.
-                self.keyframeStart = nil
-            } else if sequenceNumber.isBefore(keyframeStart) {
-                statistics.ignoredBeforeKeyframe += 1
-                return
-            }
         }
         if count > 0, let last, now - last < interval {
             statistics.ignoredTooSoon += 1

@@ -18,8 +18,6 @@ public struct NACKResponderStatistics: Hashable, Sendable {
     public var ignoredTooSoon = 0
     /// Requests refused because the retransmission budget was spent.
     public var ignoredOverBudget = 0
-    /// Requests for packets sent before the newest keyframe.
-    public var ignoredBeforeKeyframe = 0
 
     /// Creates zeroed statistics.
     public init() {}

@@ -232,18 +232,6 @@ public struct Pacer: Sendable {
         return packet
     }
 
-    /// Drops the queued retransmissions of stream `stream` sent before `sequenceNumber` (a keyframe starting there
-    /// makes them useless); probes stay.
-    /// - Returns: how many were dropped.
-    @discardableResult
-    public mutating func removeRetransmissions(of stream: Int, before sequenceNumber: SequenceNumber) -> Int {
-        let removed = retransmissions.removeAll { packet in
-            packet.kind == .retransmission && packet.stream == stream && packet.sequenceNumber.isBefore(sequenceNumber)
-        }
-        statistics.retransmissionsSuperseded += removed
-        return removed
-    }
-
     /// Drops everything queued (e.g. on an SSRC change or shutdown).
     public mutating func removeAll() {
         media.removeAll()

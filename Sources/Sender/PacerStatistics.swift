@@ -14,8 +14,6 @@ public struct PacerStatistics: Hashable, Sendable {
     public var mediaPacketsDropped = 0
     /// Retransmissions dropped because the retransmission queue was full.
     public var retransmissionsDropped = 0
-    /// Retransmissions dropped because a keyframe queued after them made them useless (`removeRetransmissions`).
-    public var retransmissionsSuperseded = 0
     /// The longest time a packet waited in the queue.
     public var longestQueueDelay: Duration = .zero
 

@@ -31,25 +31,6 @@ struct PacketRing: Sendable {
         return packet
     }
 
-    /// Removes the packets `shouldRemove` picks, keeping the others in order (in place: no allocation).
-    /// - Returns: how many were removed.
-    mutating func removeAll(where shouldRemove: (PacedPacket) -> Bool) -> Int {
-        var kept = 0
-        var removed = 0
-        for index in 0..<count {
-            let packet = slots[(head + index) % slots.count]
-            if shouldRemove(packet) {
-                removed += 1
-                bytes -= packet.size
-            } else {
-                slots[(head + kept) % slots.count] = packet
-                kept += 1
-            }
-        }
-        count = kept
-        return removed
-    }
-
     mutating func removeAll() {
         head = 0
         count = 0

@@ -637,7 +637,6 @@ final class SenderSession {
         let now = self.now
         let queuedBefore = pending.count
         var first = true
-        var firstSequenceNumber: SequenceNumber?
         // The capture time on the wall clock as the Sender Reports map time: the same NTP value an SR would pair with
         // this frame's RTP timestamp.
         let extensions = streams[stream].extensionSchedule.extensions(
@@ -646,7 +645,6 @@ final class SenderSession {
         do {
             // Only planned here: each packet is written from the frame when it leaves (`pollTransmit`).
             try streams[stream].plan(frame, timestamp: timestamp, extensions: extensions, now: now) { packet in
-                if first { firstSequenceNumber = packet.sequenceNumber }
                 if pacer != nil {
                     pace(PacedPacket(
                         stream: stream, sequenceNumber: packet.sequenceNumber, size: packet.size, kind: .media,
@@ -664,12 +662,7 @@ final class SenderSession {
             throw error
         }
         streams[stream].counters.framesSent += 1
-        if frame.isKeyframe, let firstSequenceNumber {
-            streams[stream].counters.keyFramesSent += 1
-            // The receiver decodes from this keyframe on: repairs of what came before it only hold it up.
-            streams[stream].responder.keyframeQueued(startingAt: firstSequenceNumber)
-            pacer?.removeRetransmissions(of: stream, before: firstSequenceNumber)
-        }
+        if frame.isKeyframe { streams[stream].counters.keyFramesSent += 1 }
         streams[stream].counters.packetsSent += packets
         streams[stream].counters.bytesSent += payloadBytes
         streams[stream].counters.headerBytesSent += headerBytes
@@ -943,12 +936,10 @@ final class SenderSession {
             var index = 0
             while index < streams.count {
                 let r = streams[index].responder.statistics
-                snapshot.nackRequestsIgnored +=
-                    r.ignoredNotInHistory + r.ignoredTooSoon + r.ignoredOverBudget + r.ignoredBeforeKeyframe
+                snapshot.nackRequestsIgnored += r.ignoredNotInHistory + r.ignoredTooSoon + r.ignoredOverBudget
                 snapshot.nackIgnoredNotInHistory += r.ignoredNotInHistory
                 snapshot.nackIgnoredTooSoon += r.ignoredTooSoon
                 snapshot.nackIgnoredOverBudget += r.ignoredOverBudget
-                snapshot.nackIgnoredBeforeKeyframe += r.ignoredBeforeKeyframe
                 snapshot.retransmittedExtraCopies += r.extraCopies
                 index += 1
             }

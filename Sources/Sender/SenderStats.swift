@@ -66,8 +66,7 @@ public struct SenderStats: Codable, Sendable, Equatable {
     public var retransmittedPacketsSent: Int = 0
     /// `retransmittedBytesSent`: bytes of the packets resent.
     public var retransmittedBytesSent: Int = 0
-    /// Requested packets not resent: no longer in the history, asked again within an RTT, over the budget, or sent
-    /// before the newest keyframe.
+    /// Requested packets not resent: no longer in the history, asked again within an RTT, or over the budget.
     public var nackRequestsIgnored: Int = 0
     /// Of `nackRequestsIgnored`: no longer in the history.
     public var nackIgnoredNotInHistory: Int = 0
@@ -75,8 +74,6 @@ public struct SenderStats: Codable, Sendable, Equatable {
     public var nackIgnoredTooSoon: Int = 0
     /// Of `nackRequestsIgnored`: over the retransmission budget (the target rate over 500 ms).
     public var nackIgnoredOverBudget: Int = 0
-    /// Of `nackRequestsIgnored`: sent before the newest keyframe, from which the receiver decodes on.
-    public var nackIgnoredBeforeKeyframe: Int = 0
     /// Of `retransmittedPacketsSent`: second copies of packets asked for again after their retransmission was lost.
     public var retransmittedExtraCopies: Int = 0
     /// Seconds the oldest packet has waited in the pacer's queue.

@@ -30,40 +30,6 @@ import Testing
         #expect(history.retransmissions(of: SequenceNumber(105), now: ms(10))!.count == 1)
     }
 
-    /// Once a keyframe starting at 110 is queued, packets before it are not resent (the receiver decodes from the
-    /// keyframe on), across the 16-bit wrap too; the keyframe's own packets and later ones still are, and so is every
-    /// packet once the keyframe has left the history.
-    @Test func packetsBeforeTheNewestKeyframeAreNotResent() throws {
-        var history = try history(100...120)
-        var responder = NACKResponder(mediaSSRC: Self.media, targetBitrate: 1_000_000)
-        var out: [SequenceNumber] = []
-        responder.respond(to: nack([101]), now: ms(10), history: &history, retransmit: &out)
-        #expect(out == [SequenceNumber(101)])
-        responder.keyframeQueued(startingAt: SequenceNumber(110))
-        out.removeAll()
-        responder.respond(to: nack([102, 109, 110, 115]), now: ms(20), history: &history, retransmit: &out)
-        #expect(out == [110, 115].map { SequenceNumber($0) })
-        #expect(responder.statistics.ignoredBeforeKeyframe == 2)
-        #expect(responder.statistics.packetsRetransmitted == 3)
-
-        var wrapped = try PacketHistory(capacity: 2048)
-        for seq in [UInt16(65_534), 65_535, 0, 1] { wrapped.store(seq, size: 1200, now: ms(0)) }
-        responder.keyframeQueued(startingAt: SequenceNumber(0))
-        out.removeAll()
-        responder.respond(to: nack([65_534, 65_535, 0, 1]), now: ms(30), history: &wrapped, retransmit: &out)
-        #expect(out == [0, 1].map { SequenceNumber($0) })
-        #expect(responder.statistics.ignoredBeforeKeyframe == 4)
-
-        // A keyframe no longer held is no bound, even 40,000 packets back, where the serial-number order says "after".
-        var later = try self.history(100...120)
-        responder.keyframeQueued(startingAt: SequenceNumber(100) - 40_000)
-        out.removeAll()
-        responder.respond(to: nack([105]), now: ms(40), history: &later, retransmit: &out)
-        #expect(out == [SequenceNumber(105)])
-        #expect(responder.keyframeStart == nil)
-        #expect(responder.statistics.ignoredBeforeKeyframe == 4)
-    }
-
     /// The storm case: a receiver NACKs every packet ten times in quick succession; each is resent once per
     /// RTT at most.
     @Test func atMostOncePerRoundTripHoweverOftenAsked() throws {

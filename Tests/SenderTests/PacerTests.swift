@@ -78,36 +78,6 @@ import Testing
         #expect(pacer.statistics.retransmissionsSent == 1)
     }
 
-    /// A keyframe queued on stream 1 at sequence number 100 drops that stream's waiting retransmissions of packets
-    /// before it (including across the 16-bit wrap), in place; the others (its own packets, stream 0's, probes, media)
-    /// keep their order, and the queue's bytes follow.
-    @Test func aKeyframeDropsTheRetransmissionsItMakesUseless() throws {
-        var pacer = try Pacer(targetBitrate: 1_000_000, burstInterval: .zero)
-        func packet(_ seq: UInt16, _ kind: PacedPacketKind, stream: Int = 1) -> PacedPacket {
-            PacedPacket(stream: stream, sequenceNumber: SequenceNumber(seq), size: 1000 + Int(seq % 100), kind: kind)
-        }
-        let queued = [
-            packet(98, .retransmission), packet(65_530, .retransmission), packet(98, .retransmission, stream: 0),
-            packet(99, .probe), packet(100, .retransmission), packet(99, .retransmission), packet(101, .retransmission),
-            packet(97, .media),
-        ]
-        for p in queued { pacer.enqueue(p, now: ms(0)) }
-        #expect(pacer.removeRetransmissions(of: 1, before: SequenceNumber(100)) == 3)
-        #expect(pacer.statistics.retransmissionsSuperseded == 3)
-        #expect(pacer.statistics.retransmissionsDropped == 0)
-        let kept = [queued[2], queued[3], queued[4], queued[6], queued[7]]
-        #expect(pacer.queuedPackets == kept.count)
-        #expect(pacer.queuedBytes == kept.reduce(0) { $0 + $1.size })
-        var out: [PacedPacket] = []
-        var now = ms(0)
-        while let next = pacer.nextSendTime(now: now) {
-            now = max(now, next)
-            while let p = pacer.dequeue(now: now) { out.append(p) }
-        }
-        #expect(out.map { [$0.stream, Int($0.sequenceNumber.rawValue)] } == kept.map { [$0.stream, Int($0.sequenceNumber.rawValue)] })
-        #expect(pacer.removeRetransmissions(of: 1, before: SequenceNumber(200)) == 0)
-    }
-
     @Test func queueLimitDropsOldestOrNewest() throws {
         var pacer = try Pacer(targetBitrate: 100_000, mediaQueueCapacity: 3)
         for seq in UInt16(0)..<3 {

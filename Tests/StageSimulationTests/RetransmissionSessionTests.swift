@@ -179,35 +179,6 @@ import Testing
         #expect(sender.rateRequests.map(\.request.target) == [target / 2, target])
     }
 
-    /// A keyframe supersedes the repairs of what came before it: 24 packets NACKed at once wait in the pacer (5 ms
-    /// bursts at 2.5x 1.5 Mbit/s let two or three go at once), a keyframe sent at the same instant drops the waiting
-    /// ones, and a NACK after it for packets before it is not answered (`nackIgnoredBeforeKeyframe`); one for the
-    /// keyframe's own packets is.
-    @Test func aKeyframeSupersedesTheRepairsOfWhatCameBeforeIt() throws {
-        let sender = try Self.streaming(frames: 10, until: Self.at(400))
-        let lost = sender.rtpSent().filter { $0.header.ssrc == Self.media }.suffix(24).map(\.header.sequenceNumber)
-        let nackTime = Self.at(400)
-        sender.receive(Self.nack(lost), now: nackTime)
-        let atOnce = sender.rtpSent(from: nackTime).count
-        #expect(atOnce >= 1 && atOnce < 6, "a few leave at once, the rest wait: \(atOnce)")
-        sender.send(payloadSize: 4 * Self.frameSize, keyframe: true, now: nackTime)
-        sender.advance(to: Self.at(700))
-        let after = sender.rtpSent(from: nackTime)
-        let resent = after.filter { $0.header.ssrc == SessionSimulation.rtxSSRC }
-        #expect(resent.count == atOnce, "only what left before the keyframe: \(resent.count)")
-        let keyframe = after.filter { $0.header.ssrc == Self.media }  // the keyframe's 12,000 bytes
-        try #require(keyframe.count >= 10 && Set(keyframe.map(\.header.timestamp)).count == 1)
-
-        let later = Self.at(700)
-        sender.receive(Self.nack(Array(lost.suffix(2)) + [keyframe[1].header.sequenceNumber]), now: later)
-        sender.advance(to: later + .milliseconds(50))
-        let answered = sender.rtpSent(from: later).filter { $0.header.ssrc == SessionSimulation.rtxSSRC }
-        try Self.expectResent(answered, originals: [keyframe[1]], rtx: true, rtxSequenceNumber: atOnce)
-        let statistics = sender.statistics
-        #expect(statistics.nackIgnoredBeforeKeyframe == 2)
-        #expect(statistics.retransmittedPacketsSent == atOnce + 1)
-    }
-
     /// A NACK for a packet never sent (5,000 before the first) and for one sent more than 3 s ago (the history's
     /// retention, 1 s without an RTT, times its culling factor 3), beside one still held: only the held one leaves,
     /// the other two are counted.
