@@ -705,6 +705,7 @@ final class SenderSession {
         stats.congestionEstimate = estimate
         stats.lossBasedEstimate = bandwidth.lossBasedBitrate
         stats.delayBasedEstimate = bandwidth.delayBased?.targetBitrate
+        stats.lossFastCuts = bandwidth.lossModel?.fastCuts ?? 0
         stats.overuseEvents = bandwidth.delayBased?.statistics.overuseEvents ?? 0
         stats.estimateLimitedBy = "\(limit)"
         applicationLimited.setEstimate(estimate)

@@ -87,6 +87,9 @@ public struct SenderStats: Codable, Sendable, Equatable {
     public var lossBasedEstimate: Int?
     /// The delay-based estimate (transport-wide feedback), bit/s; nil without the extension.
     public var delayBasedEstimate: Int?
+    /// Fast cuts of the loss model (transport-wide feedback): observations that lost heavily and brought the
+    /// estimate at once to what they delivered (`LossBasedBandwidthEstimatorV2.fastCutLoss`).
+    public var lossFastCuts: Int = 0
     /// What limits `congestionEstimate`: `lossBased`, `delayBased`, `remb`, `tmmbr` or `configured`.
     public var estimateLimitedBy: String?
     /// Bandwidth probes sent (clusters of padding, `ProbeController`).

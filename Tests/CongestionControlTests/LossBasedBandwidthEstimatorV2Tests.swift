@@ -84,6 +84,57 @@ import Testing
         #expect(lostLate / sentLate < 0.10, "lost \(lostLate / sentLate)")
     }
 
+    /// The fast cut: a ready estimate at 1 Mbit/s meets a policer whose bucket has run dry (60 % of each 50 ms
+    /// feedback message's bytes lost, 400 kbit/s delivered). After one message (50 ms of send time, under
+    /// `fastCutDuration`) nothing has moved; after the second the observation closes early and the estimate is what it
+    /// delivered, and it holds there. Loss of 20 % (under `fastCutLoss`) is left to the model's own steps: no cut to
+    /// what got through.
+    @Test(arguments: [0.6, 0.2])
+    func heavyLossCutsAtOnceToWhatGotThrough(loss: Double) {
+        var estimator = LossBasedBandwidthEstimatorV2(
+            initialBitrate: 1_000_000, minimumBitrate: 50_000, maximumBitrate: 1_000_000)
+        // Up to an observation's end (one closes every 250 ms of send time: the last at 2,049 ms).
+        Self.run(&estimator, seconds: 2.05, rate: { _ in 1_000_000 }, loss: { _ in 0 })
+        #expect(estimator.isReady)
+        #expect(estimator.estimate == 1_000_000)
+        func message(at t: Double) {
+            let bytes = 1_000_000.0 / 8 * 0.05
+            estimator.update(
+                bytes: Int(bytes), lostBytes: Int(bytes * loss), firstSend: t, lastSend: t + 49,
+                delayBasedEstimate: 10_000_000, acknowledgedBitrate: 1_000_000)
+        }
+        message(at: 2050)
+        #expect(estimator.estimate == 1_000_000)
+        message(at: 2100)
+        let delivered = 1_000_000 * (1 - loss)
+        if loss >= LossBasedBandwidthEstimatorV2.fastCutLoss {
+            #expect(abs(estimator.estimate - delivered) < 0.05 * delivered, "\(estimator.estimate)")
+            #expect(estimator.state == .decreasing)
+            message(at: 2150)
+            message(at: 2200)
+            #expect(abs(estimator.estimate - delivered) < 0.05 * delivered, "held: \(estimator.estimate)")
+        } else {
+            #expect(estimator.estimate > 0.9 * 1_000_000, "\(estimator.estimate)")
+        }
+    }
+
+    /// The binomial tail the fast cut tests against, against values computed apart (Python's exact sums).
+    @Test func randomLossChanceIsTheBinomialTail() {
+        func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-9 * max(abs(b), 1e-300) + 1e-15 }
+        let chance = LossBasedBandwidthEstimatorV2.randomLossChance
+        #expect(close(chance(5, 15, 0.05), 6.146828696831205e-04), "\(chance(5, 15, 0.05))")
+        #expect(close(chance(7, 23, 0.05), 9.400982829520014e-05), "\(chance(7, 23, 0.05))")
+        #expect(close(chance(6, 10, 0.05), 2.754582617187501e-06), "\(chance(6, 10, 0.05))")
+        #expect(chance(0, 10, 0.05) == 1)
+        #expect(chance(11, 10, 0.05) == 0)
+        #expect(chance(3, 0, 0.05) == 0)
+        // Large counts neither overflow nor trap; extreme rates are clamped.
+        let large = chance(400, 100_000, 0.05)
+        #expect(large.isFinite && large > 0.99)
+        #expect(chance(1, 10, 0).isFinite)
+        #expect(chance(10, 10, 1) <= 1)
+    }
+
     /// The delay-based estimate bounds it; a probe's measurement sets it.
     @Test func boundedByTheDelayBasedEstimateAndSetByAProbe() {
         var estimator = LossBasedBandwidthEstimatorV2(

@@ -30,4 +30,37 @@ import Testing
         }
         #expect(estimator.estimate >= 900_000, "\(estimator.estimate) with seed \(seed)")
     }
+
+    /// Random loss is hardly ever a fast cut: 5 % and 10 % drawn packet by packet at 1.5 Mbit/s, one feedback message
+    /// every 50 ms for ten minutes, ten seeds each (100 minutes per rate): at most one observation cuts (an early
+    /// observation is tested at every message, and random loss of a few packets reaches 30 % often). Seen: one at 5 %
+    /// (seed 10, 7 of 23 packets lost: a chance of 9.4e-5), none at 10 %.
+    @Test(arguments: [0.05, 0.10])
+    func randomLossIsNoFastCut(loss: Double) {
+        var cuts: [UInt64: Int] = [:]
+        var lowest = Double.infinity
+        for seed in UInt64(1)...10 {
+            var estimator = LossBasedBandwidthEstimatorV2(
+                initialBitrate: 1_500_000, minimumBitrate: 50_000, maximumBitrate: 1_500_000)
+            var random = SplitMix64(seed: seed)
+            var carry = 0.0
+            for step in 0..<12_000 {
+                let t = Double(step) * 50
+                carry += estimator.estimate / 8 * 0.05 / 1200
+                let packets = Int(carry)
+                carry -= Double(packets)
+                guard packets > 0 else { continue }
+                var lost = 0
+                for _ in 0..<packets where Double.random(in: 0..<1, using: &random) < loss { lost += 1 }
+                estimator.update(
+                    bytes: packets * 1200, lostBytes: lost * 1200, firstSend: t, lastSend: t + 49,
+                    delayBasedEstimate: 10_000_000,
+                    acknowledgedBitrate: Int(Double((packets - lost) * 1200 * 8) / 0.05))
+                if step >= 200 { lowest = min(lowest, estimator.estimate) }
+            }
+            if estimator.fastCuts > 0 { cuts[seed] = estimator.fastCuts }
+        }
+        #expect(cuts.values.reduce(0, +) <= 1, "fast cuts by seed: \(cuts)")
+        print("random loss \(loss): fast cuts by seed \(cuts) in 100 minutes; lowest estimate after 10 s \(Int(lowest))")
+    }
 }

@@ -179,6 +179,25 @@ import Testing
         #expect(sender.rateRequests.map(\.request.target) == [target / 2, target])
     }
 
+    /// A keyframe ends no repairs: a receiver that releases packets in order (ours, GStreamer's) waits for the
+    /// packets before it, and refusing their repairs held its keyframe until the wait ended (at 150 ms and 5 % loss,
+    /// 94.2 % decoded and 12 PLIs instead of 100 % and none; Tests/Benchmarks/results/mixed-audience.md). 24 packets
+    /// NACKed, a keyframe sent at the same instant: all 24 are resent, and one NACKed again after the keyframe is
+    /// resent too (as two copies: its first retransmission counts as lost).
+    @Test func aKeyframeEndsNoRepairs() throws {
+        let sender = try Self.streaming(frames: 10, until: Self.at(400))
+        let lost = sender.rtpSent().filter { $0.header.ssrc == Self.media }.suffix(24).map(\.header.sequenceNumber)
+        let nackTime = Self.at(400)
+        sender.receive(Self.nack(lost), now: nackTime)
+        sender.send(payloadSize: 4 * Self.frameSize, keyframe: true, now: nackTime)
+        sender.advance(to: Self.at(700))
+        let resent = sender.rtpSent(from: nackTime).filter { $0.header.ssrc == SessionSimulation.rtxSSRC }
+        #expect(resent.count == 24)
+        sender.receive(Self.nack([lost[0]]), now: Self.at(700))
+        sender.advance(to: Self.at(750))
+        #expect(sender.rtpSent(from: Self.at(700)).filter { $0.header.ssrc == SessionSimulation.rtxSSRC }.count == 2)
+    }
+
     /// A NACK for a packet never sent (5,000 before the first) and for one sent more than 3 s ago (the history's
     /// retention, 1 s without an RTT, times its culling factor 3), beside one still held: only the held one leaves,
     /// the other two are counted.

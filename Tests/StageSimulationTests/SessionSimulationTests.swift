@@ -22,11 +22,13 @@ import Testing
         return "\(name): shown \(o.framesShown)/\(o.framesEncoded) (\(String(format: "%.2f", o.shownShare * 100)) %), "
             + "freezes > 200 ms \(freezes.count) (longest \(freezes.max().map { "\($0)" } ?? "none")), "
             + "PLIs \(o.receiver.pliCount), NACKs \(o.sender.nackCount), resent \(o.sender.retransmittedPacketsSent), "
-            + "RTX \(String(format: "%.1f", o.retransmissionShare * 100)) %, targets [\(targets)], stalled steps \(o.stalledSteps)"
+            + "RTX \(String(format: "%.1f", o.retransmissionShare * 100)) %, fast cuts \(o.sender.lossFastCuts), "
+            + "targets [\(targets)], stalled steps \(o.stalledSteps)"
     }
 
     /// 0, 1, 2 and 5 % random loss both ways, 25 ms each way: at least 99.5 % shown; with loss at most one freeze
-    /// over 200 ms and two PLIs a minute, retransmissions at most 10 % of the media.
+    /// over 200 ms and two PLIs a minute, retransmissions at most 10 % of the media; random loss is no overrun (no
+    /// fast cut of the loss model).
     @Test(arguments: [0.0, 0.01, 0.02, 0.05])
     func randomLossIsRepaired(loss: Double) throws {
         let outcome = try SessionSimulation(Self.lossy(loss)).run()
@@ -36,6 +38,7 @@ import Testing
         #expect(outcome.receiver.pliCount <= 2)
         #expect(outcome.retransmissionShare <= 0.10)
         #expect(outcome.stalledSteps < 100)
+        #expect(outcome.sender.lossFastCuts == 0)
     }
 }
 
@@ -54,6 +57,7 @@ extension SessionSimulationTests {
             #expect(outcome.shownShare >= 0.96)
             #expect(outcome.targets.allSatisfy { $0.bitrate >= 100_000 })
             #expect((outcome.targets.last?.bitrate ?? 0) >= 900_000, "issue 24: at least 0.9 Mbit/s after 60 s")
+            #expect(outcome.sender.lossFastCuts == 0, "random loss is no overrun")
             #expect(outcome.stalledSteps < 100)
         }
         #expect(shares.reduce(0, +) / Double(shares.count) >= 0.97)
@@ -231,17 +235,19 @@ extension SessionSimulationTests {
     /// The mixed-audience benchmark's viewer B on the virtual clock: 640x360 at up to 1 Mbit/s behind a 400 kbit/s
     /// policer (its iptables hashlimit holds about 45-50 KB), with buckets of 10, 20, 45 and 100 KB, each over ten
     /// paths (one-way delays of 3, 5, 8, 12 and 20 ms, two seeds of frame sizes: one path alone is a poor witness,
-    /// since a millisecond moves every later loss). A guard of what holds today, not the issue's target: every path
-    /// shows at least 93 % of the pictures and the policer drops at most 13 % of the datagrams from 10 s on; paths
-    /// within the issue's 2 freezes over 200 ms a minute, for the 10, 20, 45 and 100 KB buckets: 9, 3, 6 and 4 of 10
-    /// (freezes 11, 29, 25 and 29; the least shown 96.1, 94.2, 95.8 and 93.7 %; dropped from 10 s on about 9 %, at most
-    /// 11.8 %). Until 6cfde81 this test ran the 5 ms path alone, which passes; 18 of the 40 paths do not.
+    /// since a millisecond moves every later loss). Every path shows at least 95 % of the pictures, the policer drops
+    /// at most 9 % of the datagrams from 10 s on, and the loss model cut fast at least once; paths within the issue's
+    /// 2 freezes over 200 ms a minute, for the 10, 20, 45 and 100 KB buckets: at least 8, 6, 8 and 7 of 10 (seen 9, 7,
+    /// 9 and 8; freezes 6, 22, 14 and 22; the least shown 95.9, 98.1, 98.2 and 97.8 %; dropped from 10 s on 5-6 %, at
+    /// most 8.3 %). Before the fast cut: 9, 3, 6 and 4 paths, freezes 11, 29, 25 and 29, the least shown 93.7 %, about
+    /// 9 % dropped (at most 11.8 %).
     ///
-    /// Where the freezes come from: at the join the bucket passes the start-up probes and the target reaches 1 Mbit/s
-    /// within 0.2 s; the loss model's cut comes about 0.45 s after the first loss, and what was lost is repaired
-    /// through a link with no room left; in the settled state each rise through the bucket loses a burst and its
-    /// repairs (Tests/Benchmarks/results/mixed-audience.md has what was tried).
-    @Test(arguments: [(10_000, 8), (20_000, 2), (45_000, 5), (100_000, 3)])
+    /// Where the freezes come from: 55 of the 64 come at the join, where the bucket passes the start-up probes and
+    /// the target reaches 1 Mbit/s within 0.2 s; the fast cut comes with the first lossy feedback, but what was lost
+    /// by then is repaired through a link with no room left, and our receiver, which releases packets in order, holds
+    /// the keyframe it asks for behind them. Chromium shows a complete keyframe at once: the mixed-audience benchmark
+    /// (Tests/Benchmarks/results/mixed-audience.md, which also has what else was tried) sees one freeze at the join.
+    @Test(arguments: [(10_000, 8), (20_000, 6), (45_000, 8), (100_000, 7)])
     func aPolicerIsNotOverrun(bucket: Int, pathsWithinTwoFreezes: Int) throws {
         var lines: [String] = []
         var within = 0
@@ -252,8 +258,9 @@ extension SessionSimulationTests {
                 let name = "400 kbit/s policer, \(bucket / 1000) KB bucket, \(delay) ms, seed \(seed)"
                 lines.append(Self.describe(name, outcome, seconds: 60) + String(format: ", %.1f %% dropped from 10 s on", settledDropped * 100))
                 if freezes.count <= 2 { within += 1 }
-                #expect(outcome.shownShare >= 0.93, "\(name): \(outcome.shownShare)")
-                #expect(settledDropped <= 0.13, "\(name): the policer dropped \(settledDropped) of the datagrams from 10 s on")
+                #expect(outcome.shownShare >= 0.95, "\(name): \(outcome.shownShare)")
+                #expect(settledDropped <= 0.09, "\(name): the policer dropped \(settledDropped) of the datagrams from 10 s on")
+                #expect(outcome.sender.lossFastCuts >= 1, "\(name): no fast cut")
             }
         }
         print(lines.joined(separator: "\n"))
