@@ -37,6 +37,8 @@ extension SenderStats {
             counter("pacer_packets_dropped", "Packets the pacer dropped for its queue limit.", pacerPacketsDropped),
             counter("transport_feedback_received", "Transport-wide congestion control feedback messages received.",
                     transportFeedbackReceived),
+            counter("loss_fast_cuts", "Heavy losses (the path overrun) that cut the loss-based estimate at once.",
+                    lossFastCuts),
             counter("rtcp_packets_received", "RTCP packets received.", rtcpPacketsReceived),
             counter("rtcp_malformed", "RTCP datagrams that did not parse.", rtcpMalformed),
             counter("srtcp_unprotect_failures", "SRTCP datagrams that failed authentication.", srtcpUnprotectFailures),

@@ -128,8 +128,10 @@ import Video
         stats.simulcastLayers?[0].frameWidth = 320
         stats.simulcastLayers?[1].framesSent = 40
         stats.simulcastLayers?[1].active = false
+        stats.lossFastCuts = 2
         let text = PrometheusExposition().text(stats.metricSamples(labels: [.init("viewer", "v1")]))
         #expect(text.contains("# TYPE rtc_h264_outbound_layer_frames_sent_total counter"))
+        #expect(text.contains("rtc_h264_outbound_loss_fast_cuts_total{viewer=\"v1\"} 2"), "\(text)")
         #expect(text.contains("rtc_h264_outbound_layer_frames_sent_total{viewer=\"v1\",rid=\"q\"} 41"), "\(text)")
         #expect(text.contains("rtc_h264_outbound_layer_frames_sent_total{viewer=\"v1\",rid=\"f\"} 40"))
         #expect(text.contains("rtc_h264_outbound_layer_frame_width_pixels{viewer=\"v1\",rid=\"q\"} 320"))
