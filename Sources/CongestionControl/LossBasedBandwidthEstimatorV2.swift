@@ -125,11 +125,10 @@ public struct LossBasedBandwidthEstimatorV2: Sendable {
     /// The chance under random loss of so much loss below which such an observation cuts: 1 in 10,000, since an
     /// observation closing early is tested at every feedback message (20 a second). Exact where a normal
     /// approximation is not: at 15 packets and 5 %, 5 losses stand 5 standard deviations out yet come one time in
-    /// 1,800. It cut once in the 200 minutes of random loss of `LossModelRandomLossTests.randomLossIsNoFastCut`;
+    /// 1,600. It cut once in the 200 minutes of random loss of `LossModelRandomLossTests.randomLossIsNoFastCut`;
     /// 1 in 100,000 cut never there but let a 45 KB policer's bucket be overrun (16 % lost in
     /// `aPolicerIsNotRunThrough`, where 10 % is allowed).
     public static let fastCutChance = 1e-4
-
 
     /// What bounds the estimate now (libwebrtc `LossBasedState`).
     public enum State: String, Sendable {
