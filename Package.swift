@@ -228,7 +228,7 @@ let package = Package(
         .testTarget(name: "CongestionControlTests", dependencies: ["CongestionControl", "RTP", "MediaTime", "TestSupport"]),
         // The real sender and receiver sessions (and the pure stages) over a simulated link on a virtual clock.
         .testTarget(name: "StageSimulationTests", dependencies: [
-            "Sender", "Receiver", "CongestionControl", "RTP", "H264", "Codec", "SRTP", "MediaTime", "TestSupport",
+            "Sender", "Receiver", "CongestionControl", "RTP", "H264", "Codec", "SRTP", "MediaTime", "TestSupport", "Video",
         ]),
         .testTarget(name: "STUNTests", dependencies: ["STUN", "COpenSSL"]),
         .testTarget(name: "TURNTests", dependencies: ["TURN", "STUN", "MediaTime", "TestSupport"]),

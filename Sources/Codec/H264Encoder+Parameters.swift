@@ -51,6 +51,13 @@ extension H264Encoder {
         // 640x360 High stream at 1.5 Mbit/s); a skipped frame is a freeze, which counts for more (Docs/Encoder.md).
         p.bEnableBackgroundDetection = true
         p.bEnableAdaptiveQuant = true
+        if configuration.lightPreprocessing {
+            // A lower simulcast layer: the chroma half of the denoiser runs outside OpenH264 (`H264Encoder`'s
+            // `ChromaSmoother`), and background detection is off (delivered PSNR-Y no lower without it at these
+            // layers' sizes and rates, and less CPU; Docs/Benchmarks.md).
+            p.bEnableDenoise = false
+            p.bEnableBackgroundDetection = false
+        }
         p.iLoopFilterDisableIdc = 0
 
         var layer = p.sSpatialLayers.0

@@ -88,6 +88,13 @@ extension H264Encoder {
         return parameters.bEnableDenoise
     }
 
+    /// Whether OpenH264's background detection is on (`GetOption(ENCODER_OPTION_SVC_ENCODE_PARAM_EXT)`), for tests.
+    var openH264BackgroundDetection: Bool {
+        var parameters = SEncParamExt()
+        _ = encoder.pointee!.pointee.GetOption(encoder, ENCODER_OPTION_SVC_ENCODE_PARAM_EXT, &parameters)
+        return parameters.bEnableBackgroundDetection
+    }
+
     /// The frame rate OpenH264 holds now (`GetOption(ENCODER_OPTION_FRAME_RATE)`), for tests.
     var openH264FrameRate: Double {
         var value: Float = 0

@@ -25,6 +25,9 @@ public final class H264Encoder {
     private var converted: I420Frame
     /// Reads each picture's QP from its first slice header (OpenH264 2.3.1 does not report it).
     private var qpReader = SliceQPReader()
+    /// The denoiser's chroma smoothing, done here for a lightly preprocessed layer (nil: OpenH264's whole denoiser or
+    /// none, as configured).
+    private var chromaSmoother: ChromaSmoother?
     /// SPS and PPS of the last IDR, in Annex-B form (empty before the first IDR): for out-of-band signalling
     /// (`sprop-parameter-sets`), and put ahead of an IDR that would lack them.
     public private(set) var parameterSets: [UInt8] = []
@@ -53,6 +56,7 @@ public final class H264Encoder {
         bitstream.initialize(to: SFrameBSInfo())
         converter = try FrameConverter(width: configuration.width, height: configuration.height)
         converted = I420Frame(width: configuration.width, height: configuration.height)
+        if configuration.lightPreprocessing && configuration.denoise { chromaSmoother = ChromaSmoother() }
     }
 
     deinit {
@@ -183,14 +187,27 @@ public final class H264Encoder {
     }
 
     /// Hands the planes to OpenH264 (`EncodeFrame`), which only reads them (it copies the picture into its own
-    /// buffers first), hence the `mutating` casts its C signature needs.
+    /// buffers first), hence the `mutating` casts its C signature needs. With the chroma smoother, the chroma planes
+    /// are its smoothed copies and the luma plane is still the caller's.
     private func encodePicture(_ view: I420FrameView, timestamp: Int64) -> Int32 {
+        guard var smoother = chromaSmoother else {
+            return encodePicture(view, u: view.u, v: view.v, strideUV: view.strideUV, timestamp: timestamp)
+        }
+        chromaSmoother = nil  // held by `smoother` meanwhile, so that its planes are not copied on write
+        defer { chromaSmoother = smoother }
+        return smoother.smooth(view) { u, v, stride in
+            encodePicture(view, u: u, v: v, strideUV: stride, timestamp: timestamp)
+        }
+    }
+
+    private func encodePicture(_ view: I420FrameView, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>, strideUV: Int,
+                               timestamp: Int64) -> Int32 {
         picture.iColorFormat = Int32(videoFormatI420.rawValue)
         picture.iPicWidth = Int32(view.width)
         picture.iPicHeight = Int32(view.height)
-        picture.iStride = (Int32(view.strideY), Int32(view.strideUV), Int32(view.strideUV), 0)
-        picture.pData = (UnsafeMutablePointer(mutating: view.y), UnsafeMutablePointer(mutating: view.u),
-                         UnsafeMutablePointer(mutating: view.v), nil)
+        picture.iStride = (Int32(view.strideY), Int32(strideUV), Int32(strideUV), 0)
+        picture.pData = (UnsafeMutablePointer(mutating: view.y), UnsafeMutablePointer(mutating: u),
+                         UnsafeMutablePointer(mutating: v), nil)
         picture.uiTimeStamp = timestamp / H264Encoder.ticksPerMillisecond
         defer { picture.pData = (nil, nil, nil, nil) }
         return encoder.pointee!.pointee.EncodeFrame(encoder, &picture, bitstream)

@@ -3,7 +3,8 @@ import Testing
 @testable import Sender
 
 /// Each simulcast layer's encoder is the single-layer encoder at the layer's size and target: the operator's other
-/// settings (the denoiser among them: without it the lower layers lost up to 2.4 dB, run-simulcast-quality.sh) stay.
+/// settings (the denoiser among them: without it the lower layers lost up to 2.4 dB, run-simulcast-quality.sh) stay,
+/// and the layers below the top one preprocess lightly (the denoiser's chroma smoothing only, no background detection).
 @Suite struct SimulcastEncoderConfigurationTests {
     static func configuration(denoise: Bool) -> SenderConfiguration {
         var encoder = EncoderConfiguration(width: 1280, height: 720, frameRate: 30, targetBitrate: 3_200_000)
@@ -32,11 +33,13 @@ import Testing
             #expect(layer.degradationPreference == .maintainResolution)
             #expect(layer.startBitrate == nil)
         }
+        #expect(layers.map(\.encoder.lightPreprocessing) == [true, true, false])
         #expect(layers.map(\.encoder.width) == [320, 640, 1280])
         // Without simulcast the configuration is its own one encoder.
         var single = base
         single.simulcast = []
         #expect(single.encoderConfigurations.count == 1)
         #expect(single.encoderConfigurations[0].encoder.width == 1280)
+        #expect(single.encoderConfigurations[0].encoder.lightPreprocessing == false)
     }
 }

@@ -8,6 +8,7 @@ import RTP
 import Receiver
 import Sender
 import Testing
+import Video
 
 /// The allocation counter of Tests/Benchmarks/C/malloc_count.c, present only when that shim is preloaded.
 let mallocCountTotal: (@convention(c) () -> UInt64)? = {
@@ -131,5 +132,25 @@ let requireMallocCount = ProcessInfo.processInfo.environment["RTC_H264_REQUIRE_M
         #expect(allocations == 0)
         #expect(jitter.lostCount > 0)
         #expect(generator.statistics.sequenceNumbersNACKed > 0)
+    }
+
+    /// A lower simulcast layer's chroma smoothing reuses its planes: nothing is allocated per picture.
+    @Test(.enabled(if: mallocCountTotal != nil || requireMallocCount, "needs LD_PRELOAD=malloc_count.so"))
+    func chromaSmoothingDoesNotAllocatePerPicture() throws {
+        var picture = I420Frame(width: 640, height: 360)
+        let pattern = try TestPattern(width: 640, height: 360)
+        var smoother = ChromaSmoother()
+        var checksum = 0
+        func iterate(_ i: Int) {
+            picture.withView { view in checksum &+= smoother.smooth(view) { u, v, _ in Int(u[1000]) + Int(v[2000]) } }
+        }
+        pattern.render(frameIndex: 5, into: &picture)
+        for i in 0..<10 { iterate(i) }
+        let count = try #require(mallocCountTotal, "RTC_H264_REQUIRE_MALLOC_COUNT is set but malloc_count.so is not preloaded")
+        let before = count()
+        for i in 10..<110 { iterate(i) }
+        let allocations = count() - before
+        print("chroma smoothing: \(allocations) allocations over 100 pictures (checksum \(checksum))")
+        #expect(allocations == 0)
     }
 }

@@ -4,9 +4,11 @@
 // of the previous decoded picture, as a viewer sees it.
 //
 // Usage: QualityBench --y4m FILE [--frames N] --targets 250k,400k,... [--sizes 1280x720,960x540,...]
-//                     [--qp MIN-MAX[,MIN-MAX...]] [--no-frame-skip] [--no-denoise] [--adaptive PREFERENCE[,...]]
-//                     [--steps FRAME:RATE,...] [--bits-per-pixel B] [--detail-kept-psnr DB] [--label NAME]
-// (--no-denoise: OpenH264's denoiser off, as in a simulcast sender's lower layers; --steps: live bitrate changes during adaptive runs, e.g. 150:300k,300:2.5M; --bits-per-pixel: the scaler's
+//                     [--qp MIN-MAX[,MIN-MAX...]] [--no-frame-skip] [--no-denoise] [--light-preprocessing]
+//                     [--adaptive PREFERENCE[,...]] [--steps FRAME:RATE,...] [--bits-per-pixel B]
+//                     [--detail-kept-psnr DB] [--reference Y4M] [--label NAME]
+// (--no-denoise: OpenH264's denoiser off; --light-preprocessing: a lower simulcast layer's preprocessing
+// (EncoderConfiguration.lightPreprocessing); --reference: PSNR-Y against this file's frames instead of the input's; --steps: live bitrate changes during adaptive runs, e.g. 150:300k,300:2.5M; --bits-per-pixel: the scaler's
 // floor for adaptive runs, default QualityScaler.Settings().minimumBitsPerPixel, to measure other thresholds;
 // --detail-kept-psnr: the scaler's detailKeptPSNR, "inf" for the policy without the soft-source floors.)
 // Prints one line per run: label, mode, target, frames delivered, longest freeze, achieved bitrate (10 s average),
@@ -21,12 +23,14 @@ import Video
 
 struct Options {
     var y4m = ""
+    var reference = ""
     var frames = 300
     var targets: [Int] = []
     var sizes: [(Int, Int)] = []
     var qpRanges: [ClosedRange<Int>] = [EncoderConfiguration.defaultQPRange]
     var frameSkipping = true
     var denoise = EncoderConfiguration.defaultDenoise
+    var lightPreprocessing = false
     var adaptive: [DegradationPreference] = []
     var label = ""
     var steps: [Int: Int] = [:]
@@ -49,6 +53,7 @@ while let argument = arguments.popFirst() {
     let value = { need(arguments.popFirst(), "\(argument) needs a value") }
     switch argument {
     case "--y4m": options.y4m = value()
+    case "--reference": options.reference = value()
     case "--frames": options.frames = need(Int(value()), "bad --frames")
     case "--targets": options.targets = try value().split(separator: ",").map { try RateParser.bitrate(String($0)) }
     case "--sizes":
@@ -65,6 +70,7 @@ while let argument = arguments.popFirst() {
         }
     case "--no-frame-skip": options.frameSkipping = false
     case "--no-denoise": options.denoise = false
+    case "--light-preprocessing": options.lightPreprocessing = true
     case "--adaptive":
         options.adaptive = value().split(separator: ",").map {
             need(DegradationPreference(rawValue: String($0)), "bad preference \($0)")
@@ -93,6 +99,19 @@ let reader = try Y4MReader(path: options.y4m)
 var loaded: [I420Frame] = []
 while loaded.count < options.frames, let frame = try reader.readFrame() { loaded.append(frame) }
 let source = loaded
+/// What PSNR-Y is measured against: the input, or `--reference`'s frames (the same count and size).
+let references: [I420Frame]
+if options.reference.isEmpty {
+    references = source
+} else {
+    let referenceReader = try Y4MReader(path: options.reference)
+    var frames: [I420Frame] = []
+    while frames.count < source.count, let frame = try referenceReader.readFrame() { frames.append(frame) }
+    guard frames.count == source.count, frames[0].width == source[0].width, frames[0].height == source[0].height else {
+        fail("--reference must have at least \(source.count) frames of \(source[0].width)x\(source[0].height)")
+    }
+    references = frames
+}
 guard let first = source.first else { fail("no frames in \(options.y4m)") }
 let frameRate = 30.0
 let label = options.label.isEmpty ? URL(fileURLWithPath: options.y4m).lastPathComponent : options.label
@@ -143,7 +162,7 @@ func measure(source: [I420Frame], _ encode: (Int, I420Frame) throws -> EncodeRes
         }
         frameBits.append(bits)
         m.bits += bits
-        if hasPicture { m.psnrSum += min(try PSNR(reference: frame, distorted: shown).y, 100) }
+        if hasPicture { m.psnrSum += min(try PSNR(reference: references[index], distorted: shown).y, 100) }
     }
     m.longestFreezeFrames = max(m.longestFreezeFrames, source.count - lastDelivered)
     let window = 30
@@ -179,6 +198,7 @@ for target in options.targets {
             configuration.qpRange = qp
             configuration.frameSkipping = options.frameSkipping
             configuration.denoise = options.denoise
+            configuration.lightPreprocessing = options.lightPreprocessing
             configuration.keyframeInterval = 100_000
             let encoder = try H264Encoder(configuration: configuration)
             let m = try measure(source: source) { index, frame in
@@ -193,6 +213,7 @@ for target in options.targets {
                                                  targetBitrate: target)
         configuration.keyframeInterval = 100_000
         configuration.denoise = options.denoise
+        configuration.lightPreprocessing = options.lightPreprocessing
         let encoder = try AdaptiveH264Encoder(configuration: configuration, preference: preference,
                                               settings: options.settings)
         var switches: [String] = []
