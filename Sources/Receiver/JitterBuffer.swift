@@ -36,6 +36,8 @@ public struct JitterBuffer<Packet: Sendable>: Sendable {
     public private(set) var lostCount = 0
     /// Packets dropped because a jump restarted the buffer.
     public private(set) var droppedOnRestart = 0
+    /// Packets dropped by `skip(to:)` (buffered, but behind a hole skipped over).
+    public private(set) var droppedOnSkip = 0
 
     /// Creates an empty buffer; slot memory is allocated here.
     /// - Parameters:
@@ -61,6 +63,40 @@ public struct JitterBuffer<Packet: Sendable>: Sendable {
 
     /// The next sequence number to be released, nil before the first packet.
     public var nextSequenceNumber: SequenceNumber? { next }
+
+    /// The packet buffered under `sequenceNumber`, if any (it stays buffered).
+    /// - Parameter sequenceNumber: the packet's sequence number.
+    public func packet(at sequenceNumber: SequenceNumber) -> Packet? {
+        isPresent(sequenceNumber) ? slots[index(sequenceNumber)] : nil
+    }
+
+    /// Gives up every sequence number before `sequenceNumber` at once, without waiting: the missing ones are counted
+    /// lost, the buffered ones dropped, and `sequenceNumber` is the next to be released. For a receiver that holds a
+    /// complete keyframe behind a hole: what lies before the keyframe cannot be decoded once the hole is given up.
+    /// - Parameter sequenceNumber: where to go on from; nothing happens unless it lies ahead of the next sequence
+    ///   number, within `capacity`.
+    /// - Returns: how many sequence numbers were lost (missing) and dropped (buffered).
+    @discardableResult
+    public mutating func skip(to sequenceNumber: SequenceNumber) -> (lost: Int, dropped: Int) {
+        guard let next else { return (0, 0) }
+        let distance = next.distance(to: sequenceNumber)
+        guard distance > 0, distance < capacity else { return (0, 0) }
+        var lost = 0, dropped = 0
+        for offset in 0..<distance {
+            let sequence = next + offset
+            if isPresent(sequence) {
+                slots[index(sequence)] = nil
+                bufferedCount -= 1
+                dropped += 1
+            } else {
+                lost += 1
+            }
+        }
+        self.next = sequenceNumber
+        lostCount += lost
+        droppedOnSkip += dropped
+        return (lost, dropped)
+    }
 
     /// Adds an arriving packet.
     /// - Parameters:

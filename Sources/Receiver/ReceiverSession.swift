@@ -67,6 +67,9 @@ final class ReceiverSession {
     // Loss repair: NACKs, the jitter buffer that waits for their answers, freezes as browsers count them.
     private var nack: NACKGenerator?
     private var jitter: JitterBuffer<[UInt8]>?
+    /// The first packet of the latest keyframe access unit buffered ahead of the next sequence number (its sequence
+    /// number and RTP timestamp): once all of it is there, the jitter buffer skips the hole in front of it.
+    private var keyframeAhead: (start: SequenceNumber, timestamp: RTPTimestamp)?
     private var nackList: [SequenceNumber] = []
     private var freezes = FreezeDetector()
     /// When each sequence number was first NACKed, or nil once it was asked again (its answer is then ambiguous), for
@@ -273,10 +276,65 @@ final class ReceiverSession {
         nack?.received(sequenceNumber, now: now, isRetransmission: isRetransmission)
         if !isRecovered, isRetransmission || wasMissing { stats.retransmittedPacketsReceived += 1 }
         _ = jitter?.insert(packet, sequenceNumber: sequenceNumber, now: now)
+        if Self.startsKeyframe(packet[view.payloadRange]),
+           let next = jitter?.nextSequenceNumber, next.distance(to: sequenceNumber) > 0 {
+            keyframeAhead = (sequenceNumber, view.header.timestamp)
+        }
         if let due = nack?.nextDeadline, due <= now {
             repair()  // a new gap: NACK now
         } else {
             drainJitterBuffer()
+        }
+        jumpToCompleteKeyframe()
+    }
+
+    /// Whether an H.264 payload starts a keyframe's access unit: its first NAL unit is a sequence parameter set (as
+    /// libwebrtc and our sender put in front of every IDR), alone or first in a STAP-A.
+    static func startsKeyframe(_ payload: ArraySlice<UInt8>) -> Bool {
+        switch try? H264PayloadView(parsing: payload) {
+        case .single(let range): return NALUnitHeader(byte: payload[range.lowerBound]).type == .sps
+        case .stapA(let ranges): return ranges.first.map { NALUnitHeader(byte: payload[$0.lowerBound]).type == .sps } ?? false
+        default: return false
+        }
+    }
+
+    /// With a hole in front of it, a keyframe whose packets have all arrived (from its first to its marker bit, one
+    /// timestamp, an IDR slice among them) is released at once: the jitter buffer gives up what lies before it, which
+    /// could not be decoded anyway once the hole is lost (as libwebrtc's frame buffer decodes a complete keyframe
+    /// without waiting for older frames). Without this the keyframe a receiver asked for after a loss waited behind
+    /// repairs still outstanding, up to the whole repair wait.
+    private func jumpToCompleteKeyframe() {
+        guard let ahead = keyframeAhead, let next = jitter?.nextSequenceNumber else { return }
+        let distance = next.distance(to: ahead.start)
+        guard distance > 0 else {
+            keyframeAhead = nil  // reached in order
+            return
+        }
+        var sequence = ahead.start
+        var sawIDR = false
+        for _ in 0..<(jitter?.capacity ?? 0) {
+            guard let packet = jitter?.packet(at: sequence), let view = try? RTPPacketView(parsing: packet),
+                  view.header.timestamp == ahead.timestamp
+            else { return }  // not all there yet (or the next frame began without this one's marker)
+            if !sawIDR, Self.carriesIDR(packet[view.payloadRange]) { sawIDR = true }
+            if view.header.marker { break }
+            sequence = sequence + 1
+        }
+        guard sawIDR, let skipped = jitter?.skip(to: ahead.start) else { return }
+        keyframeAhead = nil
+        nack?.removeMissing(before: ahead.start)
+        stats.keyframeJumps += 1
+        stats.packetsSkippedForKeyframe += skipped.dropped
+        drainJitterBuffer()
+    }
+
+    /// Whether an H.264 payload carries (a fragment of) an IDR slice.
+    static func carriesIDR(_ payload: ArraySlice<UInt8>) -> Bool {
+        switch try? H264PayloadView(parsing: payload) {
+        case .single(let range): return NALUnitHeader(byte: payload[range.lowerBound]).type == .idrSlice
+        case .stapA(let ranges): return ranges.contains { NALUnitHeader(byte: payload[$0.lowerBound]).type == .idrSlice }
+        case .fuA(_, let header, _): return NALUnitHeader(byte: header).type == .idrSlice
+        case nil: return false
         }
     }
 

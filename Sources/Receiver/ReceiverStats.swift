@@ -61,8 +61,12 @@ public struct ReceiverStats: Codable, Sendable, Equatable {
     /// The latest round-trip time from RTCP XR (RFC 3611: our Receiver Reference Time, the sender's DLRR), in
     /// seconds; nil while the sender answers none (it does not read XR).
     public var extendedReportRoundTripTime: Double?
-    /// Packets given up after the jitter buffer's wait.
+    /// Packets given up after the jitter buffer's wait, or at once for a complete keyframe behind them.
     public var packetsGivenUp: Int = 0
+    /// Times a complete keyframe was released at once, the hole in front of it given up without waiting for repair.
+    public var keyframeJumps: Int = 0
+    /// Packets that had arrived but were dropped by those jumps (they lay between the hole and the keyframe).
+    public var packetsSkippedForKeyframe: Int = 0
     /// `freezeCount`: intervals between decoded frames longer than max(3 x the average, the average + 150 ms).
     public var freezeCount: Int = 0
     /// The jitter buffer's current wait for a missing packet, seconds (grows with the RTT).

@@ -16,20 +16,12 @@ struct LoopbackStream {
         receiving.security = .init(remoteKey: key)
         let receiver = try await H264Receiver(configuration: receiving)
         let received = Task { try await receiver.run() }
-        let configuration = Self.configuration(peerPort: receiver.localPort, key: key)
-        let sender = try await H264Sender(configuration: configuration)
-        return LoopbackStream(receiver: receiver, sender: sender, configuration: configuration, received: received)
-    }
-
-    /// The sender's configuration. Built outside `start()`: with the configuration a local `var` of that async function,
-    /// Swift 6.3.1's debug build freed its task allocations out of order once `EncoderConfiguration` grew a `Bool`
-    /// ("freed pointer was not the last allocation").
-    static func configuration(peerPort: Int, key: SRTPMasterKey) -> SenderConfiguration {
         var configuration = SenderConfiguration(
-            peerHost: "127.0.0.1", peerPort: peerPort,
+            peerHost: "127.0.0.1", peerPort: receiver.localPort,
             encoder: EncoderConfiguration(width: 160, height: 96, frameRate: 30, targetBitrate: 200_000))
         configuration.security = .init(key: key)
-        return configuration
+        let sender = try await H264Sender(configuration: configuration)
+        return LoopbackStream(receiver: receiver, sender: sender, configuration: configuration, received: received)
     }
 
     /// Pushes `count` grey frames at 30 fps, calling `each` with each frame's index after it was pushed.

@@ -56,4 +56,29 @@ import Testing
         #expect(drain(&buffer, now: ms(3)) == ["117:far"])
         #expect(throws: JitterBufferError.invalidCapacity(100)) { try JitterBuffer<String>(capacity: 100) }
     }
+
+    /// A skip gives up the hole and whatever is buffered before the target at once, across the wrap, and counts both.
+    @Test func skipGivesUpEverythingBeforeTheTargetAtOnce() throws {
+        var buffer = try JitterBuffer<String>(capacity: 16, maximumWait: .milliseconds(50))
+        buffer.insert("a", sequenceNumber: SequenceNumber(65533), now: ms(0))
+        buffer.insert("c", sequenceNumber: SequenceNumber(65535), now: ms(1))  // 65534 missing
+        buffer.insert("e", sequenceNumber: SequenceNumber(1), now: ms(2))  // 0 missing
+        buffer.insert("f", sequenceNumber: SequenceNumber(2), now: ms(3))
+        #expect(drain(&buffer, now: ms(3)) == ["65533:a"])
+        #expect(buffer.packet(at: SequenceNumber(1)) == "e")
+        #expect(buffer.packet(at: SequenceNumber(0)) == nil)
+        // Not ahead, or too far ahead: nothing changes.
+        #expect(buffer.skip(to: SequenceNumber(65534)) == (0, 0))
+        #expect(buffer.skip(to: SequenceNumber(65533)) == (0, 0))
+        #expect(buffer.skip(to: SequenceNumber(65534 &+ 16)) == (0, 0))
+        let skipped = buffer.skip(to: SequenceNumber(1))
+        #expect(skipped == (lost: 2, dropped: 1))
+        #expect(buffer.nextSequenceNumber == SequenceNumber(1))
+        #expect(buffer.nextDeadline == nil)
+        #expect(drain(&buffer, now: ms(4)) == ["1:e", "2:f"])
+        #expect(buffer.lostCount == 2)
+        #expect(buffer.droppedOnSkip == 1)
+        #expect(buffer.bufferedCount == 0)
+        #expect(buffer.insert("c", sequenceNumber: SequenceNumber(65535), now: ms(5)) == .late)
+    }
 }
