@@ -377,7 +377,7 @@ extension SenderConfiguration {
     /// and target, its size kept (maintain-resolution), everything else as configured; the layers below the top one
     /// preprocess lightly (`EncoderConfiguration.lightPreprocessing`: the denoiser's chroma smoothing only, no
     /// background detection). Without any denoising they lost up to 2.4 dB PSNR-Y against a single-layer encode at
-    /// their size and rate; lightly preprocessed they are within 0.15 dB of it or better, for about 0.7 ms less CPU per
+    /// their size and rate; lightly preprocessed they are within 0.15 dB of it or better, for about 0.8 ms less CPU per
     /// frame than OpenH264's whole denoiser (Docs/Benchmarks.md, `run-simulcast-quality.sh`, `run-simulcast.sh`).
     package var encoderConfigurations: [SenderConfiguration] {
         guard simulcast.count > 1 else { return [self] }

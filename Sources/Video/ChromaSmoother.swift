@@ -17,7 +17,9 @@ package struct ChromaSmoother {
     private var chromaHeight = 0
 
     /// The weights of one row of the window, for rows 0 and 4, 1 and 3, and 2 (the centre).
-    package static let weights: [[UInt32]] = [[1, 1, 2, 1, 1], [1, 2, 4, 2, 1], [2, 4, 20, 4, 2], [1, 2, 4, 2, 1], [1, 1, 2, 1, 1]]
+    package static let weights: [[UInt32]] = [
+        [1, 1, 2, 1, 1], [1, 2, 4, 2, 1], [2, 4, 20, 4, 2], [1, 2, 4, 2, 1], [1, 1, 2, 1, 1],
+    ]
 
     /// Creates a smoother (its planes are sized on first use).
     package init() {}
@@ -25,7 +27,8 @@ package struct ChromaSmoother {
     /// Smooths the chroma of `view` and lends the result.
     /// - Parameters:
     ///   - view: the picture (only its chroma planes are read).
-    ///   - body: receives the smoothed Cb and Cr planes and their stride (the chroma width), valid only during the call.
+    ///   - body: receives the smoothed Cb and Cr planes and their stride (the chroma width), valid only during the
+    ///     call.
     /// - Returns: what `body` returns.
     package mutating func smooth<R>(
         _ view: I420FrameView, _ body: (UnsafePointer<UInt8>, UnsafePointer<UInt8>, Int) throws -> R
@@ -37,8 +40,13 @@ package struct ChromaSmoother {
             u = [UInt8](repeating: 0, count: width * height)
             v = [UInt8](repeating: 0, count: width * height)
         }
-        u.withUnsafeMutableBufferPointer { Self.smoothPlane(view.u, stride: view.strideUV, width: width, height: height, into: $0.baseAddress!) }
-        v.withUnsafeMutableBufferPointer { Self.smoothPlane(view.v, stride: view.strideUV, width: width, height: height, into: $0.baseAddress!) }
+        let stride = view.strideUV
+        u.withUnsafeMutableBufferPointer {
+            Self.smoothPlane(view.u, stride: stride, width: width, height: height, into: $0.baseAddress!)
+        }
+        v.withUnsafeMutableBufferPointer {
+            Self.smoothPlane(view.v, stride: stride, width: width, height: height, into: $0.baseAddress!)
+        }
         return try u.withUnsafeBufferPointer { u in
             try v.withUnsafeBufferPointer { v in try body(u.baseAddress!, v.baseAddress!, width) }
         }
@@ -73,7 +81,8 @@ package struct ChromaSmoother {
     @inline(never)
     private static func smoothRow(
         above2 a: UnsafePointer<UInt8>, above1 b: UnsafePointer<UInt8>, centre c: UnsafePointer<UInt8>,
-        below1 d: UnsafePointer<UInt8>, below2 e: UnsafePointer<UInt8>, count: Int, into output: UnsafeMutablePointer<UInt8>
+        below1 d: UnsafePointer<UInt8>, below2 e: UnsafePointer<UInt8>, count: Int,
+        into output: UnsafeMutablePointer<UInt8>
     ) {
         for i in 0..<count {
             let x = i &+ 2

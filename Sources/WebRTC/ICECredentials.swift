@@ -10,13 +10,18 @@ public struct ICECredentials: Hashable, Sendable, CustomStringConvertible {
 
     /// The characters `ice-char` allows: ALPHA / DIGIT / "+" / "/" (RFC 8839 section 5.4).
     static let iceChars = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+    /// The characters generated credentials use: letters and digits, no "+" or "/" (as Pion's, which draws letters
+    /// only). Some peers mishandle them: simple-whip-server 1.1 builds a regular expression from the offer's
+    /// `a=ice-pwd` line for an ICE restart and answers HTTP 500 when the password holds "+" in the wrong place
+    /// (seen in CI: one restart in a few failed that way).
+    static let generatedChars = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
     /// Lengths RFC 8839 5.4 allows.
     public static let ufragLengths = 4...256
     /// Lengths RFC 8839 5.4 allows.
     public static let passwordLengths = 22...256
-    /// The ufrag length generated: 8 characters, 48 bits (more than the 24 bits RFC 8445 requires).
+    /// The ufrag length generated: 8 characters of 62, 47 bits (more than the 24 bits RFC 8445 requires).
     static let generatedUfragLength = 8
-    /// The password length generated: 24 characters, 144 bits (at least 128 bits, RFC 8445 5.3).
+    /// The password length generated: 24 characters of 62, 142 bits (at least 128 bits, RFC 8445 5.3).
     static let generatedPasswordLength = 24
 
     /// Creates credentials, checking the lengths and characters RFC 8839 allows.
@@ -41,7 +46,7 @@ public struct ICECredentials: Hashable, Sendable, CustomStringConvertible {
     /// - Returns: An 8-character ufrag and a 24-character password.
     public static func random(using generator: inout some RandomNumberGenerator) -> ICECredentials {
         func draw(_ count: Int) -> String {
-            String((0..<count).map { _ in iceChars[Int.random(in: 0..<iceChars.count, using: &generator)] })
+            String((0..<count).map { _ in generatedChars[Int.random(in: 0..<generatedChars.count, using: &generator)] })
         }
         return try! ICECredentials(ufrag: draw(generatedUfragLength), password: draw(generatedPasswordLength))  // valid by construction
     }

@@ -157,6 +157,13 @@ import Testing
         #expect(random.ufrag.count == 8)
         #expect(random.password.count == 24)
         #expect(!random.description.contains(random.password))
+        // Generated credentials are letters and digits only (a peer's regular expression chokes on "+"); "+" and "/"
+        // are still accepted from the peer.
+        for _ in 0..<200 {
+            let drawn = ICECredentials.random()
+            #expect((drawn.ufrag + drawn.password).allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
+        }
+        #expect(throws: Never.self) { try ICECredentials(ufrag: "a+b/", password: "serverpassword012345+/+/") }
     }
 }
 
