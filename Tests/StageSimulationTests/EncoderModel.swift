@@ -2,6 +2,7 @@ import Codec
 import H264
 import MediaTime
 import RTP
+import TestSupport
 @testable import Sender
 
 /// An encoder for the session simulation: it follows the rates and keyframe requests the session gives it as a CBR

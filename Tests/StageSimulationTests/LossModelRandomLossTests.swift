@@ -1,4 +1,5 @@
 import CongestionControl
+import TestSupport
 import Testing
 
 /// The loss model alone (`LossBasedBandwidthEstimatorV2`) under random loss drawn packet by packet from this target's

@@ -3,6 +3,7 @@ import MediaTime
 import RTP
 import Receiver
 import Sender
+import TestSupport
 
 /// The pure stages wired the way the sender and receiver will wire them, over a simulated link with random loss
 /// and a fixed delay each way, driven by a 1 ms fake clock:

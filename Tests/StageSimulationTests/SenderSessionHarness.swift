@@ -2,6 +2,7 @@ import Codec
 import H264
 import MediaTime
 import RTP
+import TestSupport
 @testable import Sender
 
 /// One real `SenderSession` driven by hand on a virtual clock, the way `SenderSessionDriver` drives it over a socket:

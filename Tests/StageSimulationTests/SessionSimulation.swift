@@ -3,6 +3,7 @@ import H264
 import MediaTime
 import RTP
 import SRTP
+import TestSupport
 @testable import Receiver
 @testable import Sender
 

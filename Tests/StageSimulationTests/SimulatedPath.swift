@@ -1,5 +1,6 @@
 import MediaTime
 import RTP
+import TestSupport
 
 /// One direction of a simulated network path, on a virtual clock: random and bursty loss, a fixed delay plus
 /// jitter (packets stay in order, as on one route), a bottleneck of a given capacity with a drop-tail queue, a policer

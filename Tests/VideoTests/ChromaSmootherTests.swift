@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import Video
 
@@ -25,14 +26,14 @@ import Testing
 
     /// A picture of random samples with padded rows.
     static func picture(width: Int, height: Int, padding: Int, seed: UInt64) -> I420Frame {
-        var generator = SplitMix(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var frame = I420Frame(width: width, height: height, strideY: width + 2 * padding, strideUV: (width + 1) / 2 + padding)
         let lumaCount = frame.strideY * height, chromaCount = frame.strideUV * frame.chromaHeight
         frame.withUnsafeMutablePlanes { y, u, v in
-            for i in 0..<lumaCount { y[i] = generator.byte() }
+            for i in 0..<lumaCount { y[i] = UInt8(truncatingIfNeeded: generator.next()) }
             for i in 0..<chromaCount {
-                u[i] = generator.byte()
-                v[i] = generator.byte()
+                u[i] = UInt8(truncatingIfNeeded: generator.next())
+                v[i] = UInt8(truncatingIfNeeded: generator.next())
             }
         }
         return frame
@@ -110,18 +111,5 @@ import Testing
             }
             #expect(smoothed == Self.reference(planes, width: frame.chromaWidth, height: frame.chromaHeight, stride: frame.strideUV))
         }
-    }
-}
-
-/// A small deterministic generator for test pictures.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func byte() -> UInt8 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return UInt8(truncatingIfNeeded: z ^ (z >> 31))
     }
 }
