@@ -22,7 +22,7 @@ import TestSupport
         // a moment later; else another port.
         var lastError = "no attempt"
         for _ in 0..<5 {
-            let port = Int.random(in: 45_000..<50_000)
+            let port = TestPorts.reserve()
             let server = try start([
                 "serve", "--whep", "127.0.0.1:\(port)", "--token-file", tokenFile, "--size", "320x240", "--quiet",
             ] + extra)
@@ -50,18 +50,6 @@ import TestSupport
         return url
     }
 
-    /// An even port in 47000..<49000 that, with the odd one above it (RTCP when not muxed), no socket holds now: the
-    /// suites run in parallel, and two receivers drawing one port would make one of them fail to bind.
-    static func freeUDPPort() -> Int {
-        for _ in 0..<50 {
-            let candidate = Int.random(in: 23_500..<24_500) * 2
-            if (try? RawUDPSocket(port: candidate)) != nil, (try? RawUDPSocket(port: candidate + 1)) != nil {
-                return candidate
-            }
-        }
-        return Int.random(in: 23_500..<24_500) * 2
-    }
-
     /// Where a sender that needs no receiver sends (the discard port: nothing listens, ICMP errors are counted).
     static let nobodyListens = 9
 
@@ -69,7 +57,7 @@ import TestSupport
     func sendToReceiveWithAnSDPFileDecodesEveryFrameAndNeverPrintsTheKey() async throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = Self.freeUDPPort()
+        let port = TestPorts.reserve()
         let sdp = dir.appendingPathComponent("stream.sdp").path
         let key = Data((0..<30).map { UInt8($0 &* 7 &+ 3) }).base64EncodedString()
         let sdpRun = try await Self.run(

@@ -22,8 +22,8 @@ import TestSupport
     func aSendersJSONLogNamesItsLifecycleAndNeverItsKeyOrToken() async throws {
         let dir = try CommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = CommandLineTests.freeUDPPort()
-        let controlPort = Int.random(in: 40_000..<45_000)
+        let port = TestPorts.reserve()
+        let controlPort = TestPorts.reserve()
         let key = Data((0..<30).map { UInt8(truncatingIfNeeded: $0 &* 11 &+ 5) }).base64EncodedString()
         let token = "log-t0ken-\(UInt32.random(in: 1...UInt32.max))"
         let tokenFile = dir.appendingPathComponent("control.token").path

@@ -27,11 +27,8 @@ import TestSupport
     static func runThroughRelay(stream: [String], fwd: String, rev: String, relayPath: String) async throws -> Run {
         let dir = try CommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let relayPort = CommandLineTests.freeUDPPort()
-        // Two ports each checked free with their RTCP neighbours (`+ 2` on the relay's was never checked, and another
-        // suite running beside this one can hold it).
-        var receivePort = CommandLineTests.freeUDPPort()
-        while abs(receivePort - relayPort) < 2 { receivePort = CommandLineTests.freeUDPPort() }
+        let relayPort = TestPorts.reserve()
+        let receivePort = TestPorts.reserve()
         let sdp = dir.appendingPathComponent("stream.sdp").path
         let common = ["--to", "127.0.0.1:\(relayPort)"] + stream
         let sdpRun = try await CommandLineTests.run(["sdp"] + common)

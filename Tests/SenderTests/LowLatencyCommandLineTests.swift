@@ -13,7 +13,7 @@ import TestSupport
     func sendToReceiveReportsCaptureToDecodedAndThePlayoutDelay() async throws {
         let dir = try CommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = CommandLineTests.freeUDPPort()
+        let port = TestPorts.reserve()
         let flags = ["--to", "127.0.0.1:\(port)", "--no-srtp", "--size", "320x240", "--transport-cc", "5",
                      "--abs-capture-time", "3", "--playout-delay", "0-0"]
         let sdpRun = try await CommandLineTests.run(["sdp"] + flags)

@@ -15,8 +15,8 @@ import Video
     func everyFrameAcrossAResolutionSwitchIsWrittenAtOneSize(outputSize: String?) async throws {
         let dir = try CommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = CommandLineTests.freeUDPPort()
-        let controlPort = Int.random(in: 40_000..<45_000)
+        let port = TestPorts.reserve()
+        let controlPort = TestPorts.reserve()
         let output = dir.appendingPathComponent("out.y4m").path
         let receiver = try CommandLineTests.start(
             ["receive", "--listen", "127.0.0.1:\(port)", "--no-srtp", "--output", output, "--json", "--idle-timeout", "10"]

@@ -54,7 +54,7 @@ import TestSupport
         let dir = try CommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let stats = dir.appendingPathComponent("stats.jsonl").path
-        let port = Int.random(in: 30_000..<40_000)
+        let port = TestPorts.reserve()
         let process = try CommandLineTests.start([
             "serve", "--whep", "127.0.0.1:\(port)", "--size", "320x240", "--stats", stats, "--frames", "20",
         ])
@@ -89,7 +89,7 @@ import TestSupport
         let dir = try CommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let stats = dir.appendingPathComponent("stats.jsonl").path
-        let port = Int.random(in: 30_000..<40_000)
+        let port = TestPorts.reserve()
         let controlPort = port + 1
         let process = try CommandLineTests.start([
             "serve", "--whep", "127.0.0.1:\(port)", "--control", "127.0.0.1:\(controlPort)", "--size", "320x240",

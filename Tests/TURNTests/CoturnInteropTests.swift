@@ -27,7 +27,7 @@ import TURN
             // A port below the kernel's ephemeral range (32768-60999): no socket bound to port 0 can take it between
             // this check and coturn's bind (a port the kernel picked and this test freed could be handed to the
             // client's own socket, which then heard its own requests).
-            port = try Self.freePort()
+            port = TestPorts.reserve()
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("coturn-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let relayBase = 61_000 + (port % 200) * 20  // above the ephemeral range too
@@ -38,27 +38,6 @@ import TURN
                 "--realm=\(CoturnInteropTests.realm)", "--allow-loopback-peers", "--no-tls", "--no-dtls", "--no-cli",
                 "--log-file=stdout", "--userdb=\(directory.path)/turndb.sqlite", "--pidfile=\(directory.path)/turn.pid",
             ])
-        }
-
-        /// A port in 20000-29999 free for UDP and TCP on 127.0.0.1 now.
-        static func freePort() throws -> Int {
-            for _ in 0..<50 {
-                let candidate = Int.random(in: 20_000..<30_000)
-                guard (try? RawUDPSocket(port: candidate)) != nil else { continue }
-                let tcp = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-                defer { close(tcp) }
-                var address = sockaddr_in()
-                address.sin_family = sa_family_t(AF_INET)
-                address.sin_port = in_port_t(UInt16(candidate).bigEndian)
-                address.sin_addr.s_addr = inet_addr("127.0.0.1")
-                let bound = withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        bind(tcp, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                    }
-                }
-                if bound == 0 { return candidate }
-            }
-            throw Failure("no free port in 20000-29999 for turnserver")
         }
 
         func stop() async -> String {

@@ -105,7 +105,7 @@ public final class RefusingTCPPort: @unchecked Sendable {
 }
 
 /// A socket of `type` bound to `host:port` (0: any), and the port it got.
-private func boundSocket(type: Int32, host: String, port: Int) throws -> (Int32, Int) {
+func boundSocket(type: Int32, host: String, port: Int) throws -> (Int32, Int) {
     let descriptor = socket(AF_INET, type, 0)
     guard descriptor >= 0 else { throw RawUDPSocket.Failure(call: "socket", code: errno) }
     var address = RawUDPSocket.address(host, port)

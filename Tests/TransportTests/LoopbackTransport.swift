@@ -44,16 +44,6 @@ final class LoopbackTransport: Sendable {
         TransportConfiguration(localHost: "127.0.0.1", localPort: 0, peer: peer, rtcpMux: true, security: security)
     }
 
-    /// A port P such that P and P + 1 were both free a moment ago: RTP and RTCP without rtcp-mux.
-    /// - Throws: `RawUDPSocket.Failure` when none turns up.
-    static func freePortPair() throws -> Int {
-        for _ in 0..<50 {
-            let port = try RawUDPSocket().port  // bound, then closed at once
-            if port < 65535, (try? RawUDPSocket(port: port + 1)) != nil { return port }
-        }
-        throw RawUDPSocket.Failure(call: "finding two adjacent free ports", code: EADDRINUSE)
-    }
-
     /// The RTP address of this transport, as a peer sees it.
     var address: SocketAddress { get throws { try SocketAddress(ipAddress: "127.0.0.1", port: port) } }
 

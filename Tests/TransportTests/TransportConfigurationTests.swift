@@ -34,7 +34,7 @@ import Transport
         var attempt = 0
         let transport: LoopbackTransport
         while true {
-            if !rtcpMux { configuration.localPort = try LoopbackTransport.freePortPair() }
+            if !rtcpMux { configuration.localPort = TestPorts.reserve() }
             do {
                 transport = try await LoopbackTransport(configuration)
                 break

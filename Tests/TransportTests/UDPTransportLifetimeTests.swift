@@ -40,7 +40,7 @@ import Transport
     /// RTP and RTCP on two ports (no rtcp-mux): when the RTCP port cannot be bound, the RTP socket already bound is
     /// closed before the error is thrown.
     @Test func aFailedSecondBindLeavesNoSocketOpen() async throws {
-        let port = try LoopbackTransport.freePortPair()
+        let port = TestPorts.reserve()
         let blocker = try RawUDPSocket(port: port + 1)
         let configuration = TransportConfiguration(
             localHost: "127.0.0.1", localPort: port, peer: nil, rtcpMux: false, security: nil)
