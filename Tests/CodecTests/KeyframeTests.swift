@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import H264
 import Video
 @testable import Codec
@@ -108,18 +109,5 @@ import Video
         s.record(timestamp: 12000, wasKeyframe: true)
         #expect(!s.isKeyframeDue(timestamp: 15000))
         #expect(s.isKeyframeDue(timestamp: 12000 + 900_000))  // 10 s later
-    }
-}
-
-/// A small deterministic generator for test inputs (SplitMix64, Steele et al. 2014).
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import RTP
 
 /// FlexFEC-03 as libwebrtc writes and reads it: the header byte-exact (k bits end the mask, 20/24/32 bytes), the XOR
@@ -45,7 +46,7 @@ import Testing
     }
 
     @Test func everyMaskReadsBack() throws {
-        var generator = SplitMix(seed: 5)
+        var generator = SplitMix64(seed: 5)
         for _ in 0..<500 {
             let low = generator.next()
             let high = generator.next() & ((1 << 45) - 1)

@@ -1,5 +1,6 @@
 import H264
 import Testing
+import TestSupport
 @testable import RTP
 
 @Suite struct H264PacketizerTests {
@@ -159,7 +160,7 @@ import Testing
     }
 
     @Test func randomInitialSequenceNumbersStayBelow2To15() {
-        var g = SplitMix(seed: 1)
+        var g = SplitMix64(seed: 1)
         for _ in 0..<1000 { #expect(SequenceNumber.randomInitial(using: &g).rawValue <= 0x7FFF) }
     }
 }

@@ -1,5 +1,6 @@
 import MediaTime
 import Testing
+import TestSupport
 @testable import RTP
 
 @Suite struct SequenceNumberTests {
@@ -49,23 +50,10 @@ import Testing
     }
 
     @Test func mapperAndSSRCUseTheInjectedRandomSource() {
-        var a = SplitMix(seed: 7)
-        var b = SplitMix(seed: 7)
+        var a = SplitMix64(seed: 7)
+        var b = SplitMix64(seed: 7)
         #expect(RTPTimestampMapper(using: &a).offset == RTPTimestampMapper(using: &b).offset)
         #expect(SSRC.random(using: &a) == SSRC.random(using: &b))
         #expect(SSRC(0xAB).description == "0x000000ab")
-    }
-}
-
-/// A deterministic generator (SplitMix64), so tests can check that randomness is injected.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

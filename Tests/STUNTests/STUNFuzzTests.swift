@@ -3,19 +3,8 @@ import Testing
 
 /// Mutated and random datagrams never trap the parser: each either parses or throws a `STUNError`.
 @Suite struct STUNFuzzTests {
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test func mutatedVectorsNeverTrap() {
-        var generator = Generator(state: 5769)
+        var generator = SplitMix64(seed: 5769)
         let seeds = [RFC5769VectorTests.request, RFC5769VectorTests.responseIPv4, RFC5769VectorTests.responseIPv6,
                      RFC5769VectorTests.longTermRequest]
         var parsed = 0

@@ -30,6 +30,16 @@ let requireMallocCount = ProcessInfo.processInfo.environment["RTC_H264_REQUIRE_M
 ///     gcc -O2 -shared -fPIC -o /tmp/malloc_count.so Tests/Benchmarks/C/malloc_count.c
 ///     LD_PRELOAD=/tmp/malloc_count.so swift test --skip-build --filter SteadyStateAllocationTests
 @Suite(.serialized) struct SteadyStateAllocationTests {
+    /// The allocations of `iterate` over `measured`, after it ran over `warmUp` (every slot and queue touched once).
+    /// - Throws: when the counter is required (`RTC_H264_REQUIRE_MALLOC_COUNT`) but malloc_count.so is not preloaded.
+    static func allocations(warmUp: Range<Int>, measured: Range<Int>, _ iterate: (Int) throws -> Void) throws -> UInt64 {
+        for i in warmUp { try iterate(i) }
+        let count = try #require(mallocCountTotal, "RTC_H264_REQUIRE_MALLOC_COUNT is set but malloc_count.so is not preloaded")
+        let before = count()
+        for i in measured { try iterate(i) }
+        return count() - before
+    }
+
     @Test(.enabled(if: mallocCountTotal != nil || requireMallocCount, "needs LD_PRELOAD=malloc_count.so"))
     func sendPathStagesDoNotAllocatePerPacket() throws {
         var history = try PacketHistory()
@@ -88,11 +98,7 @@ let requireMallocCount = ProcessInfo.processInfo.environment["RTC_H264_REQUIRE_M
             }
         }
 
-        for i in 0..<20_000 { try iterate(i) }  // warm-up: every slot and queue touched once
-        let count = try #require(mallocCountTotal, "RTC_H264_REQUIRE_MALLOC_COUNT is set but malloc_count.so is not preloaded")
-        let before = count()
-        for i in 20_000..<70_000 { try iterate(i) }
-        let allocations = count() - before
+        let allocations = try Self.allocations(warmUp: 0..<20_000, measured: 20_000..<70_000, iterate)
         print("send-path stages: \(allocations) allocations over 50,000 packets (checksum \(checksum))")
         #expect(allocations == 0)
         #expect(responder.statistics.packetsRetransmitted > 0)
@@ -123,11 +129,7 @@ let requireMallocCount = ProcessInfo.processInfo.environment["RTC_H264_REQUIRE_M
             if i % 5 == 0 { _ = generator.poll(now: now, into: &nack) }
         }
 
-        for i in 0..<20_000 { iterate(i) }
-        let count = try #require(mallocCountTotal, "RTC_H264_REQUIRE_MALLOC_COUNT is set but malloc_count.so is not preloaded")
-        let before = count()
-        for i in 20_000..<70_000 { iterate(i) }
-        let allocations = count() - before
+        let allocations = try Self.allocations(warmUp: 0..<20_000, measured: 20_000..<70_000, iterate)
         print("receive-path stages: \(allocations) allocations over 50,000 packets (released \(released))")
         #expect(allocations == 0)
         #expect(jitter.lostCount > 0)
@@ -145,11 +147,7 @@ let requireMallocCount = ProcessInfo.processInfo.environment["RTC_H264_REQUIRE_M
             picture.withView { view in checksum &+= smoother.smooth(view) { u, v, _ in Int(u[1000]) + Int(v[2000]) } }
         }
         pattern.render(frameIndex: 5, into: &picture)
-        for i in 0..<10 { iterate(i) }
-        let count = try #require(mallocCountTotal, "RTC_H264_REQUIRE_MALLOC_COUNT is set but malloc_count.so is not preloaded")
-        let before = count()
-        for i in 10..<110 { iterate(i) }
-        let allocations = count() - before
+        let allocations = try Self.allocations(warmUp: 0..<10, measured: 10..<110, iterate)
         print("chroma smoothing: \(allocations) allocations over 100 pictures (checksum \(checksum))")
         #expect(allocations == 0)
     }
