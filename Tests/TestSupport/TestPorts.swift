@@ -24,24 +24,20 @@ public enum TestPorts {
     /// The next candidate, from an even place drawn once (two test processes seldom start at the same port).
     private static let next = Mutex(low + 2 * Int.random(in: 0..<((high - low) / 2)))
 
-    /// `count` consecutive ports, the first even, that no earlier call in this process returned and that are free for
-    /// UDP and TCP on 127.0.0.1 now (a receiver's RTP and RTCP; a server and its control endpoint).
-    /// - Parameter count: how many consecutive ports, 1-16.
-    /// - Returns: the first of them.
-    public static func reserve(_ count: Int = 2) -> Int {
-        let span = max(2, (min(max(count, 1), 16) + 1) & ~1)
-        var fallback = low
-        for _ in 0..<((high - low) / span) {
-            let first = next.withLock { value -> Int in
-                if value + span > high { value = low }
-                let first = value
-                value += span
-                return first
+    /// An even port P such that no earlier call in this process returned P, and P and P + 1 are free for UDP and TCP
+    /// on 127.0.0.1 now (a receiver's RTP and RTCP; a server and its control endpoint).
+    /// - Returns: P (after a whole round of the range without a free pair, the last one tried).
+    public static func reserve() -> Int {
+        var candidate = low
+        for _ in 0..<((high - low) / 2) {
+            candidate = next.withLock { value -> Int in
+                if value + 2 > high { value = low }
+                defer { value += 2 }
+                return value
             }
-            fallback = first
-            if (0..<count).allSatisfy({ isFree(first + $0) }) { return first }
+            if isFree(candidate), isFree(candidate + 1) { return candidate }
         }
-        return fallback
+        return candidate
     }
 
     /// Whether `port` can be bound now for UDP and for TCP on 127.0.0.1.
