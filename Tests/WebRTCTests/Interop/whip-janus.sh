@@ -54,7 +54,7 @@ cleanup() {
     sleep 0.3
     netns_down "$NS"
     if [ "$status" != 0 ]; then
-        for log in janus.out sws.out sws.err subscriber.err chromium.out send.err; do
+        for log in janus.out sws.out sws.err subscriber.err chromium.out chromium.err sc-chromium.out sc-chromium.err send.err; do
             [ -f "$WORK/$log" ] && { echo "--- $log (tail)" >&2; tail -n 15 "$WORK/$log" >&2; }
         done
     fi
@@ -161,7 +161,8 @@ if problems:
     sys.exit(1)
 print("whip-janus Chromium: %d frames decoded of %d received, %dx%d, first frame %s ms after its answer, %s, %s"
       % (report["frames"], report.get("received", 0), report.get("width", 0), report.get("height", 0),
-         report.get("firstFrameMs"), report.get("codec", "?"), report.get("srtp", "?")))
+         report.get("firstFrameMs"), report.get("codec", "?"), report.get("srtp", "?"))
+      + ("" if report.get("destroyed") else "; leaving the room failed: %s" % report.get("destroyError")))
 EOF
 
 # 2. A wrong token: 403 named, the token not printed.

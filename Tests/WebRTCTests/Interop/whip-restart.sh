@@ -59,7 +59,7 @@ cleanup() {
     netns_down "$PUB"
     netns_down "$SFU"
     if [ "$status" != 0 ]; then
-        for log in janus.out sws.out sws.err subscriber.err send.err; do
+        for log in janus.out sws.out sws.err subscriber.out subscriber.err send.err; do
             [ -f "$WORK/$log" ] && { echo "--- $log (tail)" >&2; tail -n 20 "$WORK/$log" >&2; }
         done
     fi
