@@ -213,7 +213,7 @@ let package = Package(
         // What more than one test target shares (Foundation and MediaTime only): child processes waited for off the
         // cooperative pool (the rtc-h264 binary, curl), raw TCP and UDP sockets, polling, `ms`, the Guide's examples
         // checked against Docs/Guide.md. Also the test-only TLS certificates and keys (Tests/TestSupport/TLS, read by path).
-        .target(name: "TestSupport", dependencies: ["MediaTime"], path: "Tests/TestSupport", exclude: ["TLS"]),
+        .target(name: "TestSupport", dependencies: ["MediaTime", "STUN"], path: "Tests/TestSupport", exclude: ["TLS"]),
         // `import RTCH264` alone reaches the API: a sender to a receiver, a WHEP server, the control endpoint.
         .testTarget(name: "RTCH264Tests", dependencies: [
             "RTCH264", "TestSupport", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

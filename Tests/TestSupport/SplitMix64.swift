@@ -1,15 +1,5 @@
-/// A seeded random source (SplitMix64, Steele et al. 2014), so that simulations and generated test inputs are
-/// reproducible.
-public struct SplitMix64: RandomNumberGenerator {
-    public var state: UInt64
+import STUN
 
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The seeded random source of the simulations and generated test inputs, so that they are reproducible: the
+/// library's own SplitMix64 (Steele et al. 2014; the ICE agent, gatherer and TURN client draw from it), not a copy.
+package typealias SplitMix64 = STUN.SplitMix64
