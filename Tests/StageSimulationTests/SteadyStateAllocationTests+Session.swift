@@ -4,6 +4,7 @@ import MediaTime
 import RTP
 @testable import Sender
 import Testing
+import TestSupport
 
 /// The real `SenderSession` allocates nothing per packet, each packet written from its frame into the caller's buffer
 /// as the driver has it written into the transport's: a window of frames of 20 packets costs the allocations of
@@ -77,7 +78,7 @@ extension SteadyStateAllocationTests {
         }
 
         run(300)  // warm-up: every slot, queue and the RTX buffer touched
-        let count = try #require(mallocCountTotal, "RTC_H264_REQUIRE_MALLOC_COUNT is set but malloc_count.so is not preloaded")
+        let count = try MallocCount.counter()
         let sentBefore = packets
         let before = count()
         run(frames)
@@ -87,7 +88,7 @@ extension SteadyStateAllocationTests {
         return (allocations, packets - sentBefore)
     }
 
-    @Test(.enabled(if: mallocCountTotal != nil || requireMallocCount, "needs LD_PRELOAD=malloc_count.so"))
+    @Test(.enabled(if: MallocCount.enabled, "needs LD_PRELOAD=malloc_count.so"))
     func theSessionAllocatesNothingPerPacket() throws {
         let small = try allocations(packetsPerFrame: 4, frames: 600)
         let large = try allocations(packetsPerFrame: 20, frames: 600)

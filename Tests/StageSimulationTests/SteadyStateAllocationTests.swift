@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import H264
 import MediaTime
@@ -8,20 +5,8 @@ import RTP
 import Receiver
 import Sender
 import Testing
+import TestSupport
 import Video
-
-/// The allocation counter of Tests/Benchmarks/C/malloc_count.c, present only when that shim is preloaded.
-let mallocCountTotal: (@convention(c) () -> UInt64)? = {
-    #if canImport(Glibc)
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_count_total") else { return nil }
-    return unsafeBitCast(symbol, to: (@convention(c) () -> UInt64).self)
-    #else
-    return nil
-    #endif
-}()
-
-/// Set by Tests/run.sh: the counter must be there (a missing preload fails instead of skipping).
-let requireMallocCount = ProcessInfo.processInfo.environment["RTC_H264_REQUIRE_MALLOC_COUNT"] == "1"
 
 /// Steady state of the send path's new stages allocates nothing per packet: record the packet's plan and frame in the
 /// history, queue in the pacer, dequeue, write the packet from its frame, answer a NACK, write the RTX packet. The counter is process-wide, so
@@ -30,17 +15,7 @@ let requireMallocCount = ProcessInfo.processInfo.environment["RTC_H264_REQUIRE_M
 ///     gcc -O2 -shared -fPIC -o /tmp/malloc_count.so Tests/Benchmarks/C/malloc_count.c
 ///     LD_PRELOAD=/tmp/malloc_count.so swift test --skip-build --filter SteadyStateAllocationTests
 @Suite(.serialized) struct SteadyStateAllocationTests {
-    /// The allocations of `iterate` over `measured`, after it ran over `warmUp` (every slot and queue touched once).
-    /// - Throws: when the counter is required (`RTC_H264_REQUIRE_MALLOC_COUNT`) but malloc_count.so is not preloaded.
-    static func allocations(warmUp: Range<Int>, measured: Range<Int>, _ iterate: (Int) throws -> Void) throws -> UInt64 {
-        for i in warmUp { try iterate(i) }
-        let count = try #require(mallocCountTotal, "RTC_H264_REQUIRE_MALLOC_COUNT is set but malloc_count.so is not preloaded")
-        let before = count()
-        for i in measured { try iterate(i) }
-        return count() - before
-    }
-
-    @Test(.enabled(if: mallocCountTotal != nil || requireMallocCount, "needs LD_PRELOAD=malloc_count.so"))
+    @Test(.enabled(if: MallocCount.enabled, "needs LD_PRELOAD=malloc_count.so"))
     func sendPathStagesDoNotAllocatePerPacket() throws {
         var history = try PacketHistory()
         var pacer = try Pacer(targetBitrate: 2_000_000)
@@ -98,7 +73,7 @@ let requireMallocCount = ProcessInfo.processInfo.environment["RTC_H264_REQUIRE_M
             }
         }
 
-        let allocations = try Self.allocations(warmUp: 0..<20_000, measured: 20_000..<70_000, iterate)
+        let allocations = try MallocCount.allocations(warmUp: 0..<20_000, measured: 20_000..<70_000, iterate)
         print("send-path stages: \(allocations) allocations over 50,000 packets (checksum \(checksum))")
         #expect(allocations == 0)
         #expect(responder.statistics.packetsRetransmitted > 0)
@@ -106,7 +81,7 @@ let requireMallocCount = ProcessInfo.processInfo.environment["RTC_H264_REQUIRE_M
 
     /// The receive path's stages per packet: NACK generator (with 1 % loss, polled every 5 ms), jitter buffer (holding
     /// buffer indices, as a receiver with a buffer pool would), transport-wide arrival recording.
-    @Test(.enabled(if: mallocCountTotal != nil || requireMallocCount, "needs LD_PRELOAD=malloc_count.so"))
+    @Test(.enabled(if: MallocCount.enabled, "needs LD_PRELOAD=malloc_count.so"))
     func receivePathStagesDoNotAllocatePerPacket() throws {
         var generator = NACKGenerator()
         var jitter = try JitterBuffer<Int>(maximumWait: .milliseconds(100))
@@ -129,7 +104,7 @@ let requireMallocCount = ProcessInfo.processInfo.environment["RTC_H264_REQUIRE_M
             if i % 5 == 0 { _ = generator.poll(now: now, into: &nack) }
         }
 
-        let allocations = try Self.allocations(warmUp: 0..<20_000, measured: 20_000..<70_000, iterate)
+        let allocations = try MallocCount.allocations(warmUp: 0..<20_000, measured: 20_000..<70_000, iterate)
         print("receive-path stages: \(allocations) allocations over 50,000 packets (released \(released))")
         #expect(allocations == 0)
         #expect(jitter.lostCount > 0)
@@ -137,7 +112,7 @@ let requireMallocCount = ProcessInfo.processInfo.environment["RTC_H264_REQUIRE_M
     }
 
     /// A lower simulcast layer's chroma smoothing reuses its planes: nothing is allocated per picture.
-    @Test(.enabled(if: mallocCountTotal != nil || requireMallocCount, "needs LD_PRELOAD=malloc_count.so"))
+    @Test(.enabled(if: MallocCount.enabled, "needs LD_PRELOAD=malloc_count.so"))
     func chromaSmoothingDoesNotAllocatePerPicture() throws {
         var picture = I420Frame(width: 640, height: 360)
         let pattern = try TestPattern(width: 640, height: 360)
@@ -147,7 +122,7 @@ let requireMallocCount = ProcessInfo.processInfo.environment["RTC_H264_REQUIRE_M
             picture.withView { view in checksum &+= smoother.smooth(view) { u, v, _ in Int(u[1000]) + Int(v[2000]) } }
         }
         pattern.render(frameIndex: 5, into: &picture)
-        let allocations = try Self.allocations(warmUp: 0..<10, measured: 10..<110, iterate)
+        let allocations = try MallocCount.allocations(warmUp: 0..<10, measured: 10..<110, iterate)
         print("chroma smoothing: \(allocations) allocations over 100 pictures (checksum \(checksum))")
         #expect(allocations == 0)
     }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import NIOCore
 import Testing
@@ -13,16 +10,8 @@ import Transport
 /// protect allocates on its own (14 times per packet with AES_CM_128_HMAC_SHA1_80, 5 with AEAD_AES_128_GCM, through
 /// OpenSSL 3), whether the packet is framed or not.
 @Suite(.serialized) struct ChannelDataAllocationTests {
-    /// The counter of Tests/Benchmarks/C/malloc_count.c, when preloaded.
-    static let mallocCountTotal: (@convention(c) () -> UInt64)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_count_total") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) () -> UInt64).self)
-    }()
-    static let required = ProcessInfo.processInfo.environment["RTC_H264_REQUIRE_MALLOC_COUNT"] == "1"
-
-    @Test(.enabled(if: mallocCountTotal != nil || required, "needs LD_PRELOAD=malloc_count.so"))
+    @Test(.enabled(if: MallocCount.enabled, "needs LD_PRELOAD=malloc_count.so"))
     func queueingAsChannelDataAllocatesNothingPerPacket() async throws {
-        let count = try #require(Self.mallocCountTotal, "the malloc counter is not preloaded")
         let transport = try await LoopbackTransport(LoopbackTransport.configuration())
         let server = try SocketAddress(ipAddress: "127.0.0.1", port: 9)
         let allocations = try await transport.onLoop { transport -> UInt64 in
@@ -40,10 +29,7 @@ import Transport
                 }
                 transport.discardQueued()
             }
-            for sequenceNumber in 0..<200 { try queue(sequenceNumber) }  // warm-up
-            let before = count()
-            for sequenceNumber in 200..<2200 { try queue(sequenceNumber) }
-            return count() - before
+            return try MallocCount.allocations(warmUp: 0..<200, measured: 200..<2200, queue)
         }
         #expect(allocations < 20, "\(allocations) allocations for 2,000 packets framed as ChannelData")
         await transport.close()
